@@ -1,0 +1,338 @@
+"""One client over any OpenAI-compatible endpoint.
+
+Ollama, llama.cpp's server, vLLM, LM Studio, OpenRouter, OpenAI: all speak the same
+chat-completions protocol, so one ``AsyncOpenAI`` client serves every role. The
+``openai`` package costs ~0.4 s to import, so it is imported on first use (after the
+app's first frame), never at module import.
+
+Every call reports token usage and the fraction of the role's context window. Errors
+are typed: :class:`BrainUnavailable` (nothing answers), :class:`BrainTimeout`,
+:class:`BrainHTTPError`, :class:`BrainReplyError` (an answer we cannot use).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator
+
+from keeltui.config import BrainConfig
+from keeltui.jsonextract import JSONExtractError, extract_json
+
+ROLES = ("chief", "judge", "prober", "teacher")
+
+
+class BrainError(Exception):
+    """A brain call failed; ``str()`` is one line fit for the status line."""
+
+
+class BrainUnavailable(BrainError):
+    """No endpoint answered at the configured base URL."""
+
+
+class BrainTimeout(BrainError):
+    """The endpoint took longer than ``brain.timeout_secs`` (or a stream stalled)."""
+
+
+class BrainHTTPError(BrainError):
+    def __init__(self, status: int, message: str) -> None:
+        self.status = status
+        super().__init__(message)
+
+
+class BrainReplyError(BrainError):
+    """The endpoint answered with something we cannot use (empty, no JSON, garbage)."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int
+    completion_tokens: int
+    context_window: int
+    estimated: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def fraction(self) -> float:
+        return self.total / self.context_window if self.context_window else 0.0
+
+    def as_dict(self) -> dict:
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "context_window": self.context_window,
+            "fraction": round(self.fraction, 4),
+            "estimated": self.estimated,
+        }
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str
+    """The raw JSON text the model wrote; see :meth:`parsed`."""
+
+    def parsed(self) -> dict:
+        """The arguments as a dict; a broken JSON text raises ValueError."""
+        if not self.arguments.strip():
+            return {}
+        value = json.loads(self.arguments)
+        if not isinstance(value, dict):
+            raise ValueError("tool arguments must be a JSON object")
+        return value
+
+    def as_openai(self) -> dict:
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments},
+        }
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    usage: Usage
+    tool_calls: tuple[ToolCall, ...] = ()
+    finish_reason: str | None = None
+    model: str = ""
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of streamed reply text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class StreamDone:
+    """The stream ended; the whole completion."""
+
+    completion: Completion
+
+
+StreamEvent = TextDelta | StreamDone
+
+
+def estimate_tokens(messages: list[dict], text: str = "") -> int:
+    """A rough count (4 characters a token) for servers that report no usage."""
+    size = len(text)
+    for message in messages:
+        content = message.get("content") or ""
+        size += len(content) if isinstance(content, str) else len(json.dumps(content))
+        for call in message.get("tool_calls") or ():
+            size += len(json.dumps(call))
+    return max(1, size // 4)
+
+
+@dataclass
+class _ToolCallBuffer:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+class Brain:
+    """The model endpoint, one lazily built client for all roles."""
+
+    def __init__(self, config: BrainConfig, api_key: str | None = None) -> None:
+        self.config = config
+        self._api_key = api_key
+        self._client = None
+
+    # -- plumbing -------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        return self.config.base_url
+
+    def model_for(self, role: str) -> str:
+        return self.config.model_for(role)
+
+    def window_for(self, role: str) -> int:
+        return self.config.window_for(role)
+
+    def client(self):
+        if self._client is None:
+            from openai import AsyncOpenAI
+
+            self._client = AsyncOpenAI(
+                base_url=self.config.base_url,
+                # Local servers want no key but the client insists on one.
+                api_key=self._api_key or "keeltui-no-key",
+                max_retries=0,
+                timeout=self.config.timeout_secs,
+            )
+        return self._client
+
+    def warm(self) -> None:
+        """Import and build the client now (called in the background after the first frame)."""
+        self.client()
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    def _translate(self, exc: Exception) -> BrainError:
+        import openai
+
+        where = self.config.base_url
+        if isinstance(exc, openai.APITimeoutError):
+            return BrainTimeout(f"the brain at {where} did not answer within {self.config.timeout_secs:g}s")
+        if isinstance(exc, openai.APIConnectionError):
+            return BrainUnavailable(f"no brain answers at {where}")
+        if isinstance(exc, openai.APIStatusError):
+            detail = _short(_error_detail(exc))
+            return BrainHTTPError(exc.status_code, f"the brain at {where} answered HTTP {exc.status_code}: {detail}")
+        if isinstance(exc, (openai.APIResponseValidationError, ValueError, KeyError, TypeError, AttributeError)):
+            return BrainReplyError(f"the brain at {where} sent a reply keeltui cannot read: {_short(str(exc))}")
+        if isinstance(exc, openai.OpenAIError):
+            return BrainError(f"brain error: {_short(str(exc))}")
+        return BrainError(f"brain error: {type(exc).__name__}: {_short(str(exc))}")
+
+    def _usage(self, role: str, raw, messages: list[dict], text: str) -> Usage:
+        window = self.window_for(role)
+        if raw is not None and getattr(raw, "prompt_tokens", None) is not None:
+            return Usage(int(raw.prompt_tokens or 0), int(raw.completion_tokens or 0), window)
+        return Usage(estimate_tokens(messages), estimate_tokens([], text), window, estimated=True)
+
+    # -- calls ------------------------------------------------------------------------
+
+    async def stream(
+        self,
+        role: str,
+        messages: list[dict],
+        *,
+        tools: list[dict] | None = None,
+    ) -> AsyncIterator[StreamEvent]:
+        """Stream a chat turn: ``TextDelta`` pieces, then one ``StreamDone``."""
+        import openai
+
+        kwargs: dict[str, Any] = {
+            "model": self.model_for(role),
+            "messages": messages,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if tools:
+            kwargs["tools"] = tools
+        text_parts: list[str] = []
+        calls: dict[int, _ToolCallBuffer] = {}
+        raw_usage = None
+        finish = None
+        model = kwargs["model"]
+        try:
+            stream = await self.client().chat.completions.create(**kwargs)
+            async for chunk in stream:
+                if getattr(chunk, "usage", None) is not None:
+                    raw_usage = chunk.usage
+                model = getattr(chunk, "model", None) or model
+                for choice in chunk.choices or ():
+                    delta = choice.delta
+                    if delta is None:
+                        continue
+                    if delta.content:
+                        text_parts.append(delta.content)
+                        yield TextDelta(delta.content)
+                    for call in delta.tool_calls or ():
+                        buffer = calls.setdefault(call.index or 0, _ToolCallBuffer())
+                        if call.id:
+                            buffer.id = call.id
+                        if call.function is not None:
+                            if call.function.name:
+                                buffer.name += call.function.name
+                            if call.function.arguments:
+                                buffer.arguments.append(call.function.arguments)
+                    if choice.finish_reason:
+                        finish = choice.finish_reason
+        except (openai.OpenAIError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise self._translate(exc) from exc
+        text = "".join(text_parts)
+        tool_calls = tuple(
+            ToolCall(b.id or f"call_{i}", b.name, "".join(b.arguments))
+            for i, b in sorted(calls.items())
+            if b.name
+        )
+        yield StreamDone(
+            Completion(text, self._usage(role, raw_usage, messages, text), tool_calls, finish, model)
+        )
+
+    async def complete(
+        self,
+        role: str,
+        messages: list[dict],
+        *,
+        tools: list[dict] | None = None,
+        json_mode: bool = False,
+    ) -> Completion:
+        """One non-streamed turn (judgements, tool turns, summaries)."""
+        import openai
+
+        kwargs: dict[str, Any] = {"model": self.model_for(role), "messages": messages}
+        if tools:
+            kwargs["tools"] = tools
+        if json_mode:
+            kwargs["response_format"] = {"type": "json_object"}
+        try:
+            response = await self.client().chat.completions.create(**kwargs)
+            if not response.choices:
+                raise BrainReplyError(f"the brain at {self.config.base_url} returned no choices")
+            choice = response.choices[0]
+            text = choice.message.content or ""
+            tool_calls = tuple(
+                ToolCall(c.id, c.function.name, c.function.arguments or "")
+                for c in (choice.message.tool_calls or ())
+                if getattr(c, "function", None) is not None
+            )
+            usage = self._usage(role, response.usage, messages, text)
+            return Completion(text, usage, tool_calls, choice.finish_reason, response.model or "")
+        except BrainError:
+            raise
+        except (openai.OpenAIError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise self._translate(exc) from exc
+
+    async def judge(self, role: str, messages: list[dict]) -> tuple[dict, Completion]:
+        """A JSON judgement: the first JSON object in the reply, tolerantly extracted.
+
+        Raises ``EmptyReplyError`` / ``NoJSONError`` (from :mod:`keeltui.jsonextract`)
+        for replies without a usable object, and ``BrainError`` for transport failures.
+        """
+        completion = await self.complete(role, messages)
+        return extract_json(completion.text), completion
+
+    async def list_models(self) -> list[str]:
+        import openai
+
+        try:
+            page = await self.client().models.list()
+            return [m.id for m in page.data]
+        except (openai.OpenAIError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise self._translate(exc) from exc
+
+
+def _error_detail(exc) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return str(inner["message"])
+        if isinstance(inner, str):
+            return inner
+    return getattr(exc, "message", "") or str(exc)
+
+
+def _short(text: str, limit: int = 160) -> str:
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+__all__ = [
+    "Brain", "BrainError", "BrainUnavailable", "BrainTimeout", "BrainHTTPError", "BrainReplyError",
+    "Completion", "ToolCall", "Usage", "TextDelta", "StreamDone", "JSONExtractError",
+]

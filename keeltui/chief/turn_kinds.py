@@ -1,0 +1,70 @@
+"""What a Chief row is, decided where the row is born.
+
+A report's kind comes from its source key, never from its text; a compaction summary
+is ``summary``; the app's own notices are ``notice``; a conversation turn has no kind
+(None). The store calls these when it creates a row and when it backfills old rows.
+"""
+
+from __future__ import annotations
+
+COOP = "coop"
+FOLLOWUP = "followup"
+TASK = "task"
+SUMMARY = "summary"
+NOTICE = "notice"
+
+SYSTEM_KINDS = (COOP, FOLLOWUP, TASK, SUMMARY, NOTICE)
+REPORT_KINDS = (COOP, FOLLOWUP, TASK)
+
+CHIEF_REPORT_PREFIX = "chief-report:"
+_COOP_SOURCE = "coop-notify:"
+_FOLLOWUP_SOURCE = "followup:"
+NOTICE_SOURCE = "app:notice"
+SUMMARY_SOURCE = "app:summary"
+FOCUS_SOURCE = "app:focus"
+
+# Summaries written by older builds carried only this text prefix; the backfill
+# recognises them so that a restored backup marks itself.
+SUMMARY_PREFIXES = ("[summary] ", "Summary of the conversation so far:")
+
+BADGES = {
+    COOP: "Coop",
+    FOLLOWUP: "Follow-up",
+    TASK: "Scheduled task",
+    SUMMARY: "Summary",
+    NOTICE: "Notice",
+}
+
+
+def report_kind(source_key: str) -> str:
+    """The kind of a report, from its source key (a ``chief-report:`` prefix is ignored)."""
+    source = source_key.removeprefix(CHIEF_REPORT_PREFIX)
+    if source.startswith(_COOP_SOURCE):
+        return COOP
+    if source.startswith(_FOLLOWUP_SOURCE):
+        return FOLLOWUP
+    return TASK
+
+
+def classify(role: str, content: str | None, source: str | None) -> str | None:
+    """The kind a row's known source gives it; None for a conversation turn."""
+    if role != "assistant":
+        return None
+    if source:
+        # The app's own rows carry an "app:" source; everything else is a report.
+        if source == NOTICE_SOURCE:
+            return NOTICE
+        if source == SUMMARY_SOURCE:
+            return SUMMARY
+        return report_kind(source)
+    if (content or "").startswith(SUMMARY_PREFIXES):
+        return SUMMARY
+    return None
+
+
+def is_system_line(turn_kind: str | None) -> bool:
+    return turn_kind in SYSTEM_KINDS
+
+
+def badge(turn_kind: str | None) -> str:
+    return BADGES.get(turn_kind or "", "")

@@ -1,0 +1,414 @@
+"""Typed settings: defaults, then the TOML file, then the environment.
+
+Every field carries a docstring; ``config.example.toml`` lists every key and a test
+keeps the two in step. A bad file or value raises :class:`ConfigError`, which the CLI
+turns into one line naming the file and the key, and exit code 2.
+
+This module is imported by ``keeltui status``: it must stay light (no Textual, no
+openai).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import tomllib
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+APP_NAME = "keeltui"
+AMBIENT_MODES = ("off", "status", "notify")
+EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
+TASK_PROVIDERS = ("none", "markdown", "todotxt", "command")
+ROLES = ("chief", "judge", "prober", "teacher")
+
+
+class ConfigError(Exception):
+    """A config file or value that keeltui cannot use."""
+
+    def __init__(self, path: str, key: str, problem: str) -> None:
+        self.path = path
+        self.key = key
+        self.problem = problem
+        super().__init__(f"{path}: {key}: {problem}" if key else f"{path}: {problem}")
+
+
+@dataclass
+class OwnerConfig:
+    name: str = "Owner"
+    """How the room names the owner (the person at the keyboard)."""
+    companion: str = "Chief"
+    """How the room names the companion on its own turns."""
+
+
+@dataclass
+class RoleModels:
+    chief: str = ""
+    """Model for the Chief room; empty uses brain.model."""
+    judge: str = ""
+    """Model for the sentinel's and focus mode's drift judgements; empty uses brain.model."""
+    prober: str = ""
+    """Model for the tutor's prober agent; empty uses brain.model."""
+    teacher: str = ""
+    """Model for the tutor's teacher agent; empty uses brain.model."""
+
+
+@dataclass
+class RoleWindows:
+    chief: int = 0
+    """Context window (tokens) of the chief model; 0 uses brain.context_window."""
+    judge: int = 0
+    """Context window (tokens) of the judge model; 0 uses brain.context_window."""
+    prober: int = 0
+    """Context window (tokens) of the prober model; 0 uses brain.context_window."""
+    teacher: int = 0
+    """Context window (tokens) of the teacher model; 0 uses brain.context_window."""
+
+
+@dataclass
+class BrainConfig:
+    base_url: str = "http://localhost:11434/v1"
+    """OpenAI-compatible endpoint (Ollama by default). Env: KEEL_BRAIN_BASE_URL."""
+    model: str = "llama3.2"
+    """Default model for every role. Env: KEEL_BRAIN_MODEL."""
+    api_key_env: str = "OPENAI_API_KEY"
+    """Name of the environment variable holding the API key (the key itself is never stored)."""
+    timeout_secs: float = 60.0
+    """Seconds before a request (or a stalled stream) is given up."""
+    context_window: int = 8192
+    """Context window in tokens, used for the context fraction of every call."""
+    models: RoleModels = field(default_factory=RoleModels)
+    """Per-role models."""
+    context_windows: RoleWindows = field(default_factory=RoleWindows)
+    """Per-role context windows."""
+
+    def model_for(self, role: str) -> str:
+        return getattr(self.models, role, "") or self.model
+
+    def window_for(self, role: str) -> int:
+        return getattr(self.context_windows, role, 0) or self.context_window
+
+
+@dataclass
+class ChiefConfig:
+    compact_at: float = 0.75
+    """Context fraction at which older turns are summarised into a summary row."""
+    keep_recent: int = 6
+    """Conversation turns kept verbatim after a compaction summary."""
+    window_rows: int = 120
+    """Rows the room mounts at once; older rows page in when you scroll to the top."""
+    system_prompt: str = (
+        "You are the owner's companion, the Chief: a calm, direct partner in one endless "
+        "conversation. Lines marked as reports come from background jobs, not from you."
+    )
+    """System prompt of the Chief room."""
+
+
+@dataclass
+class LevelConfig:
+    warning: float = 0.5
+    """Context fraction that raises a warning."""
+    emergency: float = 0.8
+    """Context fraction that raises an emergency warning."""
+
+
+@dataclass
+class ContextWarnings:
+    prober: LevelConfig = field(default_factory=LevelConfig)
+    """Thresholds for tutor sessions while the prober answers."""
+    teacher: LevelConfig = field(default_factory=LevelConfig)
+    """Thresholds for tutor sessions while the teacher answers."""
+
+
+@dataclass
+class AmbientConfig:
+    mode: str = "notify"
+    """off | status | notify. Env: KEEL_AMBIENT_MODE."""
+    cadence_secs: int = 300
+    """Seconds between judgements; non-positive means 300. Env: KEEL_AMBIENT_CADENCE_SECS."""
+    judge_timeout_secs: float = 30.0
+    """Seconds a drift judgement may take before it counts as a brain error."""
+    time_sinks: list[str] = field(
+        default_factory=lambda: [
+            "youtube", "reddit", "twitter", "x.com", "netflix", "hacker news",
+            "instagram", "facebook", "tiktok", "twitch",
+        ]
+    )
+    """Title words the local judge (used when no brain answers) treats as time sinks."""
+
+
+@dataclass
+class EvidenceConfig:
+    source: str = "auto"
+    """auto | ewmh | tmux | command | none."""
+    poll_secs: float = 5.0
+    """Seconds between reads of the active window."""
+    command: str = ""
+    """Shell command printing class<TAB>title, for source = command (Wayland, macOS, ...)."""
+    exclude_titles: list[str] = field(default_factory=list)
+    """Case-insensitive regexes; a matching title is replaced by 'excluded' before anything sees it."""
+
+
+@dataclass
+class FrameConfig:
+    dir: str = ""
+    """Folder holding the goals file and life-domain files; empty means none."""
+    goals_file: str = "goals.md"
+    """Goals file, relative to frame.dir."""
+    max_chars: int = 6000
+    """Upper bound of the brief handed to the judge."""
+
+
+@dataclass
+class TasksConfig:
+    provider: str = "none"
+    """none | markdown | todotxt | command: where today's tasks come from."""
+    source: str = ""
+    """The checklist or todo.txt path, or the command printing one task per line."""
+
+
+@dataclass
+class FocusConfig:
+    default_minutes: int = 25
+    """Length offered when a focus session starts without one."""
+    grace_secs: int = 90
+    """Seconds off-task before the drift judge is asked."""
+    nudge_debounce_secs: int = 300
+    """Minimum seconds between two focus nudges."""
+
+
+@dataclass
+class PathsConfig:
+    database: str = ""
+    """SQLite file; empty means keeltui.db in the platform data dir (XDG_DATA_HOME)."""
+    status_file: str = ""
+    """Status line file for tmux; empty means status in the platform state dir (XDG_STATE_HOME)."""
+
+
+@dataclass
+class Config:
+    owner: OwnerConfig = field(default_factory=OwnerConfig)
+    """Names."""
+    brain: BrainConfig = field(default_factory=BrainConfig)
+    """The model endpoint."""
+    chief: ChiefConfig = field(default_factory=ChiefConfig)
+    """The Chief room."""
+    context_warnings: ContextWarnings = field(default_factory=ContextWarnings)
+    """Context warnings for tutor sessions (the Chief never warns)."""
+    ambient: AmbientConfig = field(default_factory=AmbientConfig)
+    """The ambient drift sentinel."""
+    evidence: EvidenceConfig = field(default_factory=EvidenceConfig)
+    """Where the active window comes from."""
+    frame: FrameConfig = field(default_factory=FrameConfig)
+    """The goals and life domains the judge measures against."""
+    tasks: TasksConfig = field(default_factory=TasksConfig)
+    """Today's tasks."""
+    focus: FocusConfig = field(default_factory=FocusConfig)
+    """Focus mode."""
+    paths: PathsConfig = field(default_factory=PathsConfig)
+    """Where files live."""
+    keys: dict[str, str] = field(default_factory=dict)
+    """Key remaps by binding id, e.g. quiet = "ctrl+q" (see README for the ids)."""
+
+    # Set by load_config, not by the file.
+    source_path: str = field(default="", metadata={"internal": True})
+    api_key: str | None = field(default=None, repr=False, metadata={"internal": True})
+
+    def database_path(self) -> Path:
+        if self.paths.database:
+            return Path(os.path.expanduser(self.paths.database))
+        return _platform_dir("user_data_dir") / "keeltui.db"
+
+    def status_file_path(self) -> Path:
+        if self.paths.status_file:
+            return Path(os.path.expanduser(self.paths.status_file))
+        return _platform_dir("user_state_dir") / "status"
+
+
+def _platform_dir(kind: str) -> Path:
+    import platformdirs
+
+    return Path(getattr(platformdirs, kind)(APP_NAME))
+
+
+def default_config_path() -> Path:
+    return _platform_dir("user_config_dir") / "config.toml"
+
+
+def _public_fields(cls) -> list[dataclasses.Field]:
+    return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
+
+
+def _describe(tp) -> str:
+    return {str: "a string", int: "a whole number", float: "a number", bool: "true or false"}.get(
+        tp, "a list of strings" if typing.get_origin(tp) is list else "a table of strings"
+    )
+
+
+def _coerce(path: str, key: str, tp, value):
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+    elif tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif tp is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif tp is str:
+        if isinstance(value, str):
+            return value
+    elif typing.get_origin(tp) is list:
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return list(value)
+    elif typing.get_origin(tp) is dict:
+        if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+            return dict(value)
+    raise ConfigError(path, key, f"expected {_describe(tp)}, got {value!r}")
+
+
+def _fill(path: str, prefix: str, cls, data: dict):
+    hints = typing.get_type_hints(cls)
+    known = {f.name: f for f in _public_fields(cls)}
+    for key in data:
+        if key not in known:
+            dotted = f"{prefix}{key}"
+            allowed = ", ".join(sorted(known))
+            raise ConfigError(path, dotted, f"unknown key (allowed here: {allowed})")
+    instance = cls()
+    for name in known:
+        if name not in data:
+            continue
+        tp = hints[name]
+        value = data[name]
+        dotted = f"{prefix}{name}"
+        if dataclasses.is_dataclass(tp):
+            if not isinstance(value, dict):
+                raise ConfigError(path, dotted, "expected a table")
+            setattr(instance, name, _fill(path, f"{dotted}.", tp, value))
+        else:
+            setattr(instance, name, _coerce(path, dotted, tp, value))
+    return instance
+
+
+def _check_fraction(path: str, key: str, value: float) -> None:
+    if not 0 < value <= 1:
+        raise ConfigError(path, key, f"must be a fraction between 0 and 1, got {value}")
+
+
+def validate(config: Config, path: str) -> None:
+    """Check values whose type is right but whose meaning is not."""
+    if config.ambient.mode not in AMBIENT_MODES:
+        raise ConfigError(
+            path, "ambient.mode", f"unknown mode {config.ambient.mode!r} (allowed: off, status, notify)"
+        )
+    if config.ambient.cadence_secs <= 0:
+        config.ambient.cadence_secs = 300
+    if config.evidence.source not in EVIDENCE_SOURCES:
+        raise ConfigError(
+            path, "evidence.source",
+            f"unknown source {config.evidence.source!r} (allowed: {', '.join(EVIDENCE_SOURCES)})",
+        )
+    if config.evidence.source == "command" and not config.evidence.command.strip():
+        raise ConfigError(path, "evidence.command", "required when evidence.source = \"command\"")
+    if config.evidence.poll_secs <= 0:
+        raise ConfigError(path, "evidence.poll_secs", "must be greater than 0")
+    for pattern in config.evidence.exclude_titles:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ConfigError(path, "evidence.exclude_titles", f"bad regex {pattern!r}: {exc}") from None
+    if config.tasks.provider not in TASK_PROVIDERS:
+        raise ConfigError(
+            path, "tasks.provider",
+            f"unknown provider {config.tasks.provider!r} (allowed: {', '.join(TASK_PROVIDERS)})",
+        )
+    _check_fraction(path, "chief.compact_at", config.chief.compact_at)
+    for role in ("prober", "teacher"):
+        levels: LevelConfig = getattr(config.context_warnings, role)
+        _check_fraction(path, f"context_warnings.{role}.warning", levels.warning)
+        _check_fraction(path, f"context_warnings.{role}.emergency", levels.emergency)
+        if levels.warning >= levels.emergency:
+            raise ConfigError(path, f"context_warnings.{role}.warning", "must be below emergency")
+    if config.chief.keep_recent < 1:
+        raise ConfigError(path, "chief.keep_recent", "must be at least 1")
+    if config.chief.window_rows < 10:
+        raise ConfigError(path, "chief.window_rows", "must be at least 10")
+    if config.brain.timeout_secs <= 0:
+        raise ConfigError(path, "brain.timeout_secs", "must be greater than 0")
+    if config.brain.context_window <= 0:
+        raise ConfigError(path, "brain.context_window", "must be greater than 0")
+    if config.frame.max_chars < 200:
+        raise ConfigError(path, "frame.max_chars", "must be at least 200")
+    if not config.brain.base_url.startswith(("http://", "https://")):
+        raise ConfigError(path, "brain.base_url", "must start with http:// or https://")
+
+
+def _apply_env(config: Config, env: typing.Mapping[str, str]) -> None:
+    label = "environment"
+    if "KEEL_AMBIENT_MODE" in env:
+        config.ambient.mode = env["KEEL_AMBIENT_MODE"].strip().lower()
+        if config.ambient.mode not in AMBIENT_MODES:
+            raise ConfigError(
+                label, "KEEL_AMBIENT_MODE",
+                f"unknown mode {env['KEEL_AMBIENT_MODE']!r} (allowed: off, status, notify)",
+            )
+    if "KEEL_AMBIENT_CADENCE_SECS" in env:
+        try:
+            cadence = int(env["KEEL_AMBIENT_CADENCE_SECS"])
+        except ValueError:
+            raise ConfigError(
+                label, "KEEL_AMBIENT_CADENCE_SECS", "expected a whole number of seconds"
+            ) from None
+        config.ambient.cadence_secs = cadence if cadence > 0 else 300
+    if env.get("KEEL_BRAIN_BASE_URL"):
+        config.brain.base_url = env["KEEL_BRAIN_BASE_URL"]
+    if env.get("KEEL_BRAIN_MODEL"):
+        config.brain.model = env["KEEL_BRAIN_MODEL"]
+
+
+def load_config(
+    path: str | os.PathLike | None = None,
+    env: typing.Mapping[str, str] | None = None,
+) -> Config:
+    """Defaults, then the file (if any), then the environment; validated.
+
+    ``path`` None means the platform config path, which may be absent: defaults then
+    apply. An explicit path that does not exist is an error.
+    """
+    env = os.environ if env is None else env
+    explicit = path is not None
+    file_path = Path(path) if explicit else default_config_path()
+    data: dict = {}
+    if file_path.exists():
+        try:
+            raw = file_path.read_bytes()
+        except OSError as exc:
+            raise ConfigError(str(file_path), "", f"cannot read: {exc.strerror}") from None
+        try:
+            data = tomllib.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise ConfigError(str(file_path), "", "not UTF-8 text") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(str(file_path), "", f"TOML syntax error: {exc}") from None
+    elif explicit:
+        raise ConfigError(str(file_path), "", "no such file")
+    config = _fill(str(file_path), "", Config, data)
+    config.source_path = str(file_path) if file_path.exists() else ""
+    validate(config, str(file_path))
+    _apply_env(config, env)
+    config.api_key = env.get(config.brain.api_key_env) or None
+    return config
+
+
+def iter_keys(cls=Config, prefix: str = ""):
+    """Every dotted key a config file may set, in declaration order."""
+    hints = typing.get_type_hints(cls)
+    for f in _public_fields(cls):
+        tp = hints[f.name]
+        if dataclasses.is_dataclass(tp):
+            yield from iter_keys(tp, f"{prefix}{f.name}.")
+        else:
+            yield f"{prefix}{f.name}"

@@ -1,0 +1,256 @@
+"""A small OpenAI-compatible HTTP server on 127.0.0.1 for tests and benchmarks.
+
+The real ``openai`` client talks to it over real sockets: non-streaming and SSE
+streaming chat completions, streamed tool calls, HTTP errors, garbage bodies and
+stalled streams. Replies are scripted (a queue) or computed (a responder callable).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Callable
+
+
+@dataclass
+class Reply:
+    text: str = ""
+    chunks: list[str] | None = None
+    """Stream these pieces (default: the text split into words)."""
+    chunk_delay: float = 0.0
+    tool_calls: list[dict] = field(default_factory=list)
+    """Each {"name": ..., "arguments": dict | str, "id": optional}."""
+    status: int = 200
+    raw_body: str | None = None
+    """Send this body verbatim (garbage tests)."""
+    stall_after: int | None = None
+    """Stream this many chunks, then go silent for ``stall_secs`` and drop the connection."""
+    stall_secs: float = 5.0
+    usage: dict | None = None
+    delay: float = 0.0
+    """Seconds before the first byte."""
+    error_message: str = "scripted failure"
+
+
+def _usage_for(request: dict, text: str, usage: dict | None) -> dict:
+    if usage is not None:
+        return usage
+    prompt = sum(len(json.dumps(m)) for m in request.get("messages", [])) // 4
+    completion = max(1, len(text) // 4)
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+class LoopbackBrain:
+    """Start with ``with LoopbackBrain() as brain:``; ``brain.url`` is the base URL."""
+
+    def __init__(
+        self,
+        responder: Callable[[dict], Reply] | None = None,
+        default: Reply | None = None,
+        models: list[str] | None = None,
+    ) -> None:
+        self.responder = responder
+        self.default = default or Reply(text="Hello from the loopback brain.")
+        self.models = models or ["loop-model"]
+        self.requests: list[dict] = []
+        self._queue: list[Reply] = []
+        self._lock = threading.Lock()
+        self.chunks_sent = 0
+        self.last_chunk_sent_at = 0.0
+        brain = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+            def do_GET(self):
+                if self.path.rstrip("/").endswith("/models"):
+                    body = json.dumps(
+                        {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "loop"} for m in brain.models]}
+                    ).encode()
+                    self._send(200, body)
+                else:
+                    self._send(404, b'{"error": {"message": "not found"}}')
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                try:
+                    request = json.loads(raw or b"{}")
+                except ValueError:
+                    request = {}
+                with brain._lock:
+                    brain.requests.append(request)
+                reply = brain._next(request)
+                if reply.delay:
+                    time.sleep(reply.delay)
+                if reply.raw_body is not None:
+                    self._send(reply.status, reply.raw_body.encode())
+                    return
+                if reply.status != 200:
+                    body = json.dumps({"error": {"message": reply.error_message, "type": "server_error"}})
+                    self._send(reply.status, body.encode())
+                    return
+                if request.get("stream"):
+                    self._stream(request, reply)
+                else:
+                    self._complete(request, reply)
+
+            def _send(self, status: int, body: bytes, ctype: str = "application/json"):
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def _complete(self, request: dict, reply: Reply):
+                message: dict = {"role": "assistant", "content": reply.text or None}
+                if reply.tool_calls:
+                    message["tool_calls"] = [
+                        {
+                            "id": call.get("id") or f"call_{i}",
+                            "type": "function",
+                            "function": {
+                                "name": call["name"],
+                                "arguments": call["arguments"] if isinstance(call["arguments"], str) else json.dumps(call["arguments"]),
+                            },
+                        }
+                        for i, call in enumerate(reply.tool_calls)
+                    ]
+                body = {
+                    "id": "cmpl-loop",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": request.get("model", "loop-model"),
+                    "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
+                    "usage": _usage_for(request, reply.text, reply.usage),
+                }
+                self._send(200, json.dumps(body).encode())
+
+            def _event(self, payload: dict | str):
+                data = payload if isinstance(payload, str) else json.dumps(payload)
+                self.wfile.write(f"data: {data}\n\n".encode())
+                self.wfile.flush()
+
+            def _chunk(self, request: dict, delta: dict, finish: str | None = None) -> dict:
+                return {
+                    "id": "chunk-loop",
+                    "object": "chat.completion.chunk",
+                    "created": int(time.time()),
+                    "model": request.get("model", "loop-model"),
+                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+                }
+
+            def _stream(self, request: dict, reply: Reply):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                pieces = reply.chunks if reply.chunks is not None else _split(reply.text)
+                try:
+                    self._event(self._chunk(request, {"role": "assistant", "content": ""}))
+                    for index, piece in enumerate(pieces):
+                        if reply.stall_after is not None and index >= reply.stall_after:
+                            time.sleep(reply.stall_secs)
+                            return
+                        self._event(self._chunk(request, {"content": piece}))
+                        brain.chunks_sent += 1
+                        brain.last_chunk_sent_at = time.monotonic()
+                        if reply.chunk_delay:
+                            time.sleep(reply.chunk_delay)
+                    for i, call in enumerate(reply.tool_calls):
+                        arguments = call["arguments"] if isinstance(call["arguments"], str) else json.dumps(call["arguments"])
+                        head = {"index": i, "id": call.get("id") or f"call_{i}", "type": "function",
+                                "function": {"name": call["name"], "arguments": ""}}
+                        self._event(self._chunk(request, {"tool_calls": [head]}))
+                        for start in range(0, len(arguments), 7):
+                            piece = {"index": i, "function": {"arguments": arguments[start:start + 7]}}
+                            self._event(self._chunk(request, {"tool_calls": [piece]}))
+                    finish = "tool_calls" if reply.tool_calls else "stop"
+                    self._event(self._chunk(request, {}, finish))
+                    if (request.get("stream_options") or {}).get("include_usage"):
+                        self._event({
+                            "id": "chunk-loop", "object": "chat.completion.chunk", "created": int(time.time()),
+                            "model": request.get("model", "loop-model"), "choices": [],
+                            "usage": _usage_for(request, "".join(pieces), reply.usage),
+                        })
+                    self._event("[DONE]")
+                except (BrokenPipeError, ConnectionResetError):
+                    return
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def port(self) -> int:
+        return self._server.server_address[1]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def queue(self, *replies: Reply) -> None:
+        with self._lock:
+            self._queue.extend(replies)
+
+    def _next(self, request: dict) -> Reply:
+        if self.responder is not None:
+            return self.responder(request)
+        with self._lock:
+            if self._queue:
+                return self._queue.pop(0)
+        return self.default
+
+    def start(self) -> "LoopbackBrain":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> "LoopbackBrain":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def _split(text: str) -> list[str]:
+    """Word-sized pieces that keep their spaces, so joined they are the text."""
+    pieces: list[str] = []
+    current = ""
+    for char in text:
+        current += char
+        if char == " ":
+            pieces.append(current)
+            current = ""
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+if __name__ == "__main__":  # a server for manual runs: python -m tests.support.loopback
+    with LoopbackBrain() as b:
+        print(b.url, flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
