@@ -1,0 +1,3 @@
+from keeltui.cli import main
+
+raise SystemExit(main())

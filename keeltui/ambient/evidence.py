@@ -1,0 +1,410 @@
+"""Evidence: which window (or tmux pane) the owner is looking at.
+
+A source's ``read()`` is synchronous and bounded by a timeout; the app calls it
+from a thread worker every ``evidence.poll_secs``. Every failure -- no display,
+a dead command, a hung X server -- reads as ``None`` and one log line, never as
+an exception. Every title and class is cleaned (see :mod:`.clean`) the moment a
+snapshot is built, so nothing downstream sees raw bytes from other programs.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import re
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from .clean import clean_text
+from .complaint import Complaint
+from .proc import CommandFailed, run_bounded
+
+log = logging.getLogger("keeltui.ambient.evidence")
+
+TEXT_LIMIT = 300
+EXCLUDED = "excluded"
+SOURCE_KINDS = ("auto", "ewmh", "tmux", "command", "none")
+
+
+@dataclass(frozen=True)
+class WindowSnapshot:
+    """The active window at one moment. Fields are cleaned on construction."""
+
+    wm_class: str
+    title: str
+    at: float
+
+    def __post_init__(self) -> None:
+        # Cleaning here, not in each source, means no code path can build an
+        # unclean snapshot (tests and the app included).
+        object.__setattr__(self, "wm_class", clean_text(self.wm_class, TEXT_LIMIT))
+        object.__setattr__(self, "title", clean_text(self.title, TEXT_LIMIT))
+
+
+class EvidenceSource(Protocol):
+    """What the app polls. ``reason`` explains an unavailable source (for doctor)."""
+
+    name: str
+    reason: str
+
+    def read(self) -> WindowSnapshot | None: ...
+
+
+Clock = Callable[[], float]
+
+
+class NoneSource:
+    """Reads nothing. The sentinel's ring stays empty and it stays silent."""
+
+    name = "none"
+
+    def __init__(self, reason: str = "no evidence source configured") -> None:
+        self.reason = reason
+
+    def read(self) -> WindowSnapshot | None:
+        return None
+
+
+# --------------------------------------------------------------------- X11 / EWMH
+
+
+def _decode(value: object) -> str:
+    """X properties arrive as bytes (UTF8_STRING or Latin-1 STRING) or str."""
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            return bytes(value).decode("latin-1")
+    return "" if value is None else str(value)
+
+
+class EwmhSource:
+    """The active X11 window via EWMH (``_NET_ACTIVE_WINDOW``).
+
+    Xlib calls block on the X socket, so each read runs on a daemon thread and
+    is abandoned after ``timeout`` seconds; while an abandoned read is still
+    stuck, further reads return ``None`` at once instead of piling up threads.
+    """
+
+    name = "ewmh"
+
+    def __init__(self, display: str | None = None, *, timeout: float = 2.0, clock: Clock = time.time) -> None:
+        self._display_name = display
+        self._timeout = timeout
+        self._clock = clock
+        self._ewmh = None
+        self._worker: threading.Thread | None = None
+        self._complaint = Complaint(log, "ewmh evidence")
+        self.reason = ""
+
+    def probe(self) -> bool:
+        """Connect now; True when an X display with a window manager answers."""
+        try:
+            self._run(self._connect_and_check)
+        except Exception as exc:  # noqa: BLE001 - any failure means "unavailable"
+            self._fail(exc)
+            return False
+        return True
+
+    def read(self) -> WindowSnapshot | None:
+        try:
+            snap = self._run(self._read_active)
+        except Exception as exc:  # noqa: BLE001
+            self._fail(exc)
+            return None
+        self._complaint.ok()
+        self.reason = ""
+        return snap
+
+    def _fail(self, exc: BaseException) -> None:
+        self.reason = _describe(exc)
+        self._complaint.failed(self.reason)
+        if not isinstance(exc, TimeoutError) and self._ewmh is not None:
+            # A broken connection is rebuilt on the next read (the display may
+            # come back, e.g. after an X server restart).
+            try:
+                self._ewmh.display.close()
+            except Exception:  # noqa: BLE001 - it is broken already
+                pass
+            self._ewmh = None
+
+    def _run(self, job: Callable[[], WindowSnapshot | None]) -> WindowSnapshot | None:
+        if self._worker is not None and self._worker.is_alive():
+            raise TimeoutError("an earlier X request is still stuck")
+        future: Future = Future()
+
+        def work() -> None:
+            try:
+                future.set_result(job())
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                future.set_exception(exc)
+
+        # A daemon thread: a hung X server must not keep the process alive at exit.
+        self._worker = threading.Thread(target=work, name="keeltui-ewmh", daemon=True)
+        self._worker.start()
+        self._worker.join(self._timeout)
+        if not future.done():
+            raise TimeoutError(f"X request timed out after {self._timeout:g}s")
+        return future.result()
+
+    def _connect(self):
+        if self._ewmh is None:
+            # Imported lazily: python-xlib is only needed when X11 evidence is used.
+            from Xlib import display as xdisplay
+            from ewmh import EWMH
+
+            self._ewmh = EWMH(_display=xdisplay.Display(self._display_name))
+        return self._ewmh
+
+    def _connect_and_check(self) -> None:
+        ewmh = self._connect()
+        if ewmh._getProperty("_NET_SUPPORTED") is None:
+            raise RuntimeError("no EWMH window manager on the display")
+
+    def _read_active(self) -> WindowSnapshot | None:
+        from Xlib.error import XError
+
+        ewmh = self._connect()
+        win = ewmh.getActiveWindow()
+        if win is None:
+            return None
+        try:
+            title = ""
+            for prop in ("_NET_WM_NAME", "_NET_WM_VISIBLE_NAME", "WM_VISIBLE_NAME", "WM_NAME"):
+                title = _decode(ewmh._getProperty(prop, win))
+                if title:
+                    break
+            klass = win.get_wm_class()
+        except XError:
+            # The window closed between the two requests: nothing to report.
+            return None
+        # WM_CLASS is (instance, class); the class ("XTerm", "firefox") is the
+        # stable, human-readable half.
+        wm_class = _decode(klass[-1]) if klass else ""
+        return WindowSnapshot(wm_class=wm_class, title=title, at=self._clock())
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError):
+        return str(exc) or "X request timed out"
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:160]}" if text else type(exc).__name__
+
+
+# --------------------------------------------------------------------- tmux
+
+_TAB = "\t"
+
+
+class TmuxSource:
+    """The tmux pane the owner is looking at: its command and its title.
+
+    Asks ``list-clients`` first (each attached client's current pane, the most
+    recently active client wins: right even when the owner switched tmux
+    windows); with no client attached, ``display-message -p`` (the session's
+    active pane). Works over SSH. Needs ``$TMUX`` or an explicit ``socket``.
+    """
+
+    name = "tmux"
+
+    def __init__(
+        self,
+        socket: str | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        timeout: float = 2.0,
+        clock: Clock = time.time,
+    ) -> None:
+        self._env = dict(os.environ if env is None else env)
+        self._socket = socket
+        self._timeout = timeout
+        self._clock = clock
+        self._complaint = Complaint(log, "tmux evidence")
+        self._tmux = shutil.which("tmux", path=self._env.get("PATH"))
+        self.reason = ""
+
+    @property
+    def available(self) -> bool:
+        return self._tmux is not None and bool(self._socket or self._env.get("TMUX"))
+
+    def _argv(self, *args: str) -> list[str]:
+        argv = [self._tmux or "tmux"]
+        if self._socket:
+            argv += ["-S" if "/" in self._socket else "-L", self._socket]
+        return argv + list(args)
+
+    def read(self) -> WindowSnapshot | None:
+        if not self.available:
+            self.reason = "not inside tmux (no $TMUX) and no tmux socket configured"
+            if self._tmux is None:
+                self.reason = "tmux is not installed (Debian package tmux)"
+            self._complaint.failed(self.reason)
+            return None
+        try:
+            fields = self._from_clients() or self._from_display()
+        except CommandFailed as exc:
+            self.reason = str(exc)
+            self._complaint.failed(self.reason)
+            return None
+        self._complaint.ok()
+        self.reason = ""
+        command, _, title = fields.partition(_TAB)
+        return WindowSnapshot(wm_class=command, title=title, at=self._clock())
+
+    def _from_clients(self) -> str:
+        fmt = _TAB.join(("#{client_activity}", "#{pane_current_command}", "#{pane_title}"))
+        out = run_bounded(self._argv("list-clients", "-F", fmt), timeout=self._timeout, env=self._env)
+        best, best_at = "", -1
+        for line in out.stdout.splitlines():
+            activity, _, rest = line.partition(_TAB)
+            try:
+                at = int(activity)
+            except ValueError:
+                continue
+            if at > best_at:
+                best, best_at = rest, at
+        return best
+
+    def _from_display(self) -> str:
+        fmt = _TAB.join(("#{pane_current_command}", "#{pane_title}"))
+        out = run_bounded(self._argv("display-message", "-p", fmt), timeout=self._timeout, env=self._env)
+        return out.stdout.splitlines()[0] if out.stdout.strip() else ""
+
+
+# --------------------------------------------------------------------- command
+
+
+class CommandSource:
+    """A shell command that prints ``class<TAB>title`` (Wayland, macOS, anything).
+
+    Only the first non-empty line counts. A line without a tab is garbage: the
+    contract is explicit so that an error message is never mistaken for a title.
+    """
+
+    name = "command"
+
+    def __init__(self, command: str, *, timeout: float = 2.0, clock: Clock = time.time) -> None:
+        self.command = command
+        self._timeout = timeout
+        self._clock = clock
+        self._complaint = Complaint(log, f"evidence command {command!r}")
+        self.reason = ""
+
+    def read(self) -> WindowSnapshot | None:
+        try:
+            out = run_bounded(self.command, shell=True, timeout=self._timeout)
+        except CommandFailed as exc:
+            return self._fail(str(exc))
+        line = next((ln for ln in out.stdout.splitlines() if ln.strip()), "")
+        if _TAB not in line:
+            return self._fail("output is not 'class<TAB>title'")
+        wm_class, _, title = line.partition(_TAB)
+        snap = WindowSnapshot(wm_class=wm_class, title=title, at=self._clock())
+        if not snap.wm_class and not snap.title:
+            return self._fail("output held no printable class or title")
+        self._complaint.ok()
+        self.reason = ""
+        return snap
+
+    def _fail(self, reason: str) -> None:
+        self.reason = reason
+        self._complaint.failed(reason)
+        return None
+
+
+# --------------------------------------------------------------------- choosing
+
+
+def make_source(
+    kind: str,
+    command: str = "",
+    *,
+    tmux_socket: str | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 2.0,
+    clock: Clock = time.time,
+) -> EvidenceSource:
+    """The evidence source for ``evidence.source``.
+
+    An explicitly named source is returned even when it does not work yet (it
+    reads ``None`` until it does, and ``reason`` says why) -- except ``command``
+    with no command, which becomes a :class:`NoneSource`. ``auto`` picks the
+    first that works: ewmh (a display and a window manager), tmux (inside
+    tmux), the command (if configured), else none.
+    """
+    env = os.environ if env is None else env
+    kind = (kind or "").strip().lower()
+    if kind not in SOURCE_KINDS:
+        raise ValueError(f"unknown evidence source {kind!r}: allowed values are {', '.join(SOURCE_KINDS)}")
+    if kind == "none":
+        return NoneSource()
+    if kind == "ewmh":
+        return EwmhSource(env.get("DISPLAY") or None, timeout=timeout, clock=clock)
+    if kind == "tmux":
+        return TmuxSource(tmux_socket, env=env, timeout=timeout, clock=clock)
+    if kind == "command":
+        if not command.strip():
+            log.warning("evidence.source is 'command' but evidence.command is empty; reading nothing")
+            return NoneSource("evidence.source is 'command' but evidence.command is empty")
+        return CommandSource(command, timeout=timeout, clock=clock)
+    # auto
+    if env.get("DISPLAY"):
+        ewmh = EwmhSource(env["DISPLAY"], timeout=timeout, clock=clock)
+        if ewmh.probe():
+            return ewmh
+    tmux = TmuxSource(tmux_socket, env=env, timeout=timeout, clock=clock)
+    if tmux.available and tmux.read() is not None:
+        return tmux
+    if command.strip():
+        return CommandSource(command, timeout=timeout, clock=clock)
+    return NoneSource("auto: no X display, not inside tmux, and no evidence.command")
+
+
+# --------------------------------------------------------------------- privacy
+
+
+def compile_exclusions(patterns: Iterable[str]) -> list[re.Pattern[str]]:
+    """Compile case-insensitive exclusion regexes; ValueError names a bad one."""
+    compiled = []
+    for pattern in patterns:
+        try:
+            compiled.append(re.compile(str(pattern), re.IGNORECASE))
+        except re.error as exc:
+            raise ValueError(f"bad exclusion pattern {pattern!r}: {exc}") from None
+    return compiled
+
+
+@functools.lru_cache(maxsize=32)
+def _compiled(patterns: tuple[str, ...]) -> list[re.Pattern[str]] | None:
+    try:
+        return compile_exclusions(patterns)
+    except ValueError as exc:
+        log.warning("%s; hiding every title until it is fixed", exc)
+        return None
+
+
+def apply_exclusions(snapshot: WindowSnapshot, patterns: Iterable[str | re.Pattern[str]]) -> WindowSnapshot:
+    """``snapshot`` with its title replaced by ``excluded`` if a pattern matches.
+
+    A pattern may match the title or the class (so a password manager can be
+    hidden by its class); only the title is replaced, the class stays so the
+    judges still know what kind of window it was. A pattern that does not
+    compile fails closed: every title is hidden, because privacy beats insight.
+    """
+    items = list(patterns)
+    if not items:
+        return snapshot
+    if all(isinstance(p, re.Pattern) for p in items):
+        compiled: list[re.Pattern[str]] | None = items  # type: ignore[assignment]
+    else:
+        key = tuple(p.pattern if isinstance(p, re.Pattern) else str(p) for p in items)
+        compiled = _compiled(key)
+    if compiled is None or any(p.search(snapshot.title) or p.search(snapshot.wm_class) for p in compiled):
+        return replace(snapshot, title=EXCLUDED)
+    return snapshot

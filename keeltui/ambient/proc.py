@@ -1,0 +1,78 @@
+"""Run a short external command with a hard time limit.
+
+Evidence sources, task providers and notifiers all shell out. A hung program
+must never hold the sentinel, so each run gets its own process group and the
+whole group is killed when the limit passes (a shell's grandchildren included).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+class CommandFailed(Exception):
+    """The command could not run, timed out, or exited non-zero."""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What a command printed (decoded leniently)."""
+
+    stdout: str
+    stderr: str
+
+
+def run_bounded(
+    argv: Sequence[str] | str,
+    *,
+    timeout: float,
+    env: Mapping[str, str] | None = None,
+    shell: bool = False,
+) -> Finished:
+    """Run ``argv`` and return its output, or raise :class:`CommandFailed`.
+
+    ``shell=True`` takes a string for ``/bin/sh -c``. Stdin is closed so that a
+    command waiting for input fails fast instead of hanging.
+    """
+    try:
+        proc = subprocess.Popen(
+            argv,
+            shell=shell,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env) if env is not None else None,
+            start_new_session=True,
+        )
+    except (OSError, ValueError) as exc:
+        raise CommandFailed(f"cannot start: {exc}") from None
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        raise CommandFailed(f"timed out after {timeout:g}s") from None
+    stdout = out.decode("utf-8", errors="replace")
+    stderr = err.decode("utf-8", errors="replace")
+    if proc.returncode != 0:
+        detail = stderr.strip().splitlines()[-1:] or [""]
+        raise CommandFailed(f"exit status {proc.returncode} {detail[0][:120]}".rstrip())
+    return Finished(stdout, stderr)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kill the command's process group and reap it without waiting on pipes."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        proc.kill()
+    try:
+        proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a process immune to SIGKILL
+        pass
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()

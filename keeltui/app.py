@@ -1,0 +1,371 @@
+"""KeelApp: the layout, the bindings, the workers and the store watcher.
+
+The app decides nothing itself: the pure cores decide, the store remembers, and the
+widgets are handed what to show. Workers post messages and never touch widgets; one
+``Worker.StateChanged`` handler turns any worker failure into a status-line line.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Iterable
+
+from textual import work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState
+
+from keeltui.brain import Brain, BrainError, BrainHTTPError
+from keeltui.chief.quiet import QUIET_STATE_KEY
+from keeltui.chief_view import PAGE_ROWS, ChiefRoom
+from keeltui.config import Config
+from keeltui.messages import (
+    BrainChecked, ChiefReplyDelta, ChiefReplyFinished, ChiefReplyStarted, StatusMessage,
+)
+from keeltui.panes.banner import DriftBanner
+from keeltui.panes.composer import Composer
+from keeltui.panes.status_line import StatusLine
+from keeltui.services.chief_turns import ChiefTurns
+from keeltui.statusfile import StatusState, render_status, write_status
+from keeltui.store import Store
+from keeltui.tutor_view import TutorPane
+
+log = logging.getLogger("keeltui.app")
+
+STORE_POLL_SECS = 0.5
+BRAIN_NOTICE_KEY = "brain_offline_notice"
+INITIAL_ROWS = 40
+
+
+def offline_notice(base_url: str, problem: str) -> str:
+    return (
+        f"The brain is offline: {problem}. keeltui keeps working — reports land, the "
+        f"sentinel uses its local judge. To connect, start a server at {base_url} (e.g. "
+        "`ollama serve`) or set brain.base_url and brain.model in config.toml "
+        "(or KEEL_BRAIN_BASE_URL / KEEL_BRAIN_MODEL); `keeltui doctor` checks it."
+    )
+
+
+class KeelApp(App):
+    TITLE = "keeltui"
+    CSS_PATH = "keeltui.tcss"
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
+        Binding("ctrl+g", "toggle_quiet", "Quiet", priority=True, id="quiet"),
+        Binding("ctrl+t", "switch_pane", "Chief/Tutor", priority=True, id="switch_pane"),
+        Binding("escape", "leave_composer", "Leave input", show=False, id="leave_composer"),
+        Binding("i", "compose", "Write", id="compose"),
+        Binding("z", "snooze", "Snooze 1h", id="snooze"),
+        Binding("f", "start_focus", "Focus", id="focus"),
+        Binding("f2", "settings", "Settings", id="settings"),
+    ]
+
+    quiet: reactive[bool] = reactive(False)
+    ambient_line: reactive[str] = reactive("")
+    focus_text: reactive[str] = reactive("")
+    context_text: reactive[str] = reactive("")
+    judge_name: reactive[str] = reactive("")
+
+    def __init__(self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time) -> None:
+        super().__init__()
+        self.config = config
+        self.store = store
+        self.brain = brain or Brain(config.brain, config.api_key)
+        self.clock = clock
+        self.chief = ChiefTurns(store, self.brain, config)
+        self._data_version = -1
+        self._room_cursor = 0
+        self._status_written: str | None = None
+        self._status_path: Path = config.status_file_path()
+        self.brain_online: bool | None = None
+        self.ambient = None  # the ambient controller, attached in on_mount when available
+
+    # -- layout ---------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield DriftBanner(id="drift-banner")
+        with TabbedContent(id="panes", initial="chief-tab"):
+            with TabPane("Chief", id="chief-tab"):
+                yield ChiefRoom(
+                    self.config.owner.name, self.config.owner.companion,
+                    self.config.chief.window_rows, id="chief-room",
+                )
+            with TabPane("Tutor", id="tutor-tab"):
+                yield TutorPane(id="tutor-pane", app_config=self.config, store=self.store, brain=self.brain)
+        yield StatusLine(id="status-line")
+        yield Footer()
+
+    @property
+    def room(self) -> ChiefRoom:
+        return self.query_one(ChiefRoom)
+
+    @property
+    def status_line(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    @property
+    def banner(self) -> DriftBanner:
+        return self.query_one(DriftBanner)
+
+    # -- start-up -------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.config.keys:
+            self.set_keymap(self.config.keys)
+        self.quiet = bool(self.store.get_state(QUIET_STATE_KEY, False))
+        rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
+        self.room.show_rows(rows)
+        self._room_cursor = rows[-1].id if rows else 0
+        self._data_version = self.store.data_version()
+        self.room.composer.focus_input()
+        self.set_interval(STORE_POLL_SECS, self._poll_store)
+        self._attach_ambient()
+        self._update_status()
+        # The brain client costs ~0.4 s to import: after the first frame, off the UI thread.
+        self.call_after_refresh(self._check_brain)
+
+    def _attach_ambient(self) -> None:
+        try:
+            from keeltui.ambient.controller import AmbientController
+        except ImportError:
+            return
+        self.ambient = AmbientController(self)
+        self.ambient.start()
+
+    def _check_brain(self) -> None:
+        self.run_worker(self._brain_check_worker, name="brain-check", group="brain", exclusive=True, exit_on_error=False)
+
+    async def _brain_check_worker(self) -> None:
+        import asyncio
+
+        await asyncio.to_thread(self.brain.warm)
+        problem = None
+        try:
+            await self.brain.list_models()
+        except BrainHTTPError as exc:
+            # Some servers have no /models; an HTTP answer still means something listens.
+            if exc.status >= 500 or exc.status in (401, 403):
+                problem = str(exc)
+        except BrainError as exc:
+            problem = str(exc)
+        self.post_message(BrainChecked(problem))
+
+    def on_brain_checked(self, message: BrainChecked) -> None:
+        self.set_brain_online(message.problem is None, message.problem)
+
+    def set_brain_online(self, online: bool, problem: str | None = None) -> None:
+        """Say once, as a notice, that the brain is offline; forget it once it answers."""
+        self.brain_online = online
+        if online:
+            if self.store.get_state(BRAIN_NOTICE_KEY):
+                self.store.delete_state(BRAIN_NOTICE_KEY)
+            return
+        if self.store.get_state(BRAIN_NOTICE_KEY) != self.config.brain.base_url:
+            self.store.set_state(BRAIN_NOTICE_KEY, self.config.brain.base_url)
+            self.store.add_notice(offline_notice(self.config.brain.base_url, problem or "no answer"))
+            self.refresh_room()
+        self.status_line.message = f"brain offline: {problem}" if problem else "brain offline"
+
+    # -- the store is the source of truth ---------------------------------------------
+
+    def _poll_store(self) -> None:
+        version = self.store.data_version()
+        if version != self._data_version:
+            self._data_version = version
+            self.refresh_from_store()
+
+    def refresh_from_store(self) -> None:
+        quiet = bool(self.store.get_state(QUIET_STATE_KEY, False))
+        if quiet != self.quiet:
+            self.quiet = quiet
+        self.refresh_room()
+        if self.ambient is not None:
+            self.ambient.sync_from_store()
+        tutor = self.query(TutorPane)
+        if tutor and hasattr(tutor.first(), "refresh_from_store"):
+            tutor.first().refresh_from_store()
+
+    def refresh_room(self) -> None:
+        rows = self.store.after(self.store.chief_id(), self._room_cursor)
+        # Rows another process is still streaming are re-read until they settle.
+        streaming_ids = [
+            w.row_id for w in self.room.log_view.children
+            if getattr(w, "status", None) == "streaming" and w is not self.room._streaming
+        ]
+        refreshed = [row for row in (self.store.message(i) for i in streaming_ids) if row is not None]
+        if rows:
+            self._room_cursor = rows[-1].id
+        if rows or refreshed:
+            self.room.append_rows(refreshed + rows)
+
+    def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
+        older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
+        self.room.prepend_rows(older)
+
+    # -- the Chief ------------------------------------------------------------------
+
+    def on_composer_submitted(self, message: Composer.Submitted) -> None:
+        if message.composer.id != "chief-composer":
+            return
+        message.stop()
+        user_id = self.chief.add_user_turn(message.text)  # write-ahead
+        self.refresh_room()
+        message.composer.busy = True
+        self.run_worker(self._chief_reply(user_id), name="chief-reply", group="chief", exit_on_error=False)
+
+    async def _chief_reply(self, user_id: int) -> None:
+        reply_ids: list[int] = []
+
+        def on_start(reply_id: int) -> None:
+            reply_ids.append(reply_id)
+            self.post_message(ChiefReplyStarted(self.store.message(reply_id)))
+
+        def on_delta(text: str) -> None:
+            self.post_message(ChiefReplyDelta(reply_ids[0], text))
+
+        result = await self.chief.reply(user_id, on_delta, on_start)
+        self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error, result.summary_id))
+
+    def on_chief_reply_started(self, message: ChiefReplyStarted) -> None:
+        self.room.begin_stream(message.row)
+        self._room_cursor = max(self._room_cursor, message.row.id)
+
+    def on_chief_reply_delta(self, message: ChiefReplyDelta) -> None:
+        self.room.stream_delta(message.text)
+
+    def on_chief_reply_finished(self, message: ChiefReplyFinished) -> None:
+        self.room.composer.busy = False
+        if message.row is not None:
+            self.room.end_stream(message.row)
+        self.refresh_room()
+        if message.error:
+            self.status_line.message = message.error
+            if self.brain_online is not False:
+                self.set_brain_online(False, message.error)
+        elif self.brain_online is not True:
+            self.set_brain_online(True)
+            self.status_line.message = ""
+
+    # -- workers --------------------------------------------------------------------
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            error = event.worker.error
+            log.error("worker %s failed: %r", event.worker.name, error)
+            self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
+            if event.worker.group == "chief":
+                self.room.composer.busy = False
+
+    def on_status_message(self, message: StatusMessage) -> None:
+        self.status_line.message = message.text
+
+    # -- Quiet Mode and the status line ------------------------------------------------
+
+    def watch_quiet(self, quiet: bool) -> None:
+        self.room.quiet = quiet
+        self._update_status()
+
+    def watch_ambient_line(self) -> None:
+        self._update_status()
+
+    def watch_focus_text(self) -> None:
+        self._update_status()
+
+    def watch_context_text(self) -> None:
+        self._update_status()
+
+    def watch_judge_name(self) -> None:
+        self._update_status()
+
+    def status_state(self) -> StatusState:
+        return StatusState(
+            quiet=self.quiet, ambient_line=self.ambient_line, focus_text=self.focus_text,
+            context_text=self.context_text, judge=self.judge_name,
+        )
+
+    def _update_status(self) -> None:
+        if not self.is_mounted:
+            return
+        state = self.status_state()
+        self.status_line.state = state
+        # Quiet Mode holds the drift text back from the banner as well.
+        self.banner.line = "" if (self.quiet or self.focus_text) else self.ambient_line
+        line = render_status(state)
+        if line != self._status_written:
+            self._status_written = line
+            try:
+                write_status(self._status_path, line)
+            except OSError as exc:
+                self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
+
+    def action_toggle_quiet(self) -> None:
+        self.store.set_state(QUIET_STATE_KEY, not self.quiet)
+        self.quiet = not self.quiet
+        self.notify("Quiet Mode on." if self.quiet else "Quiet Mode off.", timeout=2)
+
+    # -- navigation -------------------------------------------------------------------
+
+    def action_switch_pane(self) -> None:
+        panes = self.query_one(TabbedContent)
+        panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
+
+    def action_leave_composer(self) -> None:
+        self.set_focus(None)
+
+    def action_compose(self) -> None:
+        panes = self.query_one(TabbedContent)
+        if panes.active == "chief-tab" and not self.quiet:
+            self.room.composer.focus_input()
+        else:
+            tutor = self.query_one(TutorPane)
+            if hasattr(tutor, "focus_input"):
+                tutor.focus_input()
+
+    def action_snooze(self) -> None:
+        if self.ambient is not None:
+            self.ambient.snooze_from_ui()
+
+    def action_start_focus(self) -> None:
+        if self.ambient is not None:
+            self.ambient.start_focus_from_ui()
+
+    def action_settings(self) -> None:
+        if self.ambient is not None:
+            self.ambient.open_settings()
+
+    def on_drift_banner_snooze_requested(self, message: DriftBanner.SnoozeRequested) -> None:
+        self.action_snooze()
+
+    def on_drift_banner_focus_requested(self, message: DriftBanner.FocusRequested) -> None:
+        self.action_start_focus()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Quiet Mode", "Toggle Quiet Mode (hide the Chief room)", self.action_toggle_quiet)
+        yield SystemCommand("Chief / Tutor", "Switch between the Chief room and the tutor", self.action_switch_pane)
+        yield SystemCommand("Snooze drift coaching", "Snooze the ambient sentinel for an hour", self.action_snooze)
+        yield SystemCommand("Start focus", "Declare a focus session", self.action_start_focus)
+        yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
+
+    async def on_unmount(self) -> None:
+        try:
+            await self.brain.aclose()
+        except Exception:  # closing must never turn an exit into a traceback
+            pass
+
+
+def run_app(config: Config, store: Store) -> int:
+    app = KeelApp(config, store)
+    app.run()
+    return app.return_code or 0
+
+
+__all__ = ["KeelApp", "run_app", "work", "os"]

@@ -1,0 +1,208 @@
+"""The Chief room: a bounded window of the endless conversation, and the composer.
+
+The room is a projection of the store. It mounts only the latest rows; scrolling to
+the top asks (by message) for older ones, and the far end is pruned so the widget
+count stays bounded however long the room grows. In Quiet Mode the whole room is
+replaced by one sentence.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Protocol
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from keeltui.chief.quiet import QUIET_MODE_REFUSAL
+from keeltui.panes.composer import Composer
+from keeltui.panes.message import ChatMessage, StreamingReply
+from keeltui.panes.system_line import SystemLine
+
+PAGE_ROWS = 40
+
+
+class RowLike(Protocol):
+    id: int
+    role: str
+    content: str
+    turn_kind: str | None
+    status: str
+
+
+class RoomLog(VerticalScroll):
+    DEFAULT_CSS = """
+    RoomLog { height: 1fr; scrollbar-size-vertical: 1; }
+    """
+
+    class ReachedTop(Message):
+        """The owner scrolled to the top of what is mounted."""
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        if new <= 0 and old > 0:
+            self.post_message(self.ReachedTop())
+
+
+class ChiefRoom(Vertical):
+    DEFAULT_CSS = """
+    ChiefRoom { height: 1fr; }
+    ChiefRoom #quiet-curtain {
+        height: 1fr; content-align: center middle; text-style: bold; color: $text-muted;
+        display: none;
+    }
+    ChiefRoom.-quiet #quiet-curtain { display: block; }
+    ChiefRoom.-quiet RoomLog { display: none; }
+    ChiefRoom.-quiet Composer { display: none; }
+    ChiefRoom .room-empty { color: $text-muted; margin: 1 2; }
+    """
+
+    quiet: reactive[bool] = reactive(False)
+
+    class OlderWanted(Message):
+        """Rows older than ``before_id`` should be paged in."""
+
+        def __init__(self, before_id: int) -> None:
+            super().__init__()
+            self.before_id = before_id
+
+    def __init__(self, owner_name: str, companion_name: str, window_rows: int = 120, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.owner_name = owner_name
+        self.companion_name = companion_name
+        self.window_rows = window_rows
+        self._streaming: StreamingReply | None = None
+        self._no_older = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(QUIET_MODE_REFUSAL, id="quiet-curtain", markup=False)
+        with RoomLog(id="room-log"):
+            yield Static("The room is empty. Say something below.", classes="room-empty")
+        yield Composer(id="chief-composer")
+
+    def on_mount(self) -> None:
+        self.log_view.anchor()
+
+    @property
+    def log_view(self) -> RoomLog:
+        return self.query_one(RoomLog)
+
+    @property
+    def composer(self) -> Composer:
+        return self.query_one(Composer)
+
+    def watch_quiet(self, quiet: bool) -> None:
+        self.set_class(quiet, "-quiet")
+        if not quiet:
+            self.log_view.scroll_end(animate=False)
+
+    # -- rows in --------------------------------------------------------------------
+
+    def _widget_for(self, row: RowLike) -> Widget:
+        if row.turn_kind:
+            return SystemLine(row.id, row.turn_kind, row.content, id=f"row-{row.id}")
+        speaker = self.owner_name if row.role == "user" else self.companion_name
+        if row.status == "streaming":
+            return StreamingReply(row.id, row.role, speaker, row.content, row.status, id=f"row-{row.id}")
+        return ChatMessage(row.id, row.role, speaker, row.content, row.status, id=f"row-{row.id}")
+
+    @property
+    def mounted_ids(self) -> list[int]:
+        return [w.row_id for w in self.log_view.children if hasattr(w, "row_id")]
+
+    @property
+    def last_id(self) -> int:
+        ids = self.mounted_ids
+        return ids[-1] if ids else 0
+
+    def row_widget(self, row_id: int) -> Widget | None:
+        matches = self.log_view.query(f"#row-{row_id}")
+        return matches.first() if matches else None
+
+    def show_rows(self, rows: Iterable[RowLike]) -> None:
+        """Replace what is mounted with ``rows`` (oldest first)."""
+        log = self.log_view
+        log.remove_children()
+        widgets = [self._widget_for(row) for row in rows]
+        if widgets:
+            log.mount_all(widgets)
+        else:
+            log.mount(Static("The room is empty. Say something below.", classes="room-empty"))
+        self._no_older = False
+        log.scroll_end(animate=False)
+
+    def append_rows(self, rows: Iterable[RowLike]) -> None:
+        """Add new rows at the bottom; a row already mounted is updated in place."""
+        log = self.log_view
+        new: list[Widget] = []
+        for row in rows:
+            existing = self.row_widget(row.id)
+            if existing is None:
+                new.append(self._widget_for(row))
+            elif isinstance(existing, ChatMessage) and existing is not self._streaming:
+                if existing.row_text != row.content or existing.status != row.status:
+                    existing.set_content(row.content, row.status)
+        if not new:
+            return
+        for empty in log.query(".room-empty"):
+            empty.remove()
+        log.mount_all(new)
+        self._prune_top()
+
+    def prepend_rows(self, rows: list[RowLike]) -> None:
+        """Older rows paged in at the top (``rows`` oldest first)."""
+        if not rows:
+            self._no_older = True
+            return
+        log = self.log_view
+        first = log.children[0] if log.children else None
+        widgets = [self._widget_for(row) for row in rows if self.row_widget(row.id) is None]
+        if first is not None:
+            log.mount_all(widgets, before=first)
+        else:
+            log.mount_all(widgets)
+        self._prune_bottom()
+
+    def _prune_top(self) -> None:
+        extra = len(self.mounted_ids) - self.window_rows
+        if extra > 0:
+            for widget in [w for w in self.log_view.children if hasattr(w, "row_id")][:extra]:
+                if widget is not self._streaming:
+                    widget.remove()
+            self._no_older = False
+
+    def _prune_bottom(self) -> None:
+        children = [w for w in self.log_view.children if hasattr(w, "row_id")]
+        extra = len(children) - self.window_rows
+        if extra > 0:
+            for widget in children[-extra:]:
+                if widget is not self._streaming:
+                    widget.remove()
+
+    def on_room_log_reached_top(self, event: RoomLog.ReachedTop) -> None:
+        event.stop()
+        ids = self.mounted_ids
+        if ids and not self._no_older:
+            self.post_message(self.OlderWanted(ids[0]))
+
+    # -- streaming ------------------------------------------------------------------
+
+    def begin_stream(self, row: RowLike) -> None:
+        self.append_rows([row])
+        widget = self.row_widget(row.id)
+        self._streaming = widget if isinstance(widget, StreamingReply) else None
+
+    def stream_delta(self, text: str) -> None:
+        if self._streaming is not None:
+            self._streaming.append(text)
+
+    def end_stream(self, row: RowLike) -> None:
+        widget = self._streaming
+        self._streaming = None
+        if widget is not None and widget.is_attached:
+            widget.finish(row.content, row.status)
+        else:
+            self.append_rows([row])

@@ -1,0 +1,317 @@
+"""``keeltui`` and its subcommands.
+
+Imports stay light at module level: ``keeltui status`` must load neither Textual nor
+openai. Each command imports what it needs when it runs.
+
+Exit codes: 0 ok, 1 failed, 2 bad usage or config, 3 refused (Quiet Mode).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse exits 2 too; keep one line, no usage dump
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"keeltui: {message}\n")
+
+
+def _err(text: str) -> None:
+    print(f"keeltui: {text}", file=sys.stderr)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="keeltui",
+        description="A terminal-first companion: the Chief room, a tutor, and an ambient drift sentinel.",
+    )
+    parser.add_argument("--config", metavar="PATH", help="config file (default: the platform config dir's keeltui/config.toml)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("status", help="print the status line (for tmux's status-right)")
+    p.add_argument("--tmux", action="store_true", help="escape for tmux's status-right")
+
+    p = sub.add_parser("report", help="append a report to the Chief room as the owner")
+    p.add_argument("--source", required=True, metavar="KEY",
+                   help="source key: coop-notify:… → Coop, followup:… → Follow-up, anything else → Scheduled task")
+    p.add_argument("text", help="the report's text, or - to read standard input")
+
+    p = sub.add_parser("log", help="print the Chief room as plain text")
+    p.add_argument("--since", metavar="DURATION", help="only rows newer than this (30m, 2h, 1d)")
+    p.add_argument("--kind", choices=["conversation", "coop", "followup", "task", "summary", "notice"],
+                   help="only rows of this kind")
+    p.add_argument("--limit", type=int, metavar="N", help="only the newest N rows")
+
+    p = sub.add_parser("export", help="write the Chief room as Markdown")
+    p.add_argument("--out", metavar="FILE", help="file to write (default: standard output)")
+
+    p = sub.add_parser("chat", help="one turn through the doorway, or a line-mode chat with no text")
+    p.add_argument("text", nargs="*", help="what to say (omit for the line-mode chat)")
+
+    p = sub.add_parser("quiet", help="Quiet Mode: hide the Chief room on a shared screen")
+    p.add_argument("state", choices=["on", "off", "status"])
+
+    p = sub.add_parser("snooze", help="snooze the ambient sentinel (default 1h)")
+    p.add_argument("duration", nargs="?", default="1h", help="30m, 1h, 2h30m … or 'off' to end a snooze")
+
+    p = sub.add_parser("focus", help="focus mode: one declared commitment")
+    fsub = p.add_subparsers(dest="focus_command", metavar="ACTION", parser_class=_Parser, required=True)
+    fs = fsub.add_parser("start", help="start a focus session")
+    fs.add_argument("text", nargs="+", help="the commitment")
+    fs.add_argument("--minutes", type=int, help="length in minutes (default: focus.default_minutes)")
+    fsub.add_parser("stop", help="end the running focus session")
+    fsub.add_parser("status", help="show the running focus session")
+
+    p = sub.add_parser("plan", help="tutor plans")
+    psub = p.add_subparsers(dest="plan_command", metavar="ACTION", parser_class=_Parser, required=True)
+    pc = psub.add_parser("check", help="check a mermaid plan with the tutor's parser")
+    pc.add_argument("file", help="a file, or - for standard input")
+
+    sub.add_parser("doctor", help="check config, database, brain, evidence and notifier")
+    return parser
+
+
+def _load_config(args):
+    from keeltui.config import ConfigError, load_config
+
+    try:
+        return load_config(args.config)
+    except ConfigError as exc:
+        _err(str(exc))
+        raise SystemExit(EXIT_USAGE) from None
+
+
+def _open_store(config):
+    from keeltui.store import Store, StoreError
+
+    try:
+        return Store(config.database_path())
+    except StoreError as exc:
+        _err(str(exc))
+        raise SystemExit(EXIT_FAILED) from None
+
+
+def _quiet_on(store) -> bool:
+    from keeltui.chief.quiet import QUIET_STATE_KEY
+
+    return bool(store.get_state(QUIET_STATE_KEY, False))
+
+
+def _refuse_if_quiet(store) -> None:
+    """Doorways resolve the room as a viewer: refused, by name, in Quiet Mode."""
+    from keeltui.chief.quiet import QUIET_MODE_REFUSAL
+
+    if _quiet_on(store):
+        print(QUIET_MODE_REFUSAL, file=sys.stderr)
+        raise SystemExit(EXIT_REFUSED)
+
+
+# -- commands ------------------------------------------------------------------------
+
+
+def cmd_run(args) -> int:
+    config = _load_config(args)
+    store = _open_store(config)
+    from keeltui.app import run_app
+
+    return run_app(config, store)
+
+
+def cmd_status(args) -> int:
+    from keeltui.statusfile import read_status, tmux_escape
+
+    config = _load_config(args)
+    line = read_status(config.status_file_path())
+    print(tmux_escape(line) if args.tmux else line)
+    return EXIT_OK
+
+
+def cmd_report(args) -> int:
+    text = sys.stdin.read() if args.text == "-" else args.text
+    text = text.rstrip("\n")
+    if not text.strip():
+        _err("report: the text is empty")
+        return EXIT_USAGE
+    if not args.source.strip():
+        _err("report: --source is empty")
+        return EXIT_USAGE
+    config = _load_config(args)
+    store = _open_store(config)
+    # A report is the owner's own delivery: it lands whatever the screen shows.
+    row_id = store.add_report(args.source.strip(), text)
+    print(row_id)
+    return EXIT_OK
+
+
+def cmd_log(args) -> int:
+    from keeltui.durations import parse_duration
+    from keeltui.review import format_log
+
+    since = None
+    if args.since:
+        try:
+            since = time.time() - parse_duration(args.since)
+        except ValueError as exc:
+            _err(f"log: --since: {exc}")
+            return EXIT_USAGE
+    if args.limit is not None and args.limit <= 0:
+        _err("log: --limit must be a positive number")
+        return EXIT_USAGE
+    config = _load_config(args)
+    store = _open_store(config)
+    _refuse_if_quiet(store)
+    rows = store.query(store.chief_id(), since=since, kind=args.kind, limit=args.limit)
+    color = sys.stdout.isatty()
+    for line in format_log(rows, config.owner.name, config.owner.companion, color=color):
+        print(line)
+    return EXIT_OK
+
+
+def cmd_export(args) -> int:
+    from keeltui.review import format_markdown
+
+    config = _load_config(args)
+    store = _open_store(config)
+    _refuse_if_quiet(store)
+    rows = store.messages(store.chief_id())
+    text = format_markdown(rows, config.owner.name, config.owner.companion)
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            _err(f"export: cannot write {args.out}: {exc.strerror}")
+            return EXIT_FAILED
+        print(f"wrote {len(rows)} rows to {args.out}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_chat(args) -> int:
+    config = _load_config(args)
+    store = _open_store(config)
+    _refuse_if_quiet(store)
+    from keeltui.doorway import line_chat, one_turn
+
+    text = " ".join(args.text).strip()
+    if text == "-":
+        text = sys.stdin.read().strip()
+    if text:
+        return one_turn(config, store, text)
+    return line_chat(config, store)
+
+
+def cmd_quiet(args) -> int:
+    from keeltui.chief.quiet import QUIET_STATE_KEY
+
+    config = _load_config(args)
+    store = _open_store(config)
+    if args.state == "status":
+        print("on" if _quiet_on(store) else "off")
+        return EXIT_OK
+    store.set_state(QUIET_STATE_KEY, args.state == "on")
+    print(f"Quiet Mode {args.state}")
+    return EXIT_OK
+
+
+def cmd_snooze(args) -> int:
+    from keeltui.ambient_state import SNOOZE_KEY
+    from keeltui.durations import format_duration, parse_duration
+
+    config = _load_config(args)
+    if args.duration.strip().lower() in ("off", "0", "none"):
+        store = _open_store(config)
+        store.delete_state(SNOOZE_KEY)
+        print("snooze ended")
+        return EXIT_OK
+    try:
+        seconds = parse_duration(args.duration)
+    except ValueError as exc:
+        _err(f"snooze: {exc}")
+        return EXIT_USAGE
+    store = _open_store(config)
+    until = time.time() + seconds
+    store.set_state(SNOOZE_KEY, until)
+    print(f"snoozed for {format_duration(seconds)} (until {time.strftime('%H:%M', time.localtime(until))})")
+    return EXIT_OK
+
+
+def cmd_focus(args) -> int:
+    from keeltui.ambient_state import FocusBusy, focus_status_line, start_focus, stop_focus, current_focus
+
+    config = _load_config(args)
+    store = _open_store(config)
+    if args.focus_command == "start":
+        minutes = args.minutes if args.minutes is not None else config.focus.default_minutes
+        if minutes <= 0:
+            _err("focus start: --minutes must be positive")
+            return EXIT_USAGE
+        try:
+            session = start_focus(store, " ".join(args.text).strip(), minutes, time.time())
+        except FocusBusy as exc:
+            _err(str(exc))
+            return EXIT_FAILED
+        except ValueError as exc:
+            _err(f"focus start: {exc}")
+            return EXIT_USAGE
+        print(f"focus started: {session['commitment']} ({minutes}m)")
+        return EXIT_OK
+    if args.focus_command == "stop":
+        ended = stop_focus(store, time.time())
+        if ended is None:
+            _err("no focus session is running")
+            return EXIT_FAILED
+        print(ended)
+        return EXIT_OK
+    session = current_focus(store)
+    print(focus_status_line(session, time.time()) if session else "no focus session")
+    return EXIT_OK
+
+
+def cmd_plan(args) -> int:
+    from keeltui.tutor.mermaid import check_plan_command
+
+    if args.file == "-":
+        source = sys.stdin.read()
+    else:
+        try:
+            source = Path(args.file).read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            _err(f"plan check: cannot read {args.file}: {exc.strerror}")
+            return EXIT_USAGE
+    code, output = check_plan_command(source)
+    print(output, file=sys.stdout if code == 0 else sys.stderr)
+    return code
+
+
+def cmd_doctor(args) -> int:
+    from keeltui.doctor import run_doctor
+
+    return run_doctor(args.config)
+
+
+COMMANDS = {
+    None: cmd_run, "status": cmd_status, "report": cmd_report, "log": cmd_log,
+    "export": cmd_export, "chat": cmd_chat, "quiet": cmd_quiet, "snooze": cmd_snooze,
+    "focus": cmd_focus, "plan": cmd_plan, "doctor": cmd_doctor,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        return EXIT_FAILED
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,86 @@
+"""``keeltui chat``: the room through a doorway, for a slow link or a small pane.
+
+One turn (``keeltui chat TEXT``) or a line-mode chat (prompt-toolkit: history,
+multi-line with Alt+Enter, Ctrl-D to leave) on the same room and store as the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from keeltui.textsafe import clean_text
+
+
+def _stream_turn(config, store, text: str) -> int:
+    from keeltui.brain import Brain
+    from keeltui.services.chief_turns import ChiefTurns
+
+    brain = Brain(config.brain, config.api_key)
+    turns = ChiefTurns(store, brain, config)
+
+    async def run():
+        user_id = turns.add_user_turn(text)  # write-ahead: kept even if the brain is down
+        try:
+            result = await turns.reply(
+                user_id, on_delta=lambda piece: (sys.stdout.write(clean_text(piece)), sys.stdout.flush())
+            )
+        finally:
+            await brain.aclose()
+        return result
+
+    result = asyncio.run(run())
+    sys.stdout.write("\n")
+    if result.error:
+        print(f"keeltui: {result.error} (your message is saved in the room)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def one_turn(config, store, text: str) -> int:
+    return _stream_turn(config, store, text)
+
+
+def line_chat(config, store) -> int:
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.key_binding import KeyBindings
+
+    from keeltui.chief.quiet import QUIET_MODE_REFUSAL, QUIET_STATE_KEY
+
+    bindings = KeyBindings()
+
+    @bindings.add("enter")
+    def _(event):
+        event.current_buffer.validate_and_handle()
+
+    @bindings.add("escape", "enter")
+    def _(event):
+        event.current_buffer.insert_text("\n")
+
+    history_path = config.status_file_path().parent / "chat_history"
+    try:
+        history_path.parent.mkdir(parents=True, exist_ok=True)
+        history = FileHistory(str(history_path))
+    except OSError:
+        history = InMemoryHistory()
+    session = PromptSession(history=history, multiline=True, key_bindings=bindings)
+    print(f"Line-mode chat with {config.owner.companion}. Alt+Enter for a new line, Ctrl-D to leave.")
+    for row in store.tail(store.chief_id(), 6):
+        who = f"[{row.turn_kind}]" if row.turn_kind else (config.owner.name if row.role == "user" else config.owner.companion)
+        print(f"{who}: {clean_text(row.content)}")
+    while True:
+        try:
+            text = session.prompt(f"{config.owner.name}> ").strip()
+        except EOFError:
+            print()
+            return 0
+        except KeyboardInterrupt:
+            continue
+        if not text:
+            continue
+        if store.get_state(QUIET_STATE_KEY, False):
+            print(QUIET_MODE_REFUSAL, file=sys.stderr)
+            return 3
+        sys.stdout.write(f"{config.owner.companion}: ")
+        _stream_turn(config, store, text)

@@ -1,0 +1,44 @@
+"""Messages that workers post to the app (workers never touch widgets)."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from keeltui.store import Message as Row
+
+
+class ChiefReplyStarted(Message):
+    def __init__(self, row: Row) -> None:
+        super().__init__()
+        self.row = row
+
+
+class ChiefReplyDelta(Message):
+    def __init__(self, reply_id: int, text: str) -> None:
+        super().__init__()
+        self.reply_id = reply_id
+        self.text = text
+
+
+class ChiefReplyFinished(Message):
+    def __init__(self, row: Row | None, error: str | None, summary_id: int | None = None) -> None:
+        super().__init__()
+        self.row = row
+        self.error = error
+        self.summary_id = summary_id
+
+
+class BrainChecked(Message):
+    """The start-up reachability check finished; ``problem`` is None when the brain answers."""
+
+    def __init__(self, problem: str | None) -> None:
+        super().__init__()
+        self.problem = problem
+
+
+class StatusMessage(Message):
+    """A one-line notice for the status line."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text

@@ -1,0 +1,51 @@
+"""The drift banner over the room: the coaching line, Snooze 1h (z), Start focus (f)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Button, Static
+
+from keeltui.textsafe import one_line
+
+
+class DriftBanner(Horizontal):
+    DEFAULT_CSS = """
+    DriftBanner {
+        dock: top;
+        height: 3;
+        background: #5c4400;
+        color: #ffe8a3;
+        padding: 0 1;
+        display: none;
+    }
+    DriftBanner.-shown { display: block; }
+    DriftBanner #drift-text { width: 1fr; height: 3; content-align: left middle; text-style: bold; }
+    DriftBanner Button { height: 3; min-width: 16; margin-left: 1; }
+    """
+
+    line: reactive[str] = reactive("")
+
+    class SnoozeRequested(Message):
+        """Snooze 1h was chosen."""
+
+    class FocusRequested(Message):
+        """Start focus was chosen."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="drift-text", markup=False)
+        yield Button("Snooze 1h [z]", id="snooze")
+        yield Button("Start focus [f]", id="focus", variant="primary")
+
+    def watch_line(self, line: str) -> None:
+        self.set_class(bool(line), "-shown")
+        self.query_one("#drift-text", Static).update("⚠ " + one_line(line, 200) if line else "")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "snooze":
+            self.post_message(self.SnoozeRequested())
+        else:
+            self.post_message(self.FocusRequested())

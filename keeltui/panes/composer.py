@@ -1,0 +1,155 @@
+"""Where the owner writes. Enter sends; Alt+Enter or Ctrl+J starts a new line.
+
+In verdict mode (a presented tutor plan awaiting the learner's verdict) the send
+control becomes two: Accept plan (green) and Decline (red), each with a key. Typed
+text rides the verdict as the learner's note; Enter still sends a plain message.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Button, TextArea
+
+
+class ComposerInput(TextArea):
+    """A TextArea whose Enter sends instead of breaking the line."""
+
+    DEFAULT_CSS = """
+    ComposerInput {
+        height: auto;
+        min-height: 3;
+        max-height: 10;
+        width: 1fr;
+    }
+    """
+
+    class Send(Message):
+        """Enter was pressed."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Send())
+            return
+        if event.key in ("alt+enter", "ctrl+j"):
+            event.stop()
+            event.prevent_default()
+            self.insert("\n")
+            return
+        await super()._on_key(event)
+
+
+class Composer(Horizontal):
+    DEFAULT_CSS = """
+    Composer {
+        height: auto;
+        dock: bottom;
+        padding: 0 1;
+    }
+    Composer #send { width: 10; min-width: 10; height: 3; }
+    Composer #verdict { width: 18; height: auto; display: none; }
+    Composer.-verdict #verdict { display: block; }
+    Composer.-verdict #send { display: none; }
+    Composer #accept { width: 18; height: 3; background: $success-darken-1; color: $text; }
+    Composer #decline { width: 18; height: 3; background: $error-darken-1; color: $text; }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+o", "accept", "Accept plan", id="accept_plan"),
+        Binding("ctrl+r", "decline", "Decline plan", id="decline_plan"),
+    ]
+
+    verdict_mode: reactive[bool] = reactive(False)
+    busy: reactive[bool] = reactive(False)
+
+    class Submitted(Message):
+        """Plain text to send."""
+
+        def __init__(self, composer: "Composer", text: str) -> None:
+            super().__init__()
+            self.composer = composer
+            self.text = text
+
+        @property
+        def control(self) -> "Composer":
+            return self.composer
+
+    class VerdictChosen(Message):
+        """The learner accepted or declined the presented plan; ``note`` may be empty."""
+
+        def __init__(self, composer: "Composer", accepted: bool, note: str) -> None:
+            super().__init__()
+            self.composer = composer
+            self.accepted = accepted
+            self.note = note
+
+        @property
+        def control(self) -> "Composer":
+            return self.composer
+
+    def __init__(self, placeholder: str = "Write to the Chief…", *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        yield ComposerInput(id="composer-input", placeholder=self._placeholder, soft_wrap=True, show_line_numbers=False, compact=True)
+        yield Button("Send ⏎", id="send", variant="primary")
+        with Vertical(id="verdict"):
+            yield Button("Accept plan ^O", id="accept")
+            yield Button("Decline ^R", id="decline")
+
+    @property
+    def input(self) -> ComposerInput:
+        return self.query_one(ComposerInput)
+
+    def focus_input(self) -> None:
+        self.input.focus()
+
+    def watch_verdict_mode(self, on: bool) -> None:
+        self.set_class(on, "-verdict")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("accept", "decline"):
+            return self.verdict_mode
+        return True
+
+    def _take_text(self) -> str:
+        text = self.input.text.strip()
+        self.input.clear()
+        return text
+
+    def on_composer_input_send(self, event: ComposerInput.Send) -> None:
+        event.stop()
+        self._send()
+
+    def _send(self) -> None:
+        if self.busy:
+            self.app.bell()
+            return
+        text = self._take_text()
+        if text:
+            self.post_message(self.Submitted(self, text))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "send":
+            self._send()
+        elif event.button.id == "accept":
+            self.action_accept()
+        elif event.button.id == "decline":
+            self.action_decline()
+
+    def action_accept(self) -> None:
+        if self.verdict_mode and not self.busy:
+            self.post_message(self.VerdictChosen(self, True, self._take_text()))
+
+    def action_decline(self) -> None:
+        if self.verdict_mode and not self.busy:
+            self.post_message(self.VerdictChosen(self, False, self._take_text()))

@@ -1,0 +1,68 @@
+"""A system line: a report, summary or notice in the room, drawn apart from the talk.
+
+Not a message bubble: a teal band, a badge where the companion's name would stand,
+tighter spacing, none of a turn's actions. A summary starts folded; Enter unfolds it.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from keeltui.chief.turn_kinds import SUMMARY, badge
+from keeltui.textsafe import clean_text
+
+
+class SystemLine(Widget, can_focus=True):
+    DEFAULT_CSS = """
+    SystemLine {
+        height: auto;
+        margin: 1 1 0 1;
+        padding: 0 1;
+        background: #0e4f4f;
+        color: #d8f3f0;
+    }
+    SystemLine:focus {
+        background: #147070;
+    }
+    """
+
+    BINDINGS = [Binding("enter", "toggle_fold", "Fold/unfold", show=False)]
+
+    folded: reactive[bool] = reactive(True)
+
+    def __init__(self, row_id: int, turn_kind: str, content: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.row_id = row_id
+        self.turn_kind = turn_kind
+        self.row_text = content
+        self.folded = turn_kind == SUMMARY
+
+    @property
+    def foldable(self) -> bool:
+        return self.turn_kind == SUMMARY
+
+    def action_toggle_fold(self) -> None:
+        if self.foldable:
+            self.folded = not self.folded
+
+    def watch_folded(self) -> None:
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        label = Text(f" {badge(self.turn_kind)} ", style="bold #0e4f4f on #7fe0d6")
+        body = clean_text(self.row_text)
+        line = Text.assemble(label, " ")
+        if self.foldable and self.folded:
+            first = body.strip().splitlines()[0] if body.strip() else ""
+            if len(first) > 80:
+                first = first[:79] + "…"
+            line.append(first, style="italic")
+            line.append("  ▸ Enter to unfold", style="dim")
+        else:
+            line.append(body)
+            if self.foldable:
+                line.append("  ▾ Enter to fold", style="dim")
+        return line

@@ -1,0 +1,52 @@
+"""The room as text, for review over SSH: ``keeltui log`` and ``keeltui export``. Pure."""
+
+from __future__ import annotations
+
+import time
+from typing import Iterable
+
+from keeltui.chief.turn_kinds import badge
+from keeltui.textsafe import clean_text
+
+_TEAL = "\x1b[48;5;23m\x1b[38;5;159m"
+_BOLD = "\x1b[1m"
+_RESET = "\x1b[0m"
+
+
+def _stamp(created_at: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(created_at))
+
+
+def _speaker(row, owner: str, companion: str) -> str:
+    return owner if row.role == "user" else companion
+
+
+def format_log(rows: Iterable, owner: str, companion: str, *, color: bool = False) -> list[str]:
+    """One entry per row: system lines behind their badge in brackets."""
+    lines: list[str] = []
+    for row in rows:
+        body = clean_text(row.content)
+        if row.turn_kind:
+            label = f"[{badge(row.turn_kind)}]"
+            if color:
+                label = f"{_TEAL}{label}{_RESET}"
+        else:
+            label = f"{_speaker(row, owner, companion)}:"
+            if color:
+                label = f"{_BOLD}{label}{_RESET}"
+            if row.status in ("partial", "error"):
+                body += " [cut off]"
+        lines.append(f"{_stamp(row.created_at)}  {label} {body}")
+    return lines
+
+
+def format_markdown(rows: Iterable, owner: str, companion: str) -> str:
+    out = ["# The Chief room", ""]
+    for row in rows:
+        body = clean_text(row.content)
+        if row.turn_kind:
+            quoted = "\n".join(f"> {line}" for line in body.splitlines() or [""])
+            out.append(f"> **[{badge(row.turn_kind)}]** · {_stamp(row.created_at)}\n>\n{quoted}\n")
+        else:
+            out.append(f"**{_speaker(row, owner, companion)}** · {_stamp(row.created_at)}\n\n{body}\n")
+    return "\n".join(out) + "\n"

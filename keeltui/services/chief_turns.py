@@ -1,0 +1,126 @@
+"""A Chief turn end to end: write-ahead, stream, persist, compact.
+
+Textual-free so that the app's worker and the ``keeltui chat`` doorway run the same
+code. The user's turn is stored before the brain is called; the reply row is stored
+when the stream starts and rewritten as it grows, so a crash or a dead endpoint loses
+nothing the user typed and at most a second of the reply.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from keeltui.brain import Brain, BrainError, StreamDone, TextDelta, Usage
+from keeltui.chief import context as chief_context
+from keeltui.chief.turn_kinds import SUMMARY, SUMMARY_SOURCE
+from keeltui.config import Config
+from keeltui.store import Message, Store
+
+PERSIST_EVERY_SECS = 0.5
+CONTEXT_ROWS_WITHOUT_SUMMARY = 400
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    reply_id: int
+    text: str
+    usage: Usage | None
+    error: str | None = None
+    summary_id: int | None = None
+
+
+class ChiefTurns:
+    def __init__(self, store: Store, brain: Brain, config: Config, clock=time.monotonic) -> None:
+        self.store = store
+        self.brain = brain
+        self.config = config
+        self._clock = clock
+
+    @property
+    def room_id(self) -> int:
+        return self.store.chief_id()
+
+    def add_user_turn(self, text: str) -> int:
+        return self.store.add_message(self.room_id, "user", text)
+
+    def context_rows(self) -> tuple[list[Message], Message | None]:
+        summary = self.store.latest_summary(self.room_id)
+        if summary is not None:
+            rows = self.store.after(self.room_id, chief_context.summary_covers(summary))
+        else:
+            rows = self.store.tail(self.room_id, CONTEXT_ROWS_WITHOUT_SUMMARY)
+        return rows, summary
+
+    def context(self) -> list[dict]:
+        rows, summary = self.context_rows()
+        return chief_context.build_context(self.config.chief.system_prompt, rows, summary).messages
+
+    async def reply(
+        self,
+        user_id: int,
+        on_delta: Callable[[str], None] | None = None,
+        on_start: Callable[[int], None] | None = None,
+    ) -> TurnResult:
+        """Stream the companion's reply to ``user_id`` into a new row.
+
+        Never raises for brain failures: the partial reply is kept (status
+        ``partial``) and the error is returned in one line.
+        """
+        messages = self.context()
+        reply_id = self.store.add_message(
+            self.room_id, "assistant", "", status="streaming", reply_to=user_id
+        )
+        if on_start is not None:
+            on_start(reply_id)
+        pieces: list[str] = []
+        last_persist = self._clock()
+        usage: Usage | None = None
+        try:
+            async for event in self.brain.stream("chief", messages):
+                if isinstance(event, TextDelta):
+                    pieces.append(event.text)
+                    if on_delta is not None:
+                        on_delta(event.text)
+                    now = self._clock()
+                    if now - last_persist >= PERSIST_EVERY_SECS:
+                        self.store.update_message(reply_id, content="".join(pieces))
+                        last_persist = now
+                elif isinstance(event, StreamDone):
+                    usage = event.completion.usage
+        except BrainError as exc:
+            text = "".join(pieces)
+            self.store.update_message(
+                reply_id, content=text, status="partial" if text else "error",
+                parts=[{"type": "error", "message": str(exc)}],
+            )
+            return TurnResult(reply_id, text, None, error=str(exc))
+        text = "".join(pieces)
+        self.store.update_message(
+            reply_id, content=text, status="complete", usage=usage.as_dict() if usage else None
+        )
+        summary_id = None
+        if usage is not None and chief_context.needs_compaction(usage.fraction, self.config.chief.compact_at):
+            summary_id = await self.compact()
+        return TurnResult(reply_id, text, usage, summary_id=summary_id)
+
+    async def compact(self) -> int | None:
+        """Fold older turns into a summary row; the latest turns stay verbatim."""
+        rows, previous = self.context_rows()
+        covers = chief_context.summary_covers(previous) if previous else None
+        cut = chief_context.compaction_cut(rows, covers, self.config.chief.keep_recent)
+        if cut is None:
+            return None
+        request = chief_context.summary_request(rows, previous, cut)
+        try:
+            completion = await self.brain.complete("chief", request)
+        except BrainError:
+            return None  # the next turn tries again; nothing is lost
+        text = completion.text.strip()
+        if not text:
+            return None
+        return self.store.add_message(
+            self.room_id, "assistant", text, source=SUMMARY_SOURCE, turn_kind=SUMMARY,
+            parts=chief_context.summary_parts(cut),
+        )

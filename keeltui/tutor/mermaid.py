@@ -1,0 +1,603 @@
+"""Parse a tutor plan written as a mermaid flowchart.
+
+The teacher writes its plan as mermaid because models know the notation well. The
+parser enforces exactly one rule strictly — node ids are slugs (``[a-z0-9_-]+``) —
+because ids are the identity that quiz tags and the plan map key on. Everything else
+(header, direction, comments, shapes, quotes, arrow styles, labels, chains, ``&``
+groups, styling lines) is accepted, because each extra rule is one more way for a
+model to fail on a plan that any mermaid reader would understand.
+
+Every failure is a :class:`PlanError` naming the line and the exact problem, and no
+other exception escapes :func:`parse_plan`, whatever the input. Pure: text in, plan out.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = [
+    "Plan",
+    "PlanError",
+    "PlanNode",
+    "check_plan_command",
+    "is_slug",
+    "parse_plan",
+    "plan_summary",
+    "slugify",
+]
+
+
+class PlanError(ValueError):
+    """A plan that cannot be used, with the 1-based line that explains why."""
+
+    def __init__(self, line: int, message: str) -> None:
+        # Both values go to ValueError so the error pickles and compares naturally.
+        super().__init__(line, message)
+        self.line = line
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class PlanNode:
+    """One step of the plan: its slug id, its title and the line that titled it."""
+
+    id: str
+    title: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A parsed plan: nodes in order of first appearance, ``before → after`` edges."""
+
+    nodes: tuple[PlanNode, ...]
+    edges: tuple[tuple[str, str], ...]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Node ids in order of first appearance."""
+        return tuple(node.id for node in self.nodes)
+
+    def node(self, node_id: str) -> PlanNode | None:
+        """The node with this id, or None."""
+        for node in self.nodes:
+            if node.id == node_id:
+                return node
+        return None
+
+    def __contains__(self, node_id: object) -> bool:
+        return any(node.id == node_id for node in self.nodes)
+
+    def topological_order(self) -> list[str]:
+        """Node ids so that every edge runs forwards; ties go to first appearance.
+
+        Raises ValueError if the edges hold a cycle (only possible for a hand-built
+        Plan: :func:`parse_plan` never returns one).
+        """
+        order = _kahn(self.ids, self.edges)
+        if len(order) != len(self.nodes):
+            raise ValueError("the plan has a cycle")
+        return order
+
+
+# --- small helpers -----------------------------------------------------------------
+
+_SLUG = re.compile(r"[a-z0-9_-]+")
+
+
+def is_slug(text: str) -> bool:
+    """True when ``text`` is a valid node id: lowercase ASCII letters, digits, - or _."""
+    return _SLUG.fullmatch(text) is not None
+
+
+_CAMEL_LOWER_UPPER = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CAMEL_ACRONYM = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def slugify(text: str) -> str:
+    """A best-effort slug for ``text`` (``"netBalance"`` → ``"net_balance"``); may be ''."""
+    text = _CAMEL_ACRONYM.sub("_", _CAMEL_LOWER_UPPER.sub("_", text))
+    decomposed = unicodedata.normalize("NFKD", text)
+    out: list[str] = []
+    for char in decomposed:
+        if unicodedata.combining(char):
+            continue  # accents fall away: "café" → "cafe"
+        lower = char.lower()
+        if lower.isascii() and (lower.isalnum() or lower in "-_"):
+            out.append(lower)
+        else:
+            out.append("_")
+    return re.sub(r"_+", "_", "".join(out)).strip("_-")
+
+
+def _slug_message(candidate: str) -> str:
+    message = (
+        f'node id "{candidate}" is not a slug — use lowercase letters, digits, "-" or "_"'
+    )
+    suggestion = slugify(candidate)
+    return f'{message}, e.g. "{suggestion}"' if suggestion else message
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _kahn(ids: tuple[str, ...], edges: tuple[tuple[str, str], ...]) -> list[str]:
+    """Kahn's algorithm with a heap on appearance index, so the order is stable."""
+    rank = {node_id: index for index, node_id in enumerate(ids)}
+    indegree = dict.fromkeys(ids, 0)
+    after: dict[str, list[str]] = {node_id: [] for node_id in ids}
+    for before, later in edges:
+        if before in rank and later in rank:
+            after[before].append(later)
+            indegree[later] += 1
+    ready = [rank[node_id] for node_id in ids if indegree[node_id] == 0]
+    heapq.heapify(ready)
+    order: list[str] = []
+    while ready:
+        node_id = ids[heapq.heappop(ready)]
+        order.append(node_id)
+        for later in after[node_id]:
+            indegree[later] -= 1
+            if indegree[later] == 0:
+                heapq.heappush(ready, rank[later])
+    return order
+
+
+# --- lines and statements ----------------------------------------------------------
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _split_lines(text: str) -> list[str]:
+    """Physical lines as an editor numbers them (line 1 is index 0)."""
+    return _LINE_BREAK.split(text)
+
+
+def _statements(line: str) -> list[str]:
+    """Cut a ``%%`` comment and split on ``;``, both only outside quotes and brackets."""
+    pieces: list[str] = []
+    current: list[str] = []
+    depth = 0
+    in_quote = False
+    index = 0
+    while index < len(line):
+        char = line[index]
+        if in_quote:
+            in_quote = char != '"'
+        elif char == '"':
+            in_quote = True
+        elif depth == 0 and line.startswith("%%", index):
+            break
+        elif char in "[({":
+            depth += 1
+        elif char in "])}":
+            depth = max(0, depth - 1)
+        elif char == ";" and depth == 0:
+            pieces.append("".join(current))
+            current = []
+            index += 1
+            continue
+        current.append(char)
+        index += 1
+    pieces.append("".join(current))
+    return [piece.strip() for piece in pieces if piece.strip()]
+
+
+# --- statement grammar ---------------------------------------------------------------
+
+# Lines that style or decorate the chart; they carry no plan content.
+# A keyword followed by an edge is a node that happens to share the name, not styling.
+_IGNORED = re.compile(
+    r"(?:classDef|class|style|linkStyle|click|direction|subgraph|accTitle|accDescr)"
+    r"(?:\s|:|\{|$)(?!\s*(?:--|==|-\.|~~~|&))"
+)
+_HEADER = re.compile(r"(?:graph|flowchart|flowchart-elk)(?:\s+(.*))?", re.DOTALL | re.IGNORECASE)
+_DIRECTIONS = frozenset({"TB", "TD", "BT", "RL", "LR", "<", ">", "^", "V"})
+
+# Where an arrow (or a common fake arrow) begins, an id candidate ends.
+_ARROW_START = r"--|==|-\.|~~~|<-|<=|->|=>|:::"
+# Broad on purpose: any run that is not space, bracket, quote, pipe, & or an arrow is
+# read as an id candidate, so every bad id reaches the slug message.
+_ID_CANDIDATE = re.compile(rf"(?:(?!{_ARROW_START})[^\s\[\](){{}}<>&|\"→⟶⇒])+")
+_CLASS_SUFFIX = re.compile(r":::[^\s&]*")
+
+_ARROW = re.compile(
+    r"""
+    (?P<left><)?
+    (?:
+        -{2,}> | -{3,} | --[xo](?=\s|$)              # solid: -->, --->, ---, --x
+      | ={2,}> | ={3,} | ==[xo](?=\s|$)              # thick: ==>, ===
+      | -\.+-> | -\.+-(?!>)                          # dotted: -.->, -.-
+      | ~{3,}                                        # invisible: ~~~
+      | --\s+(?P<solid_label>\S.*?)\s*(?:-{2,}>|-{3,})   # -- text -->
+      | ==\s+(?P<thick_label>\S.*?)\s*(?:={2,}>|={3,})   # == text ==>
+      | -\.\s+(?P<dotted_label>\S.*?)\s*\.-+>?           # -. text .->
+    )
+    """,
+    re.VERBOSE,
+)
+_PIPE_LABEL = re.compile(r"\s*\|")
+_FAKE_ARROW = re.compile(r"->|=>|→|⟶|⇒|[—–]+>")
+
+# (opener, closers), longest openers first; a failed long opener falls back to the
+# next one that matches, so "[/usr/bin]" still reads as a plain box.
+_SHAPES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("(((", (")))",)),
+    ("([", ("])",)),
+    ("[[", ("]]",)),
+    ("[(", (")]",)),
+    ("((", ("))",)),
+    ("{{", ("}}",)),
+    ("[/", ("/]", "\\]")),
+    ("[\\", ("\\]", "/]")),
+    ("[", ("]",)),
+    ("(", (")",)),
+    ("{", ("}",)),
+    (">", ("]",)),
+)
+
+
+class _Cursor:
+    """A position in one statement, with the physical line for error messages."""
+
+    def __init__(self, text: str, line: int) -> None:
+        self.text = text
+        self.pos = 0
+        self.line = line
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def at_end(self) -> bool:
+        return self.pos >= len(self.text)
+
+    def rest(self) -> str:
+        return self.text[self.pos :]
+
+    def fail(self, message: str) -> PlanError:
+        return PlanError(self.line, message)
+
+
+def _clean_title(raw: str) -> str:
+    """Strip a surrounding quote pair (and a markdown-string backtick pair)."""
+    title = raw.strip()
+    if len(title) >= 2 and title[0] == title[-1] == '"' and '"' not in title[1:-1]:
+        title = title[1:-1].strip()
+        if len(title) >= 2 and title[0] == title[-1] == "`":
+            title = title[1:-1].strip()
+    return title
+
+
+def _scan_title(text: str, start: int, closers: tuple[str, ...]) -> tuple[str, int] | str:
+    """Read a title up to a closer at bracket depth 0; a string says what went wrong."""
+    depth = 0
+    index = start
+    while index < len(text):
+        if depth == 0:
+            for closer in closers:
+                if text.startswith(closer, index):
+                    return text[start:index], index + len(closer)
+        char = text[index]
+        if char == '"':
+            end = text.find('"', index + 1)
+            if end < 0:
+                return "has a quote that is never closed"
+            index = end + 1
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}" and depth > 0:
+            depth -= 1
+        index += 1
+    return "never_closed"
+
+
+def _read_title(cursor: _Cursor, node_id: str) -> str | None:
+    """Read the shape after an id, if any; return its cleaned title."""
+    save = cursor.pos
+    cursor.skip_space()
+    spaced = cursor.pos > save
+    first_error: str | None = None
+    for opener, closers in _SHAPES:
+        if not cursor.text.startswith(opener, cursor.pos):
+            continue
+        if spaced and opener == ">":
+            continue  # "a > b" is a mistyped edge, not the flag shape
+        scanned = _scan_title(cursor.text, cursor.pos + len(opener), closers)
+        if isinstance(scanned, tuple):
+            raw, cursor.pos = scanned
+            title = _clean_title(raw)
+            if not title:
+                raise cursor.fail(f'node "{node_id}" has an empty title — write {node_id}[Title]')
+            return title
+        if first_error is None:
+            if scanned == "never_closed":
+                first_error = (
+                    f'the title of node "{node_id}" opens with "{opener}" but is never '
+                    f'closed with "{closers[0]}" (brackets inside a title must balance, '
+                    f'or wrap the title in quotes: {node_id}["…"])'
+                )
+            else:
+                first_error = f'the title of node "{node_id}" {scanned}'
+    if first_error is not None:
+        raise cursor.fail(first_error)
+    cursor.pos = save
+    return None
+
+
+def _read_node(cursor: _Cursor, after: str) -> tuple[str, str | None]:
+    """Read ``id`` plus an optional shaped title and ``:::class`` suffix."""
+    cursor.skip_space()
+    match = _ID_CANDIDATE.match(cursor.text, cursor.pos)
+    if match is None:
+        if cursor.at_end():
+            raise cursor.fail(f"expected a node id {after}, but the statement ends there")
+        fake = _FAKE_ARROW.match(cursor.text, cursor.pos)
+        if fake is not None:
+            raise cursor.fail(f'"{fake.group()}" is not an edge — write -->')
+        raise cursor.fail(
+            f'expected a node id {after}, found "{_shorten(cursor.rest())}" '
+            "— write id[Title], e.g. a[First step]"
+        )
+    candidate = match.group()
+    if not is_slug(candidate):
+        raise cursor.fail(_slug_message(candidate))
+    cursor.pos = match.end()
+    title = _read_title(cursor, candidate)
+    suffix = _CLASS_SUFFIX.match(cursor.text, cursor.pos)
+    if suffix is not None:
+        cursor.pos = suffix.end()
+    return candidate, title
+
+
+def _read_arrow(cursor: _Cursor) -> None:
+    """Consume one edge (with any label); raise a precise error for a bad one."""
+    match = _ARROW.match(cursor.text, cursor.pos)
+    if match is None:
+        fake = _FAKE_ARROW.match(cursor.text, cursor.pos)
+        if fake is not None:
+            raise cursor.fail(f'"{fake.group()}" is not an edge — write -->')
+        raise cursor.fail(
+            f'can\'t read "{_shorten(cursor.rest())}" — expected an edge such as '
+            "-->, ==>, -.-> or -- label --> between two nodes"
+        )
+    if match.group("left"):
+        raise cursor.fail(
+            f'edge "{match.group().strip()}" points backwards or both ways — a plan edge '
+            "runs from the earlier step to the later one: a --> b"
+        )
+    cursor.pos = match.end()
+    pipe = _PIPE_LABEL.match(cursor.text, cursor.pos)
+    if pipe is not None:
+        close = cursor.text.find("|", pipe.end())
+        if close < 0:
+            raise cursor.fail('an edge label opened with "|" is never closed with "|"')
+        cursor.pos = close + 1
+
+
+@dataclass
+class _Builder:
+    """Accumulates nodes, titles and edges while the lines are read."""
+
+    order: dict[str, int]  # id -> first appearance index
+    titles: dict[str, tuple[str, int]]  # id -> (title, line)
+    first_line: dict[str, int]  # id -> first line it appears on
+    first_edge_line: dict[str, int]  # id -> first line it appears in an edge
+    edges: dict[tuple[str, str], int]  # edge -> first line
+
+    def mention(self, node_id: str, title: str | None, line: int, in_edge: bool) -> None:
+        self.order.setdefault(node_id, len(self.order))
+        self.first_line.setdefault(node_id, line)
+        if in_edge:
+            self.first_edge_line.setdefault(node_id, line)
+        if title is None:
+            return
+        known = self.titles.get(node_id)
+        if known is None:
+            self.titles[node_id] = (title, line)
+        elif known[0] != title:
+            raise PlanError(
+                line,
+                f'node "{node_id}" is titled "{_shorten(title)}" here but '
+                f'"{_shorten(known[0])}" on line {known[1]} — title a node once, then '
+                "refer to it by its bare id",
+            )
+
+    def edge(self, before: str, after: str, line: int) -> None:
+        if before == after:
+            raise PlanError(line, f'node "{before}" has an edge to itself')
+        self.edges.setdefault((before, after), line)
+
+
+def _parse_chain(cursor: _Cursor, builder: _Builder) -> None:
+    """``group (edge group)*`` where a group is ``node (& node)*``."""
+    groups: list[list[tuple[str, str | None]]] = []
+    after = "at the start of the statement"
+    while True:
+        group = [_read_node(cursor, after)]
+        cursor.skip_space()
+        while cursor.text.startswith("&", cursor.pos):
+            cursor.pos += 1
+            group.append(_read_node(cursor, 'after "&"'))
+            cursor.skip_space()
+        groups.append(group)
+        if cursor.at_end():
+            break
+        _read_arrow(cursor)
+        after = "after the edge"
+    in_edge = len(groups) > 1
+    for group in groups:
+        for node_id, title in group:
+            builder.mention(node_id, title, cursor.line, in_edge)
+    for left, right in zip(groups, groups[1:]):
+        for before, _ in left:
+            for later, _ in right:
+                builder.edge(before, later, cursor.line)
+
+
+def _parse_statement(statement: str, line: int, builder: _Builder) -> None:
+    if statement == "end" or _IGNORED.match(statement):
+        return
+    header = _HEADER.fullmatch(statement)
+    if header is not None:
+        rest = (header.group(1) or "").strip()
+        if not rest:
+            return
+        word, _, tail = rest.replace("\t", " ").partition(" ")
+        tail = tail.strip()
+        if word.upper() in _DIRECTIONS:
+            rest = tail.strip()
+            if not rest:
+                return
+        elif not tail and word.isalpha():
+            return  # an unknown direction word: fine, keeltui lays the plan out itself
+        statement = rest
+    _parse_chain(_Cursor(statement, line), builder)
+
+
+def _content_lines(lines: list[str]) -> list[tuple[int, str]]:
+    """Number the lines and drop code fences and a YAML front matter block."""
+    numbered = list(enumerate(lines, start=1))
+    out: list[tuple[int, str]] = []
+    in_front_matter = False
+    front_matter_start = 0
+    seen_content = False
+    for number, text in numbered:
+        stripped = text.strip()
+        if stripped.startswith("```"):
+            continue  # models often wrap the block in a ```mermaid fence
+        if in_front_matter:
+            if stripped == "---":
+                in_front_matter = False
+            continue
+        if stripped == "---" and not seen_content:
+            in_front_matter, front_matter_start = True, number
+            continue
+        if stripped and not stripped.startswith("%%"):
+            seen_content = True
+        out.append((number, text))
+    if in_front_matter:
+        raise PlanError(front_matter_start, 'front matter opened with "---" is never closed')
+    return out
+
+
+def _find_cycle(edges: dict[tuple[str, str], int]) -> tuple[list[str], int] | None:
+    """The first edge (in source order) that closes a cycle, with the cycle's nodes."""
+    adjacency: dict[str, list[str]] = {}
+    for (before, after), line in edges.items():
+        # Does "after" already reach "before"? Then this edge closes a loop.
+        parents: dict[str, str | None] = {after: None}
+        frontier = [after]
+        while frontier and before not in parents:
+            node = frontier.pop()
+            for nxt in adjacency.get(node, ()):
+                if nxt not in parents:
+                    parents[nxt] = node
+                    frontier.append(nxt)
+        if before in parents:
+            path: list[str] = []
+            node: str | None = before
+            while node is not None:
+                path.append(node)
+                node = parents[node]
+            path.reverse()  # after … before
+            return path + [after], line
+        adjacency.setdefault(before, []).append(after)
+    return None
+
+
+def _parse(text: str) -> Plan:
+    builder = _Builder(order={}, titles={}, first_line={}, first_edge_line={}, edges={})
+    for number, line in _content_lines(_split_lines(text)):
+        for statement in _statements(line):
+            _parse_statement(statement, number, builder)
+
+    if not builder.order:
+        raise PlanError(1, "the plan is empty — write at least one node, e.g. a[First step]")
+
+    untitled = [node_id for node_id in builder.order if node_id not in builder.titles]
+    if untitled:
+        def where(node_id: str) -> int:
+            return builder.first_edge_line.get(node_id, builder.first_line[node_id])
+
+        node_id = min(untitled, key=where)
+        used = (
+            "is used in an edge but never given a title"
+            if node_id in builder.first_edge_line
+            else "is never given a title"
+        )
+        raise PlanError(where(node_id), f'node "{node_id}" {used} — write {node_id}[Title] once')
+
+    nodes = tuple(
+        PlanNode(node_id, builder.titles[node_id][0], builder.titles[node_id][1])
+        for node_id in builder.order
+    )
+    edges = tuple(builder.edges)
+    if len(_kahn(tuple(builder.order), edges)) != len(nodes):
+        found = _find_cycle(builder.edges)
+        if found is not None:  # always found when Kahn stalls; guarded for safety
+            cycle, line = found
+            raise PlanError(
+                line,
+                f"the plan has a cycle: {' → '.join(cycle)} — remove one of these edges",
+            )
+    return Plan(nodes=nodes, edges=edges)
+
+
+def parse_plan(text: str) -> Plan:
+    """Parse mermaid flowchart text into a :class:`Plan`.
+
+    Raises :class:`PlanError` (and nothing else, for any ``str``) naming the first
+    problem and its 1-based line.
+    """
+    if not isinstance(text, str):
+        raise PlanError(1, f"the plan must be text, not {type(text).__name__}")
+    try:
+        return _parse(text)
+    except PlanError:
+        raise
+    except Exception as exc:  # noqa: BLE001 — the contract is "only PlanError escapes"
+        # A bug here must not crash the tutor turn; the tests assert this never fires.
+        raise PlanError(1, f"internal parser error ({type(exc).__name__}); please report it") from exc
+
+
+# --- rendering for `keeltui plan check` ------------------------------------------------
+
+
+def plan_summary(plan: Plan) -> str:
+    """Plain text: the nodes in teaching order with their titles, then the edges."""
+    order = plan.topological_order()
+    titles = {node.id: node.title for node in plan.nodes}
+    width = max(len(node_id) for node_id in order) if order else 0
+    lines = [
+        f"plan ok: {len(plan.nodes)} node{'s' if len(plan.nodes) != 1 else ''}, "
+        f"{len(plan.edges)} edge{'s' if len(plan.edges) != 1 else ''}",
+        "",
+        "nodes (teaching order):",
+    ]
+    for position, node_id in enumerate(order, start=1):
+        lines.append(f"  {position:>2}. {node_id.ljust(width)}  {titles[node_id]}")
+    lines.append("")
+    lines.append("edges (before → after):")
+    if plan.edges:
+        lines.extend(f"  {before} → {after}" for before, after in plan.edges)
+    else:
+        lines.append("  (none)")
+    return "\n".join(lines)
+
+
+def check_plan_command(source_text: str) -> tuple[int, str]:
+    """What ``keeltui plan check`` prints: ``(0, summary)`` or ``(1, "line N: …")``."""
+    try:
+        plan = parse_plan(source_text)
+    except PlanError as err:
+        return 1, str(err)
+    return 0, plan_summary(plan)
