@@ -199,10 +199,12 @@ _IGNORED = re.compile(
     r"(?:\s|:|\{|$)(?!\s*(?:--|==|-\.|~~~|&))"
 )
 _HEADER = re.compile(r"(?:graph|flowchart|flowchart-elk)(?:\s+(.*))?", re.DOTALL | re.IGNORECASE)
+_EDGE_AHEAD = re.compile(r"\s*(?:--|==|-\.|~~~|&)")
 _DIRECTIONS = frozenset({"TB", "TD", "BT", "RL", "LR", "<", ">", "^", "V"})
 
 # Where an arrow (or a common fake arrow) begins, an id candidate ends.
-_ARROW_START = r"--|==|-\.|~~~|<-|<=|->|=>|:::"
+# "--" inside an id ("a--b") is allowed unless it really starts an edge.
+_ARROW_START = r"--(?=[->\s]|[xo](?:\s|$)|$)|==|-\.|~~~|<-|<=|->|=>|:::"
 # Broad on purpose: any run that is not space, bracket, quote, pipe, & or an arrow is
 # read as an id candidate, so every bad id reaches the slug message.
 _ID_CANDIDATE = re.compile(rf"(?:(?!{_ARROW_START})[^\s\[\](){{}}<>&|\"→⟶⇒])+")
@@ -443,24 +445,29 @@ def _parse_chain(cursor: _Cursor, builder: _Builder) -> None:
                 builder.edge(before, later, cursor.line)
 
 
+def _after_header(statement: str) -> str:
+    """What is left of a statement once a ``graph``/``flowchart`` header is removed."""
+    header = _HEADER.fullmatch(statement)
+    if header is None:
+        return statement
+    rest = (header.group(1) or "").strip()
+    if _EDGE_AHEAD.match(rest):
+        return statement  # "graph --> b": a node that happens to be called graph
+    word, _, tail = rest.replace("\t", " ").partition(" ")
+    tail = tail.strip()
+    if word.upper() in _DIRECTIONS:
+        return tail
+    if not tail and word.isalpha():
+        return ""  # an unknown direction word: fine, keeltui lays the plan out itself
+    return rest
+
+
 def _parse_statement(statement: str, line: int, builder: _Builder) -> None:
     if statement == "end" or _IGNORED.match(statement):
         return
-    header = _HEADER.fullmatch(statement)
-    if header is not None:
-        rest = (header.group(1) or "").strip()
-        if not rest:
-            return
-        word, _, tail = rest.replace("\t", " ").partition(" ")
-        tail = tail.strip()
-        if word.upper() in _DIRECTIONS:
-            rest = tail.strip()
-            if not rest:
-                return
-        elif not tail and word.isalpha():
-            return  # an unknown direction word: fine, keeltui lays the plan out itself
-        statement = rest
-    _parse_chain(_Cursor(statement, line), builder)
+    statement = _after_header(statement)
+    if statement:
+        _parse_chain(_Cursor(statement, line), builder)
 
 
 def _content_lines(lines: list[str]) -> list[tuple[int, str]]:

@@ -190,7 +190,9 @@ def pending_question(messages: Sequence[MessageLike]) -> Part | None:
         if part.get("name") not in QUESTION_TOOLS:
             continue
         call_id = part.get("id")
-        result = results.get(call_id) if isinstance(call_id, str) else None
+        if not isinstance(call_id, str):
+            continue  # a call without an id can never be answered; skip the junk
+        result = results.get(call_id)
         if result is not None and result.get("ok") is not True:
             continue
         latest = (index, part)

@@ -56,6 +56,7 @@ class LoopbackBrain:
         self.default = default or Reply(text="Hello from the loopback brain.")
         self.models = models or ["loop-model"]
         self.requests: list[dict] = []
+        self.headers: list[dict] = []
         self._queue: list[Reply] = []
         self._lock = threading.Lock()
         self.chunks_sent = 0
@@ -86,6 +87,7 @@ class LoopbackBrain:
                     request = {}
                 with brain._lock:
                     brain.requests.append(request)
+                    brain.headers.append(dict(self.headers.items()))
                 reply = brain._next(request)
                 if reply.delay:
                     time.sleep(reply.delay)
@@ -187,7 +189,7 @@ class LoopbackBrain:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def port(self) -> int:

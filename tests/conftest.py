@@ -1,0 +1,64 @@
+"""Shared fixtures: a private environment per test, the loopback brain, a store."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from keeltui.config import Config, load_config
+from keeltui.store import Store
+from tests.support.loopback import LoopbackBrain
+
+_CLEARED = ("NO_COLOR", "KEEL_AMBIENT_MODE", "KEEL_AMBIENT_CADENCE_SECS", "KEEL_BRAIN_BASE_URL",
+            "KEEL_BRAIN_MODEL", "OPENAI_API_KEY", "TMUX", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS")
+
+
+@pytest.fixture(autouse=True)
+def private_env(tmp_path, monkeypatch):
+    """Every test gets its own XDG dirs and none of the caller's keeltui settings."""
+    for name in _CLEARED:
+        monkeypatch.delenv(name, raising=False)
+    for kind in ("CONFIG", "DATA", "STATE", "CACHE"):
+        path = tmp_path / f"xdg-{kind.lower()}"
+        path.mkdir()
+        monkeypatch.setenv(f"XDG_{kind}_HOME", str(path))
+    yield
+
+
+@pytest.fixture
+def loopback():
+    with LoopbackBrain() as brain:
+        yield brain
+
+
+def write_config(path: Path, base_url: str, extra: str = "") -> Path:
+    path.write_text(
+        f'[brain]\nbase_url = "{base_url}"\nmodel = "loop-model"\ntimeout_secs = 5.0\n'
+        f"[ambient]\nmode = \"off\"\n[evidence]\nsource = \"none\"\n{extra}",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.fixture
+def config_file(tmp_path, loopback) -> Path:
+    return write_config(tmp_path / "config.toml", loopback.url)
+
+
+@pytest.fixture
+def config(config_file) -> Config:
+    return load_config(config_file, env={})
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    db = Store(tmp_path / "keeltui.db")
+    yield db
+    db.close()
+
+
+@pytest.fixture
+def require_all() -> bool:
+    return os.environ.get("KEEL_REQUIRE_ALL") == "1"

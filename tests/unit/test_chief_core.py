@@ -1,0 +1,166 @@
+"""The Chief's pure core: turn kinds, turn_warning, context and compaction, Quiet Mode."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from keeltui.chief import context as ctx
+from keeltui.chief.quiet import QUIET_MODE_REFUSAL, Access, QuietModeRefusal, check_access, screen_safe
+from keeltui.chief.turn_kinds import badge, classify, report_kind
+from keeltui.chief.turn_warning import Levels, TurnWarner
+
+
+@pytest.mark.parametrize("source, kind", [
+    ("coop-notify:build", "coop"),
+    ("chief-report:coop-notify:build", "coop"),
+    ("followup:dentist", "followup"),
+    ("chief-report:followup:dentist", "followup"),
+    ("cron:backup", "task"),
+    ("chief-report:cron:backup", "task"),
+    ("", "task"),
+    ("coop-notifyx", "task"),
+    ("FOLLOWUP:x", "task"),
+])
+def test_report_kind(source, kind):
+    assert report_kind(source) == kind
+
+
+@pytest.mark.parametrize("role, content, source, kind", [
+    ("assistant", "hello", None, None),
+    ("user", "Summary of the conversation so far: x", None, None),
+    ("user", "x", "coop-notify:a", None),
+    ("assistant", "x", "coop-notify:a", "coop"),
+    ("assistant", "x", "app:notice", "notice"),
+    ("assistant", "x", "app:summary", "summary"),
+    ("assistant", "x", "app:focus", "task"),
+    ("assistant", "Summary of the conversation so far: we met", None, "summary"),
+    ("assistant", "[summary] we met", None, "summary"),
+    ("assistant", "A summary of nothing", None, None),
+])
+def test_classify(role, content, source, kind):
+    assert classify(role, content, source) == kind
+
+
+def test_badges():
+    assert [badge(k) for k in ("coop", "followup", "task", "summary", "notice")] == [
+        "Coop", "Follow-up", "Scheduled task", "Summary", "Notice"]
+    assert badge(None) == ""
+
+
+LEVELS = Levels(0.5, 0.8)
+
+
+@pytest.mark.parametrize("fractions, expected", [
+    # (fraction per turn) -> which turns warn
+    ([0.1, 0.2, 0.3], [None, None, None]),
+    ([0.4, 0.55, 0.6, 0.7], [None, "warning", None, None]),
+    ([0.55, 0.85, 0.9], ["warning", "emergency", None]),
+    ([0.85, 0.9], ["emergency", None]),
+    ([0.55, 0.3, 0.6], ["warning", None, "warning"]),          # dropping below re-arms
+    ([0.85, 0.6, 0.9], ["emergency", None, None]),             # still above warning: not re-armed
+    ([0.85, 0.2, 0.9], ["emergency", None, "emergency"]),
+])
+def test_turn_warning_fires_on_first_crossing(fractions, expected):
+    warner = TurnWarner()
+    got = []
+    for fraction in fractions:
+        text = warner.turn_warning(7, fraction, LEVELS, [])
+        got.append(None if text is None else ("emergency" if "emergency" in text else "warning"))
+    assert got == expected
+
+
+def test_turn_warning_at_most_once_per_turn():
+    warner = TurnWarner()
+    turn: list[str] = []
+    assert warner.turn_warning(1, 0.6, LEVELS, turn) is not None
+    # a tool call later in the same turn crosses emergency: still one warning this turn
+    assert warner.turn_warning(1, 0.9, LEVELS, turn) is None
+    assert len(turn) == 1
+    # next turn: the emergency is new
+    assert "emergency" in warner.turn_warning(1, 0.9, LEVELS, [])
+
+
+def test_turn_warning_never_for_the_chief():
+    warner = TurnWarner()
+    assert warner.turn_warning(1, 0.99, LEVELS, [], is_chief=True) is None
+    assert warner.warned == {}
+
+
+def test_turn_warning_is_per_conversation():
+    warner = TurnWarner()
+    assert warner.turn_warning(1, 0.6, LEVELS, []) is not None
+    assert warner.turn_warning(2, 0.6, LEVELS, []) is not None
+    assert warner.turn_warning(1, 0.6, LEVELS, []) is None
+
+
+def test_turn_warning_live_percentage_in_text():
+    assert "62%" in TurnWarner().turn_warning(1, 0.62, LEVELS, [])
+
+
+@dataclass
+class R:
+    id: int
+    role: str
+    content: str
+    turn_kind: str | None = None
+    status: str = "complete"
+    parts: list = field(default_factory=list)
+
+
+def test_reply_to_skips_system_lines():
+    rows = [R(1, "user", "q"), R(2, "assistant", "report", "coop"), R(3, "assistant", "answer")]
+    assert ctx.reply_to(rows, 1).id == 3
+    assert ctx.reply_to([R(1, "user", "q"), R(2, "assistant", "r", "task")], 1) is None
+    assert ctx.reply_to([R(1, "user", "q"), R(2, "user", "again")], 1) is None
+
+
+def test_context_marks_reports_and_never_as_the_companion():
+    rows = [R(1, "user", "hi"), R(2, "assistant", "build failed", "coop"), R(3, "assistant", "hello"),
+            R(4, "assistant", "brain offline", "notice")]
+    messages = ctx.build_context("SYS", rows, None).messages
+    assert messages[0] == {"role": "system", "content": "SYS"}
+    assert {"role": "assistant", "content": "build failed"} not in messages
+    report = [m for m in messages if "build failed" in m["content"]][0]
+    assert report["role"] == "user" and report["content"].startswith("[background report — Coop")
+    assert not any("brain offline" in m["content"] for m in messages)
+    assert messages[-1] == {"role": "assistant", "content": "hello"}
+
+
+def test_context_after_summary_is_prompt_summary_and_later_rows():
+    rows = [R(i, "user" if i % 2 else "assistant", f"m{i}") for i in range(1, 11)]
+    summary = R(11, "assistant", "we talked", "summary", parts=ctx.summary_parts(6))
+    messages = ctx.build_context("SYS", rows + [summary], summary).messages
+    assert messages[1]["role"] == "system" and "we talked" in messages[1]["content"]
+    assert [m["content"] for m in messages[2:]] == ["m7", "m8", "m9", "m10"]
+
+
+def test_compaction_cut_keeps_recent_turns():
+    rows = [R(i, "user" if i % 2 else "assistant", f"m{i}") for i in range(1, 11)]
+    assert ctx.compaction_cut(rows, None, 4) == 6
+    assert ctx.compaction_cut(rows, 6, 4) is None
+    assert ctx.compaction_cut(rows[:3], None, 4) is None
+
+
+def test_summary_request_covers_only_up_to_the_cut():
+    rows = [R(1, "user", "alpha"), R(2, "assistant", "beta"), R(3, "assistant", "cron ok", "task"), R(4, "user", "gamma")]
+    request = ctx.summary_request(rows, None, 3)
+    body = request[1]["content"]
+    assert "alpha" in body and "beta" in body and "cron ok" in body and "gamma" not in body
+
+
+@pytest.mark.parametrize("fraction, at, expected", [(0.74, 0.75, False), (0.75, 0.75, True), (0.9, 0.75, True)])
+def test_needs_compaction(fraction, at, expected):
+    assert ctx.needs_compaction(fraction, at) is expected
+
+
+def test_quiet_mode_viewer_and_owner_are_separate_questions():
+    check_access(Access.OWNER, True)
+    check_access(Access.VIEWER, False)
+    with pytest.raises(QuietModeRefusal) as caught:
+        check_access(Access.VIEWER, True)
+    assert str(caught.value) == QUIET_MODE_REFUSAL
+    assert QUIET_MODE_REFUSAL == "Quiet Mode is on: Master Chief stays hidden until it is turned off."
+    assert screen_safe("drifting on reddit", True) == ""
+    assert screen_safe("drifting on reddit", False) == "drifting on reddit"

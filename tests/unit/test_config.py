@@ -1,0 +1,186 @@
+"""Config: defaults, file, environment; every bad input is a ConfigError naming file and key."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from keeltui import config as config_module
+from keeltui.config import Config, ConfigError, iter_keys, load_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_defaults_without_any_file():
+    config = load_config(env={})
+    assert config.brain.base_url == "http://localhost:11434/v1"
+    assert config.ambient.mode == "notify"
+    assert config.ambient.cadence_secs == 300
+    assert config.source_path == ""
+
+
+def test_platform_config_path_follows_xdg(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "keeltui").mkdir()
+    (tmp_path / "keeltui" / "config.toml").write_text('[owner]\nname = "Ada"\n')
+    assert load_config(env={}).owner.name == "Ada"
+
+
+def test_data_and_state_paths_follow_xdg(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    config = load_config(env={})
+    assert config.database_path() == tmp_path / "data" / "keeltui" / "keeltui.db"
+    assert config.status_file_path() == tmp_path / "state" / "keeltui" / "status"
+
+
+@pytest.mark.parametrize(
+    "body, key, fragment",
+    [
+        ("[brain]\nmodle = 'x'\n", "brain.modle", "unknown key"),
+        ("[brain]\ntimeout_secs = 'slow'\n", "brain.timeout_secs", "expected a number"),
+        ("[ambient]\nmode = 'loud'\n", "ambient.mode", "allowed: off, status, notify"),
+        ("[evidence]\nsource = 'x11'\n", "evidence.source", "unknown source"),
+        ("[evidence]\nsource = 'command'\n", "evidence.command", "required"),
+        ("[evidence]\nexclude_titles = ['(']\n", "evidence.exclude_titles", "bad regex"),
+        ("[chief]\ncompact_at = 1.5\n", "chief.compact_at", "fraction"),
+        ("[context_warnings.prober]\nwarning = 0.9\nemergency = 0.8\n", "context_warnings.prober.warning", "below"),
+        ("[tasks]\nprovider = 'jira'\n", "tasks.provider", "unknown provider"),
+        ("[brain]\nbase_url = 'localhost:11434'\n", "brain.base_url", "http://"),
+        ("brain = 3\n", "brain", "expected a table"),
+        ("[keys]\nquiet = 3\n", "keys", "table of strings"),
+        ("[ambient]\ntime_sinks = 'youtube'\n", "ambient.time_sinks", "list of strings"),
+    ],
+)
+def test_bad_values_name_file_and_key(tmp_path, body, key, fragment):
+    path = tmp_path / "config.toml"
+    path.write_text(body)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, env={})
+    assert caught.value.key == key
+    assert caught.value.path == str(path)
+    assert fragment in str(caught.value)
+    assert str(caught.value).startswith(f"{path}: {key}: ")
+
+
+def test_toml_syntax_error_names_the_line(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("[owner]\nname = 'x'\ncompanion = \n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, env={})
+    assert str(path) in str(caught.value)
+    assert "line 3" in str(caught.value)
+
+
+def test_explicit_missing_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="no such file"):
+        load_config(tmp_path / "nope.toml", env={})
+
+
+@pytest.mark.parametrize(
+    "env, mode, cadence",
+    [
+        ({"KEEL_AMBIENT_MODE": "status"}, "status", 300),
+        ({"KEEL_AMBIENT_MODE": "OFF"}, "off", 300),
+        ({"KEEL_AMBIENT_CADENCE_SECS": "60"}, "notify", 60),
+        ({"KEEL_AMBIENT_CADENCE_SECS": "0"}, "notify", 300),
+        ({"KEEL_AMBIENT_CADENCE_SECS": "-5"}, "notify", 300),
+    ],
+)
+def test_env_overrides(env, mode, cadence):
+    config = load_config(env=env)
+    assert (config.ambient.mode, config.ambient.cadence_secs) == (mode, cadence)
+
+
+def test_env_bad_mode_is_an_error():
+    with pytest.raises(ConfigError) as caught:
+        load_config(env={"KEEL_AMBIENT_MODE": "loud"})
+    assert caught.value.key == "KEEL_AMBIENT_MODE"
+
+
+def test_non_positive_cadence_in_file_means_default(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[ambient]\ncadence_secs = 0\n")
+    assert load_config(path, env={}).ambient.cadence_secs == 300
+
+
+def test_brain_env_and_api_key(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[brain]\napi_key_env = 'MY_KEY'\n")
+    config = load_config(path, env={"MY_KEY": "sk-secret", "KEEL_BRAIN_MODEL": "qwen", "KEEL_BRAIN_BASE_URL": "http://h:1/v1"})
+    assert config.api_key == "sk-secret"
+    assert config.brain.model == "qwen"
+    assert config.brain.base_url == "http://h:1/v1"
+    assert "sk-secret" not in repr(config)
+
+
+def test_per_role_models_fall_back():
+    config = Config()
+    config.brain.models.judge = "small"
+    assert config.brain.model_for("judge") == "small"
+    assert config.brain.model_for("teacher") == config.brain.model
+    assert config.brain.window_for("chief") == config.brain.context_window
+
+
+def _example_keys() -> set[str]:
+    data = tomllib.loads((ROOT / "config.example.toml").read_text())
+    keys: set[str] = set()
+
+    def walk(prefix: str, table: dict) -> None:
+        for name, value in table.items():
+            if isinstance(value, dict) and f"{prefix}{name}" != "keys":
+                walk(f"{prefix}{name}.", value)
+            else:
+                keys.add(f"{prefix}{name}")
+
+    walk("", data)
+    keys.add("keys")  # an empty table in the example documents the remaps
+    return keys
+
+
+def test_example_lists_every_key_and_only_real_keys():
+    assert _example_keys() == set(iter_keys())
+
+
+def test_example_file_loads_and_equals_the_defaults():
+    loaded = load_config(ROOT / "config.example.toml", env={})
+    loaded.source_path = ""
+    assert loaded == Config()
+
+
+def test_every_field_has_a_docstring():
+    tree = ast.parse(inspect.getsource(config_module))
+    missing = []
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or not any(
+            isinstance(d, ast.Name) and d.id == "dataclass" for d in node.decorator_list
+        ):
+            continue
+        body = node.body
+        for index, item in enumerate(body):
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                name = item.target.id
+                if name in ("source_path", "api_key"):
+                    continue
+                following = body[index + 1] if index + 1 < len(body) else None
+                if not (isinstance(following, ast.Expr) and isinstance(getattr(following, "value", None), ast.Constant)
+                        and isinstance(following.value.value, str)):
+                    missing.append(f"{node.name}.{name}")
+    assert missing == []
+
+
+def test_binding_ids_in_example_exist_in_the_app():
+    text = (ROOT / "config.example.toml").read_text()
+    ids_block = text.split("[keys]")[1]
+    listed = set(re.findall(r"\b([a-z_]+)(?=[,.])", ids_block.split("Ids:")[1]))
+    from keeltui.app import KeelApp
+    from keeltui.panes.composer import Composer
+    from keeltui.panes.message import ChatMessage
+
+    real = {b.id for cls in (KeelApp, Composer, ChatMessage) for b in cls.BINDINGS if getattr(b, "id", None)}
+    assert listed <= real, listed - real
