@@ -56,6 +56,11 @@ class Sentinel:
 
     Call :meth:`evaluate`, :meth:`run`, :meth:`set_config` and :meth:`snooze`
     from the event loop's thread; :meth:`on_window` is safe from any thread.
+    ``frame()`` is called in a worker thread (it may read files or run a task
+    command); ``judge``, ``record_event``, ``focus_active`` and the on-change
+    callbacks run on the event loop; ``notifier.notify`` runs in a thread.
+    Apply privacy exclusions before :meth:`on_window` (see
+    :func:`keeltui.ambient.evidence.poll_source`).
     """
 
     def __init__(
@@ -205,12 +210,14 @@ class Sentinel:
         if ring == self._last_eval and not self._line:
             return  # the cheap gate
         gen = self._gen
+        self._last_eval = ring
         try:
-            frame = self._frame()
+            # In a thread: a task provider may run a command or read files, and
+            # the event loop draws the UI.
+            frame = await asyncio.to_thread(self._frame)
         except Exception as exc:  # noqa: BLE001 - a shorter brief beats no judgement
             log.warning("sentinel: frame failed, judging without it: %s", exc)
             frame = ""
-        self._last_eval = ring
         self.judge_calls += 1
         try:
             verdict = await asyncio.wait_for(self._judge(frame, list(ring)), self._judge_timeout)
@@ -219,7 +226,7 @@ class Sentinel:
             log.warning("sentinel: %s judge failed: %s", self.judge_name, self.last_error)
             return
         self.last_error = ""
-        if gen != self._gen or self._mode == "off" or self.snoozed:
+        if gen != self._gen or self._mode == "off" or self.snoozed or self._focus_now():
             return  # the world changed while the judge was thinking
         message = clean_text(verdict, MESSAGE_LIMIT) if isinstance(verdict, str) else ""
         if not message:
@@ -285,6 +292,12 @@ class Sentinel:
                 log.exception("sentinel: evaluation failed")
 
     # ------------------------------------------------------------ helpers
+
+    def _focus_now(self) -> bool:
+        try:
+            return bool(self._focus_active())
+        except Exception:  # noqa: BLE001 - unsure: treat as focus, i.e. stay quiet
+            return True
 
     def _set_line(self, line: str) -> None:
         if line != self._line:

@@ -52,6 +52,7 @@ class EvidenceSource(Protocol):
 
     name: str
     reason: str
+    available: bool
 
     def read(self) -> WindowSnapshot | None: ...
 
@@ -63,6 +64,7 @@ class NoneSource:
     """Reads nothing. The sentinel's ring stays empty and it stays silent."""
 
     name = "none"
+    available = False
 
     def __init__(self, reason: str = "no evidence source configured") -> None:
         self.reason = reason
@@ -102,6 +104,11 @@ class EwmhSource:
         self._worker: threading.Thread | None = None
         self._complaint = Complaint(log, "ewmh evidence")
         self.reason = ""
+
+    @property
+    def available(self) -> bool:
+        """Connected, or able to connect now (this may talk to the X server)."""
+        return self._ewmh is not None or self.probe()
 
     def probe(self) -> bool:
         """Connect now; True when an X display with a window manager answers."""
@@ -288,6 +295,7 @@ class CommandSource:
     """
 
     name = "command"
+    available = True  # configured; whether it works shows in ``reason``
 
     def __init__(self, command: str, *, timeout: float = 2.0, clock: Clock = time.time) -> None:
         self.command = command
@@ -408,3 +416,17 @@ def apply_exclusions(snapshot: WindowSnapshot, patterns: Iterable[str | re.Patte
     if compiled is None or any(p.search(snapshot.title) or p.search(snapshot.wm_class) for p in compiled):
         return replace(snapshot, title=EXCLUDED)
     return snapshot
+
+
+def poll_source(source: EvidenceSource, patterns: Iterable[str | re.Pattern[str]] = ()) -> WindowSnapshot | None:
+    """One read with exclusions applied: what the app's poll worker should call.
+
+    Never raises: a source that breaks its own contract is logged and reads
+    as ``None``.
+    """
+    try:
+        snapshot = source.read()
+    except Exception:  # noqa: BLE001 - sources promise not to raise; belt and braces
+        log.exception("evidence source %s raised", getattr(source, "name", source))
+        return None
+    return None if snapshot is None else apply_exclusions(snapshot, patterns)

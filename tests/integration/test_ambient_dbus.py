@@ -25,7 +25,8 @@ from keeltui.ambient.notifier import NotifySendNotifier, make_notifier
 
 pytestmark = pytest.mark.dbus
 
-jeepney = pytest.importorskip("jeepney")
+# jeepney is a declared test dependency (pyproject's `test` extra), so a missing
+# one is a broken environment and fails loudly rather than skipping.
 from jeepney import HeaderFields, MessageType, new_error, new_method_return  # noqa: E402
 from jeepney.bus_messages import message_bus  # noqa: E402
 from jeepney.io.blocking import open_dbus_connection  # noqa: E402

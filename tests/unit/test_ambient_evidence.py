@@ -289,3 +289,31 @@ def test_a_bad_pattern_fails_closed(caplog):
     with caplog.at_level(logging.WARNING, logger=LOGGER):
         out = apply_exclusions(WindowSnapshot("code", "main.py", 0), ["[bad"])
     assert out.title == EXCLUDED
+
+
+# ---------------------------------------------------------------- polling
+
+
+def test_poll_source_applies_exclusions_and_never_raises(tmp_path, caplog):
+    from keeltui.ambient.evidence import poll_source
+
+    good = CommandSource(script(tmp_path, "printf 'firefox\\tMy Bank\\n'"))
+    assert poll_source(good, ["bank"]).title == EXCLUDED
+    assert poll_source(good).title == "My Bank"
+    assert poll_source(NoneSource(), ["bank"]) is None
+
+    class Rogue:
+        name = "rogue"
+
+        def read(self):
+            raise RuntimeError("broke the contract")
+
+    with caplog.at_level(logging.ERROR, logger=LOGGER):
+        assert poll_source(Rogue()) is None
+    assert caplog.records
+
+
+def test_availability_flags():
+    assert NoneSource().available is False
+    assert CommandSource("true").available is True
+    assert EwmhSource(":987", timeout=5).available is False

@@ -365,6 +365,18 @@ async def test_snooze_during_a_judgement_discards_its_answer():
     assert h.sentinel.line == ""
 
 
+async def test_focus_started_during_a_judgement_discards_its_answer():
+    h = Harness()
+
+    async def judge(frame, titles):
+        h.focus = True  # the owner starts focus while the brain thinks
+        return DRIFT
+
+    h.sentinel.set_judge(judge, "test")
+    await h.tick()
+    assert h.sentinel.line == ""
+
+
 # ---------------------------------------------------------------- ring, config
 
 

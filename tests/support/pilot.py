@@ -1,0 +1,23 @@
+"""Helpers for pilot tests: wait for a condition while the app runs."""
+
+from __future__ import annotations
+
+import time
+
+
+async def wait_for(pilot, predicate, timeout: float = 10.0, what: str = "condition") -> None:
+    """Let the app run until ``predicate()`` is true (the timeout only bounds a hang)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if predicate():
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+
+
+def screen_text(app) -> str:
+    """Everything the screen shows now, as plain text lines."""
+    update = app.screen._compositor.render_full_update()
+    app.screen.refresh()  # the full render above consumed the pending dirty regions
+    return "\n".join("".join(strip.text for strip in line) for line in update.strips)
