@@ -40,7 +40,7 @@ def _clean(title: str, body: str) -> tuple[str, str]:
 class NopNotifier:
     """Says nothing. The status line and banner still work."""
 
-    name = "none"
+    name = "nop"
 
     def notify(self, title: str, body: str) -> None:
         return None

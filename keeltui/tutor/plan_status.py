@@ -45,7 +45,7 @@ def tagged_trail(plan: Plan, messages: Sequence[MessageLike]) -> list[str]:
     for _, call in ok_tool_calls(messages, QUIZ):
         node_id = arguments_of(call).get("node_id")
         # Unknown ids are dropped before collapsing: they are not places on this plan.
-        if isinstance(node_id, str) and node_id in known and True:
+        if isinstance(node_id, str) and node_id in known and (not trail or trail[-1] != node_id):
             trail.append(node_id)
     return trail
 

@@ -42,7 +42,7 @@ def no_notify2(monkeypatch):
 
 def test_nothing_available_is_nop(tmp_path, no_notify2):
     notifier = make_notifier({"PATH": str(tmp_path)})
-    assert isinstance(notifier, NopNotifier) and notifier.name == "none"
+    assert isinstance(notifier, NopNotifier) and notifier.name == "nop"
 
 
 def test_notify_send_needs_a_session_bus(tmp_path, no_notify2):

@@ -1,0 +1,40 @@
+"""CPU seconds and memory of a running process, from /proc."""
+
+from __future__ import annotations
+
+import os
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int, children: bool = True) -> float:
+    """User + system CPU of ``pid`` (all its threads), plus its reaped children's."""
+    with open(f"/proc/{pid}/stat") as f:
+        data = f.read()
+    fields = data[data.rindex(")") + 2:].split()
+    # fields[0] is field 3 (state): utime=14, stime=15, cutime=16, cstime=17.
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / _TICKS
+
+
+def _status_kb(pid: int, key: str) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    raise KeyError(key)
+
+
+def peak_rss_mb(pid: int) -> float:
+    """VmHWM: the highest resident set size so far, in MB."""
+    return _status_kb(pid, "VmHWM") / 1024
+
+
+def rss_mb(pid: int) -> float:
+    return _status_kb(pid, "VmRSS") / 1024
+
+
+def alive(pid: int) -> bool:
+    return os.path.exists(f"/proc/{pid}")

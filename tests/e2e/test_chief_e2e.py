@@ -1,0 +1,81 @@
+"""The real keeltui in tmux, against the loopback brain."""
+
+from __future__ import annotations
+
+import time
+
+from keeltui.chief.quiet import QUIET_MODE_REFUSAL
+from keeltui.store import Store
+from tests.conftest import write_config
+from tests.support.loopback import Reply
+from tests.support.tmux import keeltui_command, run_keeltui
+
+PLACEHOLDER = "Write to the Chief"
+
+
+def _config(tmp_path, loopback, extra: str = ""):
+    return write_config(
+        tmp_path / "config.toml", loopback.url,
+        extra + f'\n[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n',
+    )
+
+
+def test_type_a_message_and_see_the_streamed_reply(tmp_path, loopback, tmux, e2e_env):
+    loopback.queue(Reply(text="The tide turns at seven tonight.", chunk_delay=0.02))
+    config = _config(tmp_path, loopback)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("when is the tide?")
+    tmux.send("Enter")
+    tmux.wait_text("The tide turns at seven tonight.")
+    log = run_keeltui(config, "log")
+    assert log.returncode == 0, log.stderr
+    assert "Owner: when is the tide?" in log.stdout
+    assert "Chief: The tide turns at seven tonight." in log.stdout
+
+
+def test_kill_mid_stream_keeps_the_users_message(tmp_path, loopback, tmux, e2e_env):
+    loopback.queue(Reply(chunks=[f"word{i} " for i in range(400)], chunk_delay=0.02))
+    config = _config(tmp_path, loopback)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("write me a long answer")
+    tmux.send("Enter")
+    tmux.wait_text("word30")
+    tmux.kill9()
+    store = Store(tmp_path / "k.db")
+    rows = store.messages(store.chief_id())
+    assert any(r.role == "user" and r.content == "write me a long answer" for r in rows)
+    reply = [r for r in rows if r.role == "assistant"]
+    assert reply and reply[0].content.startswith("word0 word1")  # persisted while streaming
+    store.close()
+
+
+def test_report_lands_in_the_open_app(tmp_path, loopback, tmux, e2e_env):
+    config = _config(tmp_path, loopback)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    out = run_keeltui(config, "report", "--source", "followup:plumber", "The plumber confirmed Tuesday")
+    assert out.returncode == 0 and out.stdout.strip().isdigit()
+    screen = tmux.wait_text("The plumber confirmed Tuesday")
+    assert "Follow-up" in screen
+
+
+def test_quiet_mode_round_trip_across_processes(tmp_path, loopback, tmux, e2e_env):
+    config = _config(tmp_path, loopback)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    assert run_keeltui(config, "quiet", "on").returncode == 0
+    tmux.wait_text(QUIET_MODE_REFUSAL)
+    assert run_keeltui(config, "report", "--source", "cron:nightly", "Backups verified").returncode == 0
+    for doorway in (["log"], ["export"], ["chat", "hello"]):
+        refused = run_keeltui(config, *doorway)
+        assert refused.returncode == 3, doorway
+        assert refused.stderr.strip() == QUIET_MODE_REFUSAL
+        assert "Backups verified" not in refused.stdout
+    time.sleep(1.0)
+    assert "Backups verified" not in tmux.capture()
+    assert run_keeltui(config, "status").stdout.strip() == "◌ Quiet Mode"
+    assert run_keeltui(config, "quiet", "off").returncode == 0
+    tmux.wait_text("Backups verified")
+    assert "Backups verified" in run_keeltui(config, "log").stdout
