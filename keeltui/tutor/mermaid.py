@@ -573,7 +573,8 @@ def parse_plan(text: str) -> Plan:
         raise
     except Exception as exc:  # noqa: BLE001 — the contract is "only PlanError escapes"
         # A bug here must not crash the tutor turn; the tests assert this never fires.
-        raise PlanError(1, f"internal parser error ({type(exc).__name__}); please report it") from exc
+        name = type(exc).__name__
+        raise PlanError(1, f"internal parser error ({name}); please report it") from exc
 
 
 # --- rendering for `keeltui plan check` ------------------------------------------------

@@ -59,7 +59,7 @@ def plan_position(plan: Plan, messages: Sequence[MessageLike]) -> PlanPosition:
 
 
 def plan_statuses(plan: Plan, messages: Sequence[MessageLike]) -> dict[str, Status]:
-    """Each node id of ``plan`` (in plan order) → ``"current"``, ``"visited"`` or ``"pending"``."""
+    """Each node id of ``plan``, in plan order → ``current``, ``visited`` or ``pending``."""
     position = plan_position(plan, messages)
     statuses: dict[str, Status] = {}
     for node_id in plan.ids:

@@ -23,6 +23,8 @@ CORE_MODULES = [
     "keeltui.tutor.plan_status",
     "keeltui.tutor.tools",
     "keeltui.tutor.prompts",
+    "keeltui.tutor.transcript",
+    "keeltui.ambient.modes",
     "keeltui.ambient.frame",
     "keeltui.ambient.judges",
     "keeltui.ambient.focus",

@@ -1,0 +1,64 @@
+"""Time to first frame and peak RSS: the floor, keeltui (empty, 100 000 rows), peers.
+
+Subjects are interleaved run by run so that they share the machine's weather. Each
+subject gets one unrecorded warm-up start (page cache, .pyc files, first-run files).
+"""
+
+from __future__ import annotations
+
+import time
+
+from bench.context import Context, Subject, err
+from bench.env import LAST_ROW_MARK
+from bench.procs import peak_rss_mb
+
+BRAIN_SETTLE_SECS = 3.0
+
+
+def start_once(ctx: Context, subject: Subject, record: bool = True) -> None:
+    with ctx.pane() as pane:
+        t0 = pane.launch(subject.argv)
+        seen = pane.wait_for(*subject.ready, timeout=subject.timeout)
+        pid = pane.pane_pid()
+        rss = peak_rss_mb(pid)
+        if not record:
+            return
+        ctx.results.add(f"ttff.{subject.key}", seen - t0)
+        ctx.results.add(f"rss.{subject.key}", rss)
+        if subject.brain_wait:
+            time.sleep(BRAIN_SETTLE_SECS)
+            if pane.pane_dead():
+                raise RuntimeError("the app exited after its first frame")
+            ctx.results.add(f"rss_brain.{subject.key}", peak_rss_mb(pid))
+
+
+def subjects(ctx: Context) -> list[Subject]:
+    chosen = [ctx.floor(), ctx.keeltui()]
+    if ctx.room_db is not None:
+        big = ctx.keeltui("keeltui.100k", "keeltui, 100 000-row room", ctx.room_db, ready_extra=(LAST_ROW_MARK,))
+        chosen.append(big)
+    return chosen + ctx.peers
+
+
+def run(ctx: Context) -> None:
+    chosen = subjects(ctx)
+    for subject in chosen:
+        try:
+            start_once(ctx, subject, record=False)
+        except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
+            ctx.results.fail(f"ttff.{subject.key}", f"warm-up: {err(exc)}")
+            ctx.say(f"first frame: {subject.label}: warm-up failed: {err(exc)}")
+    for i in range(ctx.runs):
+        for subject in chosen:
+            if ctx.results.get(f"ttff.{subject.key}").errors and not ctx.results.get(f"ttff.{subject.key}").samples and i > 0:
+                continue  # failed every time so far: do not burn the budget
+            try:
+                start_once(ctx, subject)
+            except Exception as exc:  # noqa: BLE001
+                ctx.results.fail(f"ttff.{subject.key}", err(exc))
+                ctx.say(f"first frame: {subject.label}: run {i + 1} failed: {err(exc)}")
+        line = ", ".join(
+            f"{s.key} {ctx.results.get(f'ttff.{s.key}').samples[-1]:.3f}s"
+            for s in chosen if ctx.results.get(f"ttff.{s.key}").samples
+        )
+        ctx.say(f"first frame run {i + 1}/{ctx.runs}: {line}")

@@ -1,0 +1,49 @@
+"""Samples per series, and the summary the report prints."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Series:
+    samples: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.samples) if self.samples else None
+
+    @property
+    def lo(self) -> float | None:
+        return min(self.samples) if self.samples else None
+
+    @property
+    def hi(self) -> float | None:
+        return max(self.samples) if self.samples else None
+
+
+class Results:
+    """Named series of samples, failures and free-form notes, filled by the measures."""
+
+    def __init__(self) -> None:
+        self.series: dict[str, Series] = {}
+        self.notes: dict[str, list[str]] = {}
+        self.facts: dict[str, object] = {}
+
+    def add(self, key: str, value: float) -> None:
+        self.series.setdefault(key, Series()).samples.append(float(value))
+
+    def fail(self, key: str, error: str) -> None:
+        self.series.setdefault(key, Series()).errors.append(error)
+
+    def note(self, section: str, text: str) -> None:
+        if text not in self.notes.setdefault(section, []):
+            self.notes[section].append(text)
+
+    def get(self, key: str) -> Series:
+        return self.series.get(key, Series())
+
+    def median(self, key: str) -> float | None:
+        return self.get(key).median
