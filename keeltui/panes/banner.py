@@ -36,8 +36,8 @@ class DriftBanner(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="drift-text", markup=False)
-        yield Button("Snooze 1h [z]", id="snooze")
-        yield Button("Start focus [f]", id="focus", variant="primary")
+        yield Button("Snooze 1h (z)", id="snooze")
+        yield Button("Start focus (f)", id="focus", variant="primary")
 
     def watch_line(self, line: str) -> None:
         self.set_class(bool(line), "-shown")

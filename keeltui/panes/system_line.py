@@ -24,6 +24,10 @@ class SystemLine(Widget, can_focus=True):
         background: #0e4f4f;
         color: #d8f3f0;
     }
+    SystemLine.-folded {
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
     SystemLine:focus {
         background: #147070;
     }
@@ -39,6 +43,7 @@ class SystemLine(Widget, can_focus=True):
         self.turn_kind = turn_kind
         self.row_text = content
         self.folded = turn_kind == SUMMARY
+        self.set_class(self.folded, "-folded")
 
     @property
     def foldable(self) -> bool:
@@ -48,21 +53,17 @@ class SystemLine(Widget, can_focus=True):
         if self.foldable:
             self.folded = not self.folded
 
-    def watch_folded(self) -> None:
+    def watch_folded(self, folded: bool) -> None:
+        self.set_class(folded and self.foldable, "-folded")
         self.refresh(layout=True)
 
     def render(self) -> Text:
         label = Text(f" {badge(self.turn_kind)} ", style="bold #0e4f4f on #7fe0d6")
         body = clean_text(self.row_text)
-        line = Text.assemble(label, " ")
         if self.foldable and self.folded:
+            # Folded: one line, clipped to the width, with the way to unfold it.
             first = body.strip().splitlines()[0] if body.strip() else ""
-            if len(first) > 80:
-                first = first[:79] + "…"
-            line.append(first, style="italic")
-            line.append("  ▸ Enter to unfold", style="dim")
-        else:
-            line.append(body)
-            if self.foldable:
-                line.append("  ▾ Enter to fold", style="dim")
-        return line
+            line = Text.assemble(label, (" ▸ ", "bold"), (first, "italic"), no_wrap=True, overflow="ellipsis")
+            return line
+        marker = (" ▾ ", "bold") if self.foldable else " "
+        return Text.assemble(label, marker, body)
