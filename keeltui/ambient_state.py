@@ -1,92 +1,175 @@
 """Ambient and focus state shared through the store, so every process agrees.
 
 ``keeltui snooze`` and the banner write the same snooze; ``keeltui focus`` and the
-app's focus key start and stop the same session. One session at a time, checked
-inside one write transaction so two processes cannot both start one.
+app's focus key start and stop the same session; the settings screen and any other
+process write the same live settings. One session at a time, checked inside one
+write transaction so two processes cannot both start one.
+
+The focus rules themselves (what a session is, its text, its time left, its report,
+when a start is refused) live in :mod:`keeltui.ambient.focus`; this module only
+stores them. Sessions are kept as plain dicts (:meth:`FocusSession.to_dict`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
+from keeltui.ambient.focus import (
+    FocusBusyError,
+    FocusSession,
+    begin_focus,
+    focus_report_text,
+    focus_status_text,
+    is_over,
+)
+from keeltui.ambient.modes import parse_mode
 from keeltui.chief.turn_kinds import FOCUS_SOURCE, TASK
-from keeltui.durations import format_duration
+
+log = logging.getLogger("keeltui.ambient_state")
 
 SNOOZE_KEY = "ambient_snooze_until"
 FOCUS_KEY = "focus_session"
 SETTINGS_MODE_KEY = "settings.ambient_mode"
 SETTINGS_CADENCE_KEY = "settings.ambient_cadence_secs"
 
+# One refusal class for the CLI and the app: focus.py names the running session.
+FocusBusy = FocusBusyError
 
-class FocusBusy(Exception):
-    """A focus session is already running; the message names it."""
+_SELECT = "SELECT value FROM app_state WHERE key = ?"
+_UPSERT = (
+    "INSERT INTO app_state (key, value, updated_at) VALUES (?, ?, ?) "
+    "ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at"
+)
+
+
+def _session(value: Any) -> FocusSession | None:
+    """A stored value as a session; anything unreadable counts as no session."""
+    if value is None:
+        return None
+    try:
+        return FocusSession.from_dict(value)
+    except ValueError as exc:
+        log.warning("ignoring a stored focus session that is not one: %s", exc)
+        return None
+
+
+def _stored(conn) -> FocusSession | None:
+    row = conn.execute(_SELECT, (FOCUS_KEY,)).fetchone()
+    return _session(json.loads(row[0])) if row else None
+
+
+def current_session(store) -> FocusSession | None:
+    """The running (or timed-out but not yet reported) session."""
+    return _session(store.get_state(FOCUS_KEY))
 
 
 def current_focus(store) -> dict | None:
-    session = store.get_state(FOCUS_KEY)
-    return session if isinstance(session, dict) and session.get("commitment") else None
+    """The running session as a dict (what the CLI prints from), or None."""
+    session = current_session(store)
+    return session.to_dict() if session is not None else None
 
 
-def start_focus(store, commitment: str, minutes: int | None, now: float) -> dict:
-    commitment = " ".join(commitment.split())
-    if not commitment:
-        raise ValueError("the commitment is empty")
-    session = {"commitment": commitment, "started_at": now, "minutes": minutes, "drifts": 0}
-    with store.transaction() as conn:
-        row = conn.execute("SELECT value FROM app_state WHERE key = ?", (FOCUS_KEY,)).fetchone()
-        running = json.loads(row[0]) if row else None
-        if isinstance(running, dict) and running.get("commitment"):
-            raise FocusBusy(f'a focus session is already running: "{running["commitment"]}" — stop it first')
-        conn.execute(
-            "INSERT INTO app_state (key, value, updated_at) VALUES (?, ?, ?) "
-            "ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            (FOCUS_KEY, json.dumps(session), now),
-        )
-    return session
-
-
-def focus_report(session: dict, ended_at: float) -> str:
-    length = format_duration(ended_at - float(session.get("started_at", ended_at)))
-    drifts = int(session.get("drifts", 0))
-    plural = "drift" if drifts == 1 else "drifts"
-    return f'Focus session ended: "{session["commitment"]}" — {length}, {drifts} {plural}.'
-
-
-def stop_focus(store, now: float) -> str | None:
-    """End the running session and report it into the Chief room as a task line."""
-    with store.transaction() as conn:
-        row = conn.execute("SELECT value FROM app_state WHERE key = ?", (FOCUS_KEY,)).fetchone()
-        session = json.loads(row[0]) if row else None
-        if not (isinstance(session, dict) and session.get("commitment")):
-            return None
-        conn.execute("DELETE FROM app_state WHERE key = ?", (FOCUS_KEY,))
-    text = focus_report(session, now)
+def _report(store, session: FocusSession, ended_at: float) -> str:
+    """Say in the Chief room, as a ``task`` line, what the session was."""
+    text = focus_report_text(session, ended_at)
     store.add_message(store.chief_id(), "assistant", text, source=FOCUS_SOURCE, turn_kind=TASK)
     return text
 
 
-def update_focus(store, **changes: Any) -> None:
+def start_focus(store, commitment: str, minutes: float | None, now: float) -> dict:
+    """Start a session; :class:`FocusBusy` (naming it) while one runs, ValueError if empty.
+
+    A timed session that ran out but was never reported (the app was closed) does
+    not block: it is reported, then replaced.
+    """
+    expired: FocusSession | None = None
     with store.transaction() as conn:
-        row = conn.execute("SELECT value FROM app_state WHERE key = ?", (FOCUS_KEY,)).fetchone()
+        running = _stored(conn)
+        session = begin_focus(running, commitment, minutes, now)
+        if running is not None and is_over(running, now):
+            expired = running
+        conn.execute(_UPSERT, (FOCUS_KEY, json.dumps(session.to_dict()), now))
+    if expired is not None:
+        # Written after the transaction: add_message opens its own.
+        _report(store, expired, expired.started_at + (expired.minutes or 0) * 60)
+    return session.to_dict()
+
+
+def stop_focus(store, now: float) -> str | None:
+    """End the running session and report it into the Chief room; None if none runs."""
+    with store.transaction() as conn:
+        session = _stored(conn)
+        conn.execute("DELETE FROM app_state WHERE key = ?", (FOCUS_KEY,))
+    if session is None:
+        return None
+    # A timed session is reported as lasting its planned length at most.
+    if session.minutes is not None:
+        now = min(now, session.started_at + session.minutes * 60)
+    return _report(store, session, now)
+
+
+def update_focus(store, **changes: Any) -> None:
+    """Merge ``changes`` (e.g. ``drifts``) into the stored session, if one runs."""
+    with store.transaction() as conn:
+        row = conn.execute(_SELECT, (FOCUS_KEY,)).fetchone()
         session = json.loads(row[0]) if row else None
         if isinstance(session, dict):
             session.update(changes)
             conn.execute("UPDATE app_state SET value = ? WHERE key = ?", (json.dumps(session), FOCUS_KEY))
 
 
-def time_left(session: dict, now: float) -> float | None:
-    minutes = session.get("minutes")
-    if not minutes:
-        return None
-    return float(session["started_at"]) + minutes * 60 - now
+def focus_status_line(session: dict | FocusSession, now: float, drift: str = "") -> str:
+    """``◎ Focus: <commitment> · 23m left`` (see :func:`focus_status_text`)."""
+    if isinstance(session, dict):
+        session = FocusSession.from_dict(session)
+    return focus_status_text(session, now, drift)
 
 
-def focus_status_line(session: dict, now: float, drift: str = "") -> str:
-    line = f"◎ Focus: {session['commitment']}"
-    left = time_left(session, now)
-    if left is not None:
-        line += f" · {format_duration(left)} left" if left > 0 else " · time is up"
-    if drift:
-        line += f" · ⚠ {drift}"
-    return line
+# --------------------------------------------------------------------- settings
+
+
+def parse_settings(mode: object, cadence: object) -> tuple[str, int]:
+    """Settings typed by a person: ValueError with a message they can act on.
+
+    Stricter than the config's "non-positive → default": in a form, a typo should
+    be refused, not silently replaced.
+    """
+    mode = parse_mode(mode)
+    text = str(cadence).strip()
+    try:
+        secs = int(text)
+    except ValueError:
+        raise ValueError(f"cadence must be a whole number of seconds, got {text!r}") from None
+    if secs <= 0:
+        raise ValueError(f"cadence must be at least 1 second, got {secs}")
+    return mode, secs
+
+
+def load_settings(store, mode: str, cadence_secs: int) -> tuple[str, int, str]:
+    """The live settings: the store's, where it has valid ones, else the given config.
+
+    Returns ``(mode, cadence, problem)``; ``problem`` names a stored value that was
+    ignored (another process wrote something unusable), else "".
+    """
+    problems = []
+    stored_mode = store.get_state(SETTINGS_MODE_KEY)
+    if stored_mode is not None:
+        try:
+            mode = parse_mode(stored_mode)
+        except ValueError as exc:
+            problems.append(f"{SETTINGS_MODE_KEY}: {exc}")
+    stored_cadence = store.get_state(SETTINGS_CADENCE_KEY)
+    if stored_cadence is not None:
+        if isinstance(stored_cadence, int) and not isinstance(stored_cadence, bool) and stored_cadence > 0:
+            cadence_secs = stored_cadence
+        else:
+            problems.append(f"{SETTINGS_CADENCE_KEY}: {stored_cadence!r} is not a positive whole number")
+    return mode, cadence_secs, "; ".join(problems)
+
+
+def save_settings(store, mode: str, cadence_secs: int) -> None:
+    """Persist live settings, so they survive a restart and reach other processes."""
+    store.set_state(SETTINGS_MODE_KEY, mode)
+    store.set_state(SETTINGS_CADENCE_KEY, cadence_secs)

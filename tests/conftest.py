@@ -33,9 +33,9 @@ def loopback():
         yield brain
 
 
-def write_config(path: Path, base_url: str, extra: str = "") -> Path:
+def write_config(path: Path, base_url: str, extra: str = "", timeout: float = 5.0) -> Path:
     path.write_text(
-        f'[brain]\nbase_url = "{base_url}"\nmodel = "loop-model"\ntimeout_secs = 5.0\n'
+        f'[brain]\nbase_url = "{base_url}"\nmodel = "loop-model"\ntimeout_secs = {timeout}\n'
         f"[ambient]\nmode = \"off\"\n[evidence]\nsource = \"none\"\n{extra}",
         encoding="utf-8",
     )

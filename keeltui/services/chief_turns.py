@@ -97,6 +97,11 @@ class ChiefTurns:
             )
             return TurnResult(reply_id, text, None, error=str(exc))
         text = "".join(pieces)
+        if not text.strip():
+            # A 200 with no usable stream (a proxy's HTML page, an empty answer) is a failure too.
+            problem = f"the brain at {self.brain.base_url} sent an empty or unreadable reply"
+            self.store.update_message(reply_id, status="error", parts=[{"type": "error", "message": problem}])
+            return TurnResult(reply_id, "", None, error=problem)
         self.store.update_message(
             reply_id, content=text, status="complete", usage=usage.as_dict() if usage else None
         )

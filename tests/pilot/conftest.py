@@ -13,9 +13,10 @@ def make_app(tmp_path, loopback):
     """Build a KeelApp over a fresh store and the loopback brain (extra TOML appended)."""
     stores: list[Store] = []
 
-    def build(extra: str = "", base_url: str | None = None) -> KeelApp:
+    def build(extra: str = "", base_url: str | None = None, timeout: float = 5.0) -> KeelApp:
         path = write_config(tmp_path / "config.toml", base_url or loopback.url,
-                            extra + f'\n[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n')
+                            extra + f'\n[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n',
+                            timeout=timeout)
         config = load_config(path, env={})
         store = Store(config.database_path())
         stores.append(store)

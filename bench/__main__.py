@@ -1,0 +1,111 @@
+"""``python -m bench [--runs N] [--only a,b] [--quick] [--no-peers]``: measure, then
+rewrite bench/RESULTS.md. A measure that fails is recorded in the table; the run goes on."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))  # tests.support.loopback, keeltui
+
+from bench import machine, peers, report, sentinel_day  # noqa: E402
+from bench.context import Context, Subject, err  # noqa: E402
+from bench.env import Workspace, seed_room  # noqa: E402
+from bench.loop import Switchboard  # noqa: E402
+from bench.measures import first_frame, first_message, idle, report_screen, status, streaming  # noqa: E402
+from bench.stats import Results  # noqa: E402
+
+MEASURES = {
+    "first_frame": first_frame.run,
+    "first_message": first_message.run,
+    "streaming": streaming.run,
+    "status": status.run,
+    "report": report_screen.run,
+    "idle": idle.run,
+    "sentinel": sentinel_day.run,
+}
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    p.add_argument("--runs", type=int, default=5, help="runs per measure (default 5)")
+    p.add_argument("--only", default="", help=f"comma-separated subset of: {', '.join(MEASURES)}")
+    p.add_argument("--quick", action="store_true", help="a 20 s idle window instead of 60 s")
+    p.add_argument("--no-peers", action="store_true", help="skip elia and oterm")
+    p.add_argument("--out", help="where to write the Markdown (default: bench/RESULTS.md for a full run, "
+                                 "bench/.work/RESULTS-partial.md for --only or --quick, so a quick run never "
+                                 "overwrites the full table)")
+    args = p.parse_args(argv)
+    args.only = [m.strip() for m in args.only.split(",") if m.strip()] or list(MEASURES)
+    unknown = [m for m in args.only if m not in MEASURES]
+    if unknown:
+        p.error(f"unknown measure(s): {', '.join(unknown)}")
+    if args.runs < 1:
+        p.error("--runs must be at least 1")
+    if args.out is None:
+        full = args.only == list(MEASURES) and not args.quick
+        args.out = str(REPO / "bench" / ("RESULTS.md" if full else ".work/RESULTS-partial.md"))
+    return args
+
+
+def add_peers(ctx: Context) -> None:
+    for peer in peers.PEERS:
+        exe, detail = peers.ensure(peer, ctx.say)
+        if exe is None:
+            ctx.results.note("peers", f"{peer.package}: {detail}")
+            ctx.results.facts[f"peer.{peer.key}"] = f"not installed ({detail})"
+            continue
+        env = dict(ctx.env)
+        env["OLLAMA_HOST"] = ctx.brain.url.rsplit("/v1", 1)[0]  # never reach outside the machine
+        env["OPENAI_API_BASE"] = ctx.brain.url
+        ctx.peers.append(Subject(peer.key, f"{peer.key} {detail}", [str(exe)], peer.ready, env, timeout=40))
+        ctx.results.facts[f"peer.{peer.key}"] = f"{peer.package} {detail}: first usable screen = {peer.note}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    os.chdir(REPO)
+    results = Results()
+    info = machine.describe()
+    started = time.monotonic()
+    workspace = Workspace()
+    try:
+        with Switchboard() as brain:
+            ctx = Context(runs=args.runs, quick=args.quick, workspace=workspace, brain=brain, results=results)
+            ctx.say(f"keeltui bench: {', '.join(args.only)}; {args.runs} runs; {info['cpu']}")
+            if "first_frame" in args.only:
+                ctx.room_db = workspace.root / "room-100k.db"
+                try:
+                    secs = seed_room(ctx.room_db)
+                    ctx.say(f"seeded a 100 000-row Chief room in {secs:.1f}s")
+                except Exception as exc:  # noqa: BLE001
+                    ctx.room_db = None
+                    results.fail("ttff.keeltui.100k", f"seeding the room: {err(exc)}")
+                if not args.no_peers:
+                    add_peers(ctx)
+            for name in args.only:
+                ctx.say(f"== {name}")
+                try:
+                    MEASURES[name](ctx)
+                except Exception as exc:  # noqa: BLE001 - one measure never sinks the run
+                    results.fail(f"measure.{name}", err(exc))
+                    ctx.say(f"{name} failed: {err(exc)}")
+    finally:
+        workspace.close()
+    info["duration"] = f"{time.monotonic() - started:.0f} s"
+    info["runs"] = str(args.runs)
+    info["only"] = ", ".join(args.only)
+    markdown = report.render(results, info, args)
+    Path(args.out).write_text(markdown)
+    print(f"[bench] wrote {args.out}", flush=True)
+    print(report.summary_text(results), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,45 @@
+"""What the numbers were measured on."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import platform
+import subprocess
+
+from bench.env import PYTHON, REPO
+
+
+def _run(argv: list[str]) -> str:
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, cwd=REPO, timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "?"
+
+
+def describe() -> dict[str, str]:
+    versions = _run([PYTHON, "-c", "import sys, textual, rich; print(sys.version.split()[0], textual.__version__, "
+                                   "__import__('importlib.metadata').metadata.version('rich'))"]).split()
+    commit = _run(["git", "rev-parse", "--short", "HEAD"])
+    dirty = _run(["git", "status", "--porcelain", "--", "keeltui"])
+    return {
+        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "uname": " ".join(platform.uname()[i] for i in (0, 2, 4)),
+        "cpu": f"{cpu_model()} ({os.cpu_count()} cores)",
+        "python": versions[0] if versions else "?",
+        "textual": versions[1] if len(versions) > 1 else "?",
+        "rich": versions[2] if len(versions) > 2 else "?",
+        "tmux": _run(["tmux", "-V"]),
+        "keeltui": f"{commit}{' + uncommitted changes in keeltui/' if dirty else ''}",
+    }

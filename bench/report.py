@@ -1,0 +1,381 @@
+"""bench/RESULTS.md: the machine, the targets (PASS/FAIL), then each measure's table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from bench.causes import CAUSES
+from bench.stats import Results, Series
+
+PEER_KEYS = ("elia", "oterm")
+
+
+# -- formatting -------------------------------------------------------------------------
+
+def secs(v: float | None) -> str:
+    if v is None:
+        return "—"
+    return f"{v * 1000:.0f} ms" if v < 1 else f"{v:.2f} s"
+
+
+def mb(v: float | None) -> str:
+    return "—" if v is None else f"{v:.1f} MB"
+
+
+def pct(v: float | None) -> str:
+    return "—" if v is None else (f"{v:.2f} %" if v < 10 else f"{v:.0f} %")
+
+
+def times(v: float | None) -> str:
+    return "—" if v is None else (f"{v:.2f}×" if v < 10 else f"{v:.0f}×")
+
+
+def num(v: float | None) -> str:
+    return "—" if v is None else (f"{v:.0f}" if float(v).is_integer() else f"{v:.2f}")
+
+
+def spread(s: Series, fmt: Callable[[float | None], str]) -> str:
+    if not s.samples:
+        return "—"
+    return f"{fmt(s.lo)} – {fmt(s.hi)}"
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    return a / b if a is not None and b else None
+
+
+def failed(s: Series) -> str:
+    if s.errors and not s.samples:
+        return f"failed: {s.errors[-1][:160]}"
+    if s.errors:
+        return f"{len(s.errors)} run(s) failed"
+    return ""
+
+
+# -- targets --------------------------------------------------------------------------------
+
+@dataclass
+class Verdict:
+    key: str
+    target: str
+    measured: str
+    ok: bool | None  # None: not measured
+
+
+def _check(key: str, target: str, value: float | None, limit: float, shown: str) -> Verdict:
+    if value is None:
+        return Verdict(key, target, shown or "not measured", None)
+    return Verdict(key, target, shown, value < limit or abs(value - limit) < 1e-12 and False)
+
+
+def verdicts(r: Results) -> list[Verdict]:
+    out: list[Verdict] = []
+    floor = r.median("ttff.floor")
+    for key, label in (("keeltui.empty", "empty store"), ("keeltui.100k", "100 000-row room, latest turn visible")):
+        v = r.median(f"ttff.{key}")
+        q = ratio(v, floor)
+        out.append(_check(f"ttff.{key}", f"first frame ≤ 1.5× the bare Textual floor ({label})", q, 1.5 + 1e-9,
+                          f"{secs(v)} = {times(q)} floor ({secs(floor)})" if q else failed(r.get(f"ttff.{key}"))))
+    for key, label in (("keeltui.empty", "empty store"), ("keeltui.100k", "100 000-row room")):
+        v = r.median(f"rss_brain.{key}")
+        out.append(_check(f"rss.{key}", f"peak RSS < 80 MB after the brain client loaded ({label})", v, 80,
+                          f"{mb(v)} (max {mb(r.get(f'rss_brain.{key}').hi)})" if v else failed(r.get(f"ttff.{key}"))))
+    cold, warm = r.get("first_message.cold"), r.get("first_message.warm")
+    if cold.samples and warm.samples:
+        gap = cold.median - warm.median
+        out.append(Verdict("first_message", "no pause on the first message (reply typed at the first frame lands "
+                           "≤ 0.2 s later than a warm one)",
+                           f"first {secs(cold.median)} vs warm {secs(warm.median)} (+{secs(max(gap, 0))})", gap <= 0.2))
+    else:
+        out.append(Verdict("first_message", "no pause on the first message", failed(cold) or "not measured", None))
+    for variant, limit, label in (("paced", 0.1, "5 ms apart"), ("burst", 0.5, "burst")):
+        s = r.get(f"stream.{variant}.lag")
+        out.append(_check(f"stream.{variant}.lag", f"last chunk on screen ≤ {secs(limit)} after it was sent ({label})",
+                          s.median, limit + 1e-9, f"{secs(s.median)} (max {secs(s.hi)})" if s.samples else failed(s)))
+    s = r.get("stream.paced.cpu_pct")
+    out.append(_check("stream.paced.cpu", "under 20 % of a core while streaming (5 ms apart)", s.median, 20,
+                      f"{pct(s.median)} ({num(r.median('stream.paced.cpu'))} s CPU)" if s.samples
+                      else failed(r.get("stream.paced.lag"))))
+    pins = r.get("stream.paced.pinned").samples + r.get("stream.burst.pinned").samples
+    out.append(Verdict("stream.pinned", "view stays pinned to the bottom (last chunk on screen 1 s after the end)",
+                       f"{int(sum(pins))} of {len(pins)} streams" if pins else "not measured",
+                       (sum(pins) == len(pins)) if pins else None))
+    for variant, label in (("paced", "5 ms apart"), ("burst", "burst")):
+        s = r.get(f"stream.{variant}.bytes_ratio")
+        out.append(_check(f"stream.{variant}.bytes", f"terminal bytes < 10× the reply's text ({label})", s.median, 10,
+                          f"{times(s.median)}" if s.samples else failed(r.get(f"stream.{variant}.lag"))))
+    k, p = r.median("status.keeltui"), r.median("status.python")
+    q = ratio(k, p)
+    heavy = r.facts.get("status.heavy_imports")
+    out.append(_check("status", "`keeltui status` ≤ 1.5× `python -c pass`", q, 1.5 + 1e-9,
+                      f"{secs(k)} = {times(q)} ({secs(p)}); imports textual/openai: {', '.join(heavy) if heavy else 'none'}"
+                      if q else failed(r.get("status.keeltui"))))
+    s = r.get("report.screen")
+    out.append(_check("report", "a report on screen within 1 s (slowest run)", s.hi, 1.0,
+                      f"median {secs(s.median)}, slowest {secs(s.hi)}" if s.samples else failed(s)))
+    s = r.get("idle.pct")
+    out.append(_check("idle", "idle under 1 % of a core", s.median, 1.0,
+                      f"{pct(s.median)} over {num(r.facts.get('idle.secs'))} s" if s.samples else failed(s)))
+    tally = r.facts.get("sentinel.tally")
+    if tally is not None:
+        steady = sum(tally.steady_calls.values())
+        out.append(Verdict("sentinel.steady", "sentinel day: zero brain calls in steady deep work and idle",
+                           f"{steady} calls ({tally.calls} over the day)", steady == 0))
+        out.append(Verdict("sentinel.toasts", "sentinel day: one toast per sustained drift episode, none otherwise",
+                           f"{tally.toasts} toasts, {tally.sustained_drifts} sustained episodes",
+                           tally.toasts == tally.sustained_drifts))
+    else:
+        out.append(Verdict("sentinel", "sentinel day", failed(r.get("sentinel.calls")) or "not measured", None))
+    return out
+
+
+def _mark(ok: bool | None) -> str:
+    return "**PASS**" if ok else ("—" if ok is None else "**FAIL**")
+
+
+def summary_text(r: Results) -> str:
+    return "\n".join(f"{'PASS' if v.ok else ('----' if v.ok is None else 'FAIL')}  {v.target}: {v.measured}"
+                     for v in verdicts(r))
+
+
+# -- the document ---------------------------------------------------------------------------
+
+def render(r: Results, info: dict[str, str], args) -> str:
+    lines: list[str] = []
+    add = lines.append
+    add("# keeltui benchmarks")
+    add("")
+    add("Written by `make bench` (`python -m bench`); do not edit by hand. Every figure comes from the same run,")
+    add("measured side by side: the real programs in tmux 120x40 (`capture-pane` polled every 20 ms), a loopback")
+    add("OpenAI-compatible server on 127.0.0.1, median and min – max over the runs.")
+    add("")
+    add(f"- **Date**: {info['date']} · **runs per measure**: {info['runs']} · **took**: {info['duration']}"
+        + (f" · **measures**: {info['only']}" if info.get("only") else ""))
+    add(f"- **Machine**: {info['uname']} · {info['cpu']}")
+    add(f"- **Software**: Python {info['python']} · Textual {info['textual']} · Rich {info['rich']} · {info['tmux']}"
+        f" · keeltui at `{info['keeltui']}`")
+    add("")
+    add("## Targets (issue 6)")
+    add("")
+    add("| Target | Measured (median) | Result |")
+    add("| --- | --- | --- |")
+    vs = verdicts(r)
+    for v in vs:
+        add(f"| {v.target} | {v.measured} | {_mark(v.ok)} |")
+    add("")
+    fails = [v for v in vs if v.ok is False]
+    if fails:
+        add("### Gaps and their causes")
+        add("")
+        for v in fails:
+            cause = next((text for prefix, text in CAUSES.items() if v.key.startswith(prefix)), None)
+            add(f"- **{v.target}** — {v.measured}. " + (cause or "Cause not analysed yet."))
+        add("")
+    _first_frame(r, add)
+    _first_message(r, add)
+    _streaming(r, add)
+    _status(r, add)
+    _report(r, add)
+    _idle(r, add)
+    _sentinel(r, add)
+    _peers(r, add)
+    errors = [(k, e) for k, s in r.series.items() for e in s.errors]
+    if errors:
+        add("## Failed runs")
+        add("")
+        for k, e in errors:
+            add(f"- `{k}`: {e}")
+        add("")
+    return "\n".join(lines)
+
+
+def _subjects(r: Results) -> list[tuple[str, str]]:
+    rows = [("floor", "bare Textual app (floor: Header, one Static, Footer)"),
+            ("keeltui.empty", "keeltui, empty store"),
+            ("keeltui.100k", "keeltui, 100 000-row Chief room (last row on screen)")]
+    for key in PEER_KEYS:
+        if f"ttff.{key}" in r.series:
+            rows.append((key, str(r.facts.get(f"peer.{key}", key)).split(":")[0]))
+    return rows
+
+
+def _first_frame(r: Results, add) -> None:
+    if not any(k.startswith("ttff.") for k in r.series):
+        return
+    floor = r.median("ttff.floor")
+    add("## Time to first frame")
+    add("")
+    add("From `respawn-pane` to the known text on screen (keeltui: the composer's placeholder; with 100 000 rows,")
+    add("also the last row's text). One unrecorded warm-up start per subject first.")
+    add("")
+    add("| Subject | median | min – max | runs | × floor |")
+    add("| --- | --- | --- | --- | --- |")
+    for key, label in _subjects(r):
+        s = r.get(f"ttff.{key}")
+        add(f"| {label} | {secs(s.median)} | {spread(s, secs)} | {len(s.samples)} | "
+            f"{times(ratio(s.median, floor)) if key != 'floor' else '1×'} {failed(s)} |")
+    add("")
+    add("## Peak RSS (VmHWM)")
+    add("")
+    add("| Subject | at the first frame | 3 s later (keeltui: brain client loaded) |")
+    add("| --- | --- | --- |")
+    for key, label in _subjects(r):
+        a, b = r.get(f"rss.{key}"), r.get(f"rss_brain.{key}")
+        later = f"{mb(b.median)} ({spread(b, mb)})" if b.samples else "—"
+        add(f"| {label} | {mb(a.median)} ({spread(a, mb)}) | {later} |")
+    add("")
+
+
+def _first_message(r: Results, add) -> None:
+    cold, warm = r.get("first_message.cold"), r.get("first_message.warm")
+    if not (cold.samples or cold.errors):
+        return
+    add("## First message")
+    add("")
+    add("Enter to the (4-chunk, unpaced) reply's last word on screen: typed at the very first frame, while the")
+    add("brain client is still loading in the background, and again 2.5 s later.")
+    add("")
+    add("| Case | median | min – max | runs |")
+    add("| --- | --- | --- | --- |")
+    add(f"| typed at the first frame | {secs(cold.median)} | {spread(cold, secs)} | {len(cold.samples)} {failed(cold)} |")
+    add(f"| typed once warm | {secs(warm.median)} | {spread(warm, secs)} | {len(warm.samples)} |")
+    add("")
+
+
+def _streaming(r: Results, add) -> None:
+    if not any(k.startswith("stream.") for k in r.series):
+        return
+    text_bytes = r.facts.get("stream.text_bytes")
+    add("## Streaming 4 000 chunks")
+    add("")
+    add(f"A fresh keeltui per run (empty store, brain loaded); one message; the loopback server streams 4 000")
+    add(f"word-sized chunks ({num(text_bytes)} bytes of text, a paragraph every 80 words) whose last chunk is a")
+    add("unique marker. CPU: the app process (all threads) from the request's arrival to the marker on screen.")
+    add("Bytes: everything the app wrote to its terminal (`tmux pipe-pane`) from the request to 1 s after the end.")
+    add("")
+    add("| | 5 ms apart (median, min – max) | burst (median, min – max) |")
+    add("| --- | --- | --- |")
+
+    def cell(key: str, fmt) -> str:
+        s = r.get(key)
+        return f"{fmt(s.median)} ({spread(s, fmt)})" if s.samples else (failed(r.get(key.rsplit('.', 1)[0] + '.lag')) or "—")
+
+    rows = [
+        ("last chunk sent → on screen", "lag", secs),
+        ("request → last chunk on screen", "wall", secs),
+        ("app CPU", "cpu", lambda v: "—" if v is None else f"{v:.2f} s"),
+        ("app CPU, % of a core", "cpu_pct", pct),
+        ("terminal bytes, × reply text", "bytes_ratio", times),
+        ("terminal bytes", "bytes", lambda v: "—" if v is None else f"{v / 1e6:.2f} MB"),
+    ]
+    for label, key, fmt in rows:
+        add(f"| {label} | {cell(f'stream.paced.{key}', fmt)} | {cell(f'stream.burst.{key}', fmt)} |")
+    pins = [r.get(f"stream.{v}.pinned").samples for v in ("paced", "burst")]
+    add(f"| pinned to the bottom at the end | {int(sum(pins[0]))} of {len(pins[0])} | {int(sum(pins[1]))} of {len(pins[1])} |")
+    runs = [len(r.get(f"stream.{v}.lag").samples) for v in ("paced", "burst")]
+    add(f"| runs | {runs[0]} | {runs[1]} |")
+    add("")
+    add("For reference (issue 6, same kind of machine, 5 ms apart): elia's last chunk 17.4 s late with 37 s of CPU")
+    add("and ~300× the text in terminal bytes; oterm 1.2 s late, 21 s of CPU, ~50×, and it lost the bottom.")
+    add("")
+
+
+def _status(r: Results, add) -> None:
+    k, p = r.get("status.keeltui"), r.get("status.python")
+    if not (k.samples or k.errors):
+        return
+    add("## `keeltui status`")
+    add("")
+    add("Wall time of the whole process, the venv's Python for both.")
+    add("")
+    add("| Command | median | min – max | runs | ratio |")
+    add("| --- | --- | --- | --- | --- |")
+    add(f"| `keeltui status` | {secs(k.median)} | {spread(k, secs)} | {len(k.samples)} | {times(ratio(k.median, p.median))} {failed(k)} |")
+    add(f"| `python -c pass` | {secs(p.median)} | {spread(p, secs)} | {len(p.samples)} | 1× |")
+    heavy = r.facts.get("status.heavy_imports")
+    add("")
+    add(f"Heavy modules imported by `keeltui status` (`-X importtime`): {', '.join(heavy) if heavy else 'none'}.")
+    add("")
+
+
+def _report(r: Results, add) -> None:
+    s, cli = r.get("report.screen"), r.get("report.cli")
+    if not (s.samples or s.errors):
+        return
+    add("## Report to screen")
+    add("")
+    add("One open app; `keeltui report --source cron:bench TEXT` run from outside at random moments; from the")
+    add("command returning to TEXT on screen (the app polls the store every 0.5 s).")
+    add("")
+    add("| | median | min – max | runs |")
+    add("| --- | --- | --- | --- |")
+    add(f"| report returned → on screen | {secs(s.median)} | {spread(s, secs)} | {len(s.samples)} {failed(s)} |")
+    add(f"| `keeltui report` itself | {secs(cli.median)} | {spread(cli, secs)} | {len(cli.samples)} |")
+    add("")
+
+
+def _idle(r: Results, add) -> None:
+    s, w = r.get("idle.pct"), r.get("idle.window_pct")
+    if not (s.samples or s.errors or "idle" in r.notes):
+        return
+    add("## Idle cost")
+    add("")
+    add(f"The app untouched for {num(r.facts.get('idle.secs'))} s after it settled; ambient: "
+        f"{r.facts.get('idle.ambient', '—')}; the store watcher polls every 0.5 s.")
+    add("")
+    add("| | % of a core |")
+    add("| --- | --- |")
+    add(f"| whole period | {pct(s.median)} {failed(s)} |")
+    add(f"| six equal windows: median (min – max) | {pct(w.median)} ({spread(w, pct)}) |")
+    add("")
+    for note in r.notes.get("idle", []):
+        add(f"- {note}")
+    if r.notes.get("idle"):
+        add("")
+
+
+def _sentinel(r: Results, add) -> None:
+    tally = r.facts.get("sentinel.tally")
+    if tally is None and not r.notes.get("sentinel") and not r.get("sentinel.calls").errors:
+        return
+    add("## Sentinel day")
+    add("")
+    add("A synthetic 8-hour day (bench/sentinel_day.py) replayed through `keeltui.sentinel.Sentinel` with a fake")
+    add("clock: a window snapshot every 5 s, a tick every 300 s, a counting fake judge (drift when the latest")
+    add("title is a time sink) and a counting notifier (mode `notify`).")
+    add("")
+    for note in r.notes.get("sentinel", []):
+        add(f"- {note}")
+    if tally is None:
+        add(f"- {failed(r.get('sentinel.calls'))}")
+        add("")
+        return
+    add("| Stretch kind | ticks | brain calls | calls after the stretch's first tick |")
+    add("| --- | --- | --- | --- |")
+    for kind in tally.ticks_by_kind:
+        steady = tally.steady_calls.get(kind, "—")
+        add(f"| {kind} | {tally.ticks_by_kind[kind]} | {tally.calls_by_kind.get(kind, 0)} | {steady} |")
+    add(f"| **day** | {tally.ticks} | {tally.calls} | |")
+    add("")
+    add(f"Toasts: {tally.toasts} · drift episodes (line set): {tally.episodes} · `ambient_nudge` events: "
+        f"{tally.nudges} · drift stretches: {tally.drift_stretches} ({tally.sustained_drifts} long enough for two "
+        "ticks) · a 3-minute glance at a time sink between ticks costs nothing and says nothing.")
+    add("")
+
+
+def _peers(r: Results, add) -> None:
+    facts = [(k, v) for k, v in r.facts.items() if k.startswith("peer.")]
+    notes = r.notes.get("peers", [])
+    if not facts and not notes:
+        return
+    add("## Peers")
+    add("")
+    for _, text in facts:
+        add(f"- {text}")
+    for note in notes:
+        add(f"- {note}")
+    add("- Measured here: first frame and RSS only (rows above). Their streaming, first-message and long-chat")
+    add("  figures are the issue's reference numbers, not re-measured: driving their chat screens needs a model")
+    add("  configured through each app's own settings screen.")
+    add("")
