@@ -78,6 +78,19 @@ def _report(store, session: FocusSession, ended_at: float) -> str:
     return text
 
 
+def busy_refusal(store, now: float) -> str:
+    """The refusal a start would get now, naming the running session; "" if none.
+
+    Asks :func:`begin_focus` itself (with a stand-in commitment) so the app can
+    refuse before opening its prompt by the very rule a start applies.
+    """
+    try:
+        begin_focus(current_session(store), "(check)", None, now)
+    except FocusBusyError as exc:
+        return str(exc)
+    return ""
+
+
 def start_focus(store, commitment: str, minutes: float | None, now: float) -> dict:
     """Start a session; :class:`FocusBusy` (naming it) while one runs, ValueError if empty.
 

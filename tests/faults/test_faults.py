@@ -30,9 +30,10 @@ def test_kill_9_mid_stream_twenty_times_loses_no_user_turn(tmp_path, loopback, t
         try:
             session.start(keeltui_command(config), e2e_env)
             session.wait_text(PLACEHOLDER)
+            sent_before = loopback.chunks_sent
             session.type(f"message number {attempt}")
             session.send("Enter")
-            session.wait_text("tok5 ")
+            session.wait_for(lambda _: loopback.chunks_sent >= sent_before + 20, what="this reply streaming")
             session.kill9()
         finally:
             session.close()

@@ -1,0 +1,160 @@
+"""Keyboard-driven modals: the focus prompt and the ambient settings.
+
+Each modal validates what was typed and shows a refusal inside itself, so a typo
+never closes the form; a valid form is dismissed with plain values (results go up,
+the caller decides what to do with them). Escape cancels (dismisses with None).
+"""
+
+from __future__ import annotations
+
+import math
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from keeltui.ambient.modes import AMBIENT_MODES
+from keeltui.ambient_state import parse_settings
+from keeltui.textsafe import one_line
+
+_MODAL_CSS = """
+{name} {{
+    align: center middle;
+    background: $background 60%;
+}}
+{name} > Vertical {{
+    width: 72;
+    height: auto;
+    padding: 1 2;
+    border: round $accent;
+    background: $panel;
+}}
+{name} Label {{ margin-top: 1; }}
+{name} .-title {{ text-style: bold; }}
+{name} .-error {{ color: $error; height: auto; margin-top: 1; }}
+{name} .-hint {{ color: $text-muted; margin-top: 1; }}
+{name} Horizontal {{ height: auto; margin-top: 1; }}
+{name} Button {{ margin-right: 2; }}
+"""
+
+
+def parse_minutes(text: str) -> float | None:
+    """Blank → open-ended (None); else a positive number of minutes (ValueError)."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        minutes = float(text)
+    except ValueError:
+        raise ValueError(f"minutes must be a number (or blank for open-ended), got {text!r}") from None
+    if not math.isfinite(minutes) or minutes <= 0:
+        raise ValueError("minutes must be more than 0 (or blank for open-ended)")
+    return minutes
+
+
+class FocusPrompt(ModalScreen[tuple[str, float | None] | None]):
+    """Declare one commitment. Enter starts; Escape cancels.
+
+    Dismissed with ``(commitment, minutes)`` (minutes None for open-ended).
+    """
+
+    DEFAULT_CSS = _MODAL_CSS.format(name="FocusPrompt")
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, commitment: str = "", minutes: float | None = None) -> None:
+        super().__init__()
+        self._commitment = commitment
+        self._minutes = minutes
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Start a focus session", classes="-title")
+            yield Label("What will you do?")
+            yield Input(self._commitment, placeholder="one commitment, e.g. write the report", id="commitment")
+            yield Label("Minutes (blank: open-ended)")
+            yield Input("" if self._minutes is None else f"{self._minutes:g}", id="minutes")
+            yield Static("", id="error", classes="-error", markup=False)
+            yield Static("Enter starts · Tab moves · Escape cancels", classes="-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#commitment", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        commitment = " ".join(self.query_one("#commitment", Input).value.split())
+        if not commitment:
+            self._refuse("Say what you will focus on.")
+            return
+        try:
+            minutes = parse_minutes(self.query_one("#minutes", Input).value)
+        except ValueError as exc:
+            self._refuse(str(exc))
+            return
+        self.dismiss((commitment, minutes))
+
+    def _refuse(self, text: str) -> None:
+        self.query_one("#error", Static).update(one_line(text, 200))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SettingsScreen(ModalScreen[tuple[str, int] | None]):
+    """The ambient dial: mode and cadence, applied live. Escape cancels.
+
+    Dismissed with ``(mode, cadence_secs)`` once both are valid; an invalid value
+    is refused with a message here and the form stays open.
+    """
+
+    DEFAULT_CSS = _MODAL_CSS.format(name="SettingsScreen")
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, mode: str, cadence_secs: float) -> None:
+        super().__init__()
+        self._mode = mode if mode in AMBIENT_MODES else AMBIENT_MODES[-1]
+        self._cadence = cadence_secs
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Ambient settings", classes="-title")
+            yield Label("Mode: off · status (line and banner only) · notify (also one toast per drift)")
+            yield Select(
+                [(mode, mode) for mode in AMBIENT_MODES], value=self._mode, allow_blank=False, id="mode",
+            )
+            yield Label("Seconds between judgements")
+            yield Input(f"{self._cadence:g}", id="cadence")
+            yield Static("", id="error", classes="-error", markup=False)
+            with Horizontal():
+                yield Button("Apply", id="apply", variant="primary")
+                yield Button("Cancel", id="cancel")
+            yield Static("Enter in a field applies · Tab moves · Escape cancels", classes="-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#mode", Select).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._apply()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "apply":
+            self._apply()
+        else:
+            self.dismiss(None)
+
+    def _apply(self) -> None:
+        mode = self.query_one("#mode", Select).value
+        cadence = self.query_one("#cadence", Input).value
+        try:
+            # A blank Select reads as Select.BLANK: parse_mode refuses it by name.
+            values = parse_settings(mode, cadence)
+        except ValueError as exc:
+            self.query_one("#error", Static).update(one_line(str(exc), 200))
+            return
+        self.dismiss(values)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
