@@ -133,12 +133,11 @@ class KeelApp(App):
         self.call_after_refresh(self._check_brain)
 
     def _attach_ambient(self) -> None:
-        try:
-            from keeltui.ambient.controller import AmbientController
-        except ImportError:
-            return
-        self.ambient = AmbientController(self)
-        self.ambient.start()
+        # A non-visual widget: its workers and timer live and die with the app.
+        from keeltui.ambient.controller import AmbientController
+
+        self.ambient = AmbientController(self.config, self.store, self.brain, clock=self.clock, id="ambient")
+        self.mount(self.ambient)
 
     def _check_brain(self) -> None:
         self.run_worker(self._brain_check_worker, name="brain-check", group="brain", exclusive=True, exit_on_error=False)

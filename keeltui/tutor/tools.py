@@ -299,9 +299,12 @@ def _plan_init(args: Mapping[str, Any], messages: Sequence[MessageLike]) -> Tool
         # Acceptance happens once; a mid-lesson rewrite keeps teaching.
         result["next"] = "continue teaching along the new plan"
     else:
+        # The call ends the turn (the learner is shown the plan with Accept and
+        # Decline), so the model reads this on its next turn, after the verdict.
         result["next"] = (
-            "present the plan in a few lines and end your turn; the learner will "
-            "accept or decline it — do not teach until they accept"
+            "the learner was shown this plan with Accept and Decline and your turn "
+            "ended; their verdict (or a side question) is the next message — do not "
+            "teach until they accept"
         )
     return ToolOutcome(ok=True, result=result, ends_turn=not teaching, plan=plan)
 

@@ -1,0 +1,171 @@
+"""A quiz card (multiple choice, answered from the keyboard) and an open-question card.
+
+The cards draw what they are handed (a :class:`keeltui.tutor.session.QuizItem` or
+``AskItem``); the pane decides whether a pick counts and stores it. A quiz is answered
+with a number key, or by moving with the arrows and pressing Enter; the card then
+shows the pick and the grade the pane hands back.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from keeltui.textsafe import clean_text
+from keeltui.tutor.session import AskItem, QuizItem
+
+MAX_CHOICES = 8
+
+
+class QuizCard(Widget, can_focus=True):
+    """One multiple-choice question; focusable only while it waits for a pick."""
+
+    DEFAULT_CSS = """
+    QuizCard {
+        height: auto;
+        margin: 1 1 0 1;
+        padding: 0 1;
+        border: round $accent 50%;
+    }
+    QuizCard.-active { border: round $accent; }
+    QuizCard:focus { border: round $warning; background: $boost; }
+    """
+
+    BINDINGS = [
+        Binding("up", "move(-1)", "Previous", show=False),
+        Binding("down", "move(1)", "Next", show=False),
+        Binding("enter", "pick", "Answer", id="quiz_answer"),
+        *(Binding(str(n), f"choose({n})", f"Choice {n}", show=False) for n in range(1, MAX_CHOICES + 1)),
+    ]
+
+    cursor: reactive[int] = reactive(0)
+
+    class Answered(Message):
+        """The learner picked ``choice`` (0-based) on the quiz ``call_id``."""
+
+        def __init__(self, card: "QuizCard", call_id: str, choice: int) -> None:
+            super().__init__()
+            self.card = card
+            self.call_id = call_id
+            self.choice = choice
+
+        @property
+        def control(self) -> "QuizCard":
+            return self.card
+
+    def __init__(self, item: QuizItem, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.item = item
+        self._sync_classes()
+
+    @property
+    def call_id(self) -> str:
+        return self.item.call_id
+
+    @property
+    def active(self) -> bool:
+        return self.item.active and self.item.answer is None
+
+    def show_item(self, item: QuizItem) -> None:
+        """Redraw with new state (answered, active)."""
+        if item != self.item:
+            self.item = item
+            self._sync_classes()
+            self.refresh(layout=True)
+
+    def _sync_classes(self) -> None:
+        self.set_class(self.active, "-active")
+        self.can_focus = self.active
+
+    def render(self) -> Group:
+        item = self.item
+        head = Text("Quiz", style="bold")
+        if item.node_id:
+            head.append(f"  · {item.node_id}", style="dim")
+        lines = [head, Text(clean_text(item.question), style="bold")]
+        for index, choice in enumerate(item.choices):
+            lines.append(self._choice_line(index, choice))
+        lines.append(self._footer())
+        return Group(*lines)
+
+    def _choice_line(self, index: int, choice: str) -> Text:
+        item = self.item
+        line = Text()
+        if item.answer is None:
+            pointer = "▸ " if self.active and index == self.cursor and self.has_focus else "  "
+            line.append(pointer, style="bold")
+            line.append(f"{index + 1}. {clean_text(choice)}")
+            return line
+        if index == item.answer:
+            mark, style = ("✓ ", "bold green") if item.graded else ("✗ ", "bold red")
+        elif index == item.correct and not item.graded:
+            mark, style = ("→ ", "green")
+        else:
+            mark, style = ("  ", "dim")
+        line.append(mark + f"{index + 1}. {clean_text(choice)}", style=style)
+        return line
+
+    def _footer(self) -> Text:
+        item = self.item
+        if item.answer is not None:
+            if item.graded:
+                return Text("Right.", style="green")
+            right = f" — the answer was {item.correct + 1}" if item.correct is not None else ""
+            return Text(f"Not quite{right}.", style="red")
+        if self.active:
+            return Text(f"Press 1–{len(item.choices)}, or ↑/↓ and Enter.", style="dim italic")
+        return Text("Not answered.", style="dim")
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def watch_cursor(self) -> None:
+        self.refresh()
+
+    def action_move(self, step: int) -> None:
+        if self.active and self.item.choices:
+            self.cursor = (self.cursor + step) % len(self.item.choices)
+
+    def action_pick(self) -> None:
+        self.action_choose(self.cursor + 1)
+
+    def action_choose(self, number: int) -> None:
+        if self.active and 1 <= number <= len(self.item.choices):
+            self.cursor = number - 1
+            self.post_message(self.Answered(self, self.item.call_id, number - 1))
+
+
+class AskCard(Static):
+    """An open question; the answer is typed in the composer."""
+
+    DEFAULT_CSS = """
+    AskCard {
+        height: auto;
+        margin: 1 1 0 1;
+        padding: 0 1;
+        border-left: thick $accent;
+    }
+    """
+
+    def __init__(self, item: AskItem, *, id: str | None = None) -> None:
+        self.item = item
+        super().__init__(self._renderable(), id=id)
+
+    def _renderable(self) -> Group:
+        lines = [Text("Question", style="bold"), Text(clean_text(self.item.question))]
+        if self.item.active:
+            lines.append(Text("Type your answer below and press Enter.", style="dim italic"))
+        return Group(*lines)
+
+    def show_item(self, item: AskItem) -> None:
+        if item != self.item:
+            self.item = item
+            self.update(self._renderable())
