@@ -1,35 +1,81 @@
 """Text from outside (model replies, window titles, reports) made safe to draw.
 
-Nothing from outside may reach the terminal as an escape sequence or be read as Rich
-markup. Stored rows keep the original text; this runs where text is drawn or judged.
+Nothing from outside may reach the terminal as an escape sequence, repaint the
+owner's screen, or reorder what is displayed. Stored rows keep the original text;
+this runs where text is drawn, judged or sent to a notifier. Pure: str in, str out.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
-# C0 controls except tab and newline, DEL, and the C1 range (which some terminals
-# honour as 8-bit escapes), plus lone surrogates that cannot be encoded.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-# A whole escape sequence (CSI, OSC ... BEL/ST, and two-byte escapes) goes at once,
-# so its printable tail does not survive as stray text.
-_ESCAPE_SEQUENCE = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"          # CSI
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, ended by BEL or ST (or not at all)
-    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"   # DCS, SOS, PM, APC
-    r"|\x1b[@-Z\\-_]"                   # two-byte escapes
-    r"|\x9b[0-?]*[ -/]*[@-~]"           # 8-bit CSI
+# ESC-introduced sequences first, so their parameter bytes go with them:
+# CSI (ESC [ ... final), OSC/DCS/SOS/PM/APC strings (ended by BEL or ST, or the end),
+# then any other two-byte ESC sequence (or a lone ESC).
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b[\]PX^_].*?(?:\x07|\x1b\\|$)"
+    r"|\x1b[ -/]*[0-~]?",
+    re.DOTALL,
 )
+# The 8-bit forms of CSI/OSC and friends are C1 controls; their bodies go too.
+_C1_STRINGS = re.compile(r"\x9b[0-?]*[ -/]*[@-~]|[\x90\x98\x9d\x9e\x9f].*?(?:\x07|\x9c|$)", re.DOTALL)
+# C0 (but tab and newline), DEL, C1, and bidi embeddings/overrides/isolates, which
+# can make text display as something it is not.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ufeff]")
+_LINE_BREAKS = re.compile(r"[\t\n\r\v\f\x85\u2028\u2029]+")
+_RUNS = re.compile(r" {2,}")
+
+ELLIPSIS = "…"
 
 
-def clean_text(text: str) -> str:
-    """Remove escape sequences and control characters; keep newlines and tabs."""
+def _as_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", errors="replace")
+    return str(value)
+
+
+def clean_text(value: object) -> str:
+    """Escape sequences and control characters removed; newlines and tabs kept.
+
+    Lone surrogates (from a lossy decode upstream) cannot be encoded for the
+    terminal or SQLite: they are replaced rather than left to fail later.
+    """
+    text = _as_text(value)
     if not text:
         return ""
-    return _CONTROL.sub("", _ESCAPE_SEQUENCE.sub("", text))
+    text = _C1_STRINGS.sub("", _ESCAPES.sub("", text))
+    text = _CONTROLS.sub("", text.replace("\r\n", "\n"))
+    return text.encode("utf-8", errors="replace").decode("utf-8")
 
 
-def one_line(text: str, limit: int = 200) -> str:
-    """Clean, fold whitespace to single spaces, and clip to ``limit`` characters."""
-    line = " ".join(clean_text(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+def _is_joining(char: str) -> bool:
+    """True for a code point that belongs to the character before it."""
+    return bool(unicodedata.combining(char)) or char in "\u200d\ufe0e\ufe0f"
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` code points, marked with an ellipsis.
+
+    The cut backs off over combining marks and joiners so that an accent is never
+    left dangling without its base character.
+    """
+    if limit <= 0:
+        return ""
+    if len(text) <= limit:
+        return text
+    if limit == 1:
+        return ELLIPSIS
+    cut = limit - 1
+    while cut > 0 and _is_joining(text[cut]):
+        cut -= 1
+    return text[:cut].rstrip() + ELLIPSIS
+
+
+def one_line(value: object, limit: int = 200) -> str:
+    """One printable line: cleaned, whitespace folded to single spaces, clipped."""
+    text = _LINE_BREAKS.sub(" ", clean_text(value))
+    return clip(_RUNS.sub(" ", text).strip(), limit)
