@@ -60,9 +60,7 @@ def add_peers(ctx: Context) -> None:
             ctx.results.note("peers", f"{peer.package}: {detail}")
             ctx.results.facts[f"peer.{peer.key}"] = f"not installed ({detail})"
             continue
-        env = dict(ctx.env)
-        env["OLLAMA_HOST"] = ctx.brain.url.rsplit("/v1", 1)[0]  # never reach outside the machine
-        env["OPENAI_API_BASE"] = ctx.brain.url
+        env = peers.prepare(peer, ctx.env, ctx.brain.url)
         ctx.peers.append(Subject(peer.key, f"{peer.key} {detail}", [str(exe)], peer.ready, env, timeout=40))
         ctx.results.facts[f"peer.{peer.key}"] = f"{peer.package} {detail}: first usable screen = {peer.note}"
 
@@ -98,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         workspace.close()
     info["duration"] = f"{time.monotonic() - started:.0f} s"
+    info["load"] = f"{info['load']} at the start, {machine.load()} at the end"
     info["runs"] = str(args.runs)
     info["only"] = ", ".join(args.only)
     markdown = report.render(results, info, args)

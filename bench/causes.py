@@ -1,4 +1,106 @@
-"""Why a target fails, from the analysis of the last full run. Shown under the targets
-table only for a target that fails; keep it in step when keeltui changes."""
+"""Why a target fails: the analysis behind the last full run, shown under the targets
+table only for a target that fails. Keep it in step when keeltui changes.
 
-CAUSES: dict[str, str] = {}
+The evidence was gathered with the bench's own tools: ``python -m bench.profile_start``
+(cProfile or a phase clock up to the first frame), ``-X importtime``, and the pane's
+output piped to a file. Keys are prefixes of the verdict keys in bench/report.py.
+"""
+
+CAUSES: dict[str, str] = {
+    "ttff.keeltui.empty": (
+        "Both halves of the start cost more than the floor's. Phase clock (`bench.profile_start --phases`, median "
+        "of 5): imports 280–310 ms against the floor's 160 ms, then imports → first frame 180 ms against 32 ms. "
+        "Imports not needed for the first frame: `keeltui.tutor_view` (tutor session, mermaid parser, assessment "
+        "card: ~34 ms under `-X importtime`) for a tab that is hidden at start, `rich.markdown` + `markdown_it` + "
+        "`pygments` (~28 ms, via `panes/message.py`) even for an empty room, `keeltui.brain` (~20 ms although "
+        "openai stays lazy), and dataclass-heavy `config`/`store` (~10 ms each). After the imports, "
+        "`TabbedContent` composes *both* panes, so ~70 widgets mount and 16 CSS sources are parsed and applied "
+        "(cProfile: `Stylesheet.apply` is the largest single item) against the floor's 11 widgets; `on_mount` "
+        "imports the ambient controller synchronously (`_attach_ambient`, ~26 ms under cProfile). Fix: mount the "
+        "tutor pane lazily on its first activation (a placeholder `TabPane` until then), import `rich.markdown` "
+        "only when a row has Markdown to draw, and move `_attach_ambient` (and its imports) to "
+        "`call_after_refresh` like the brain check."
+    ),
+    "ttff.keeltui.100k": (
+        "Everything above, plus ~55 ms for the long room: `Store()` runs `_backfill_turn_kinds` on every open, a "
+        "full `SCAN messages` (EXPLAIN QUERY PLAN) that costs 16.5 ms at 100 000 rows and grows linearly; and "
+        "`on_mount` mounts `INITIAL_ROWS = 40` rows although ~8 fit on a 40-line screen, each a `ChatMessage` "
+        "whose constructor parses its Markdown eagerly (`ChatMessage.__init__` → `_renderable`, ~1 ms each), and "
+        "all 40 are rendered once more by the layout to measure their auto height. Fix: remember a backfill "
+        "high-water mark (max id checked) in `app_state` and scan only newer rows (or run the backfill after the "
+        "first frame); mount about one screenful first and page the rest in after the first frame; build the "
+        "`Markdown` renderable lazily in `render()`."
+    ),
+    "rss": (
+        "The brain client (openai 3.x and its `types` package, pydantic models) adds ~32 MB once it loads after "
+        "the first frame (42 → 75 MB on an empty room); the long room adds ~5 MB (40 mounted rows with their "
+        "Markdown). Mounting fewer rows at start (see above) gives the margin back."
+    ),
+    "first_message": (
+        "`Brain.stream()` (keeltui/brain.py) runs `import openai` on the event loop's thread. A message sent "
+        "before the background `warm()` has finished importing openai (~0.43 s on this machine) blocks the whole "
+        "UI on the import lock until that import ends; once warm, the same message answers in ~60 ms (the "
+        "'typed 2.5 s after the first frame' row shows that warming itself works). Fix: in `stream()`, "
+        "`complete()` and the tool-call path, `await asyncio.to_thread(self.warm)` (or await one shared warm-up "
+        "future) before the first `import openai` on the loop; also guard `client()` with a lock so that the "
+        "warm thread and a call cannot build two clients."
+    ),
+    "stream.paced.lag": (
+        "Borderline: the flush timer runs every 50 ms (`FLUSH_SECS` in panes/message.py) and each flush costs "
+        "20–40 ms late in the reply (see the CPU row), so the marker lands 50–150 ms after it was sent. "
+        "Rendering only the last block (see the CPU row) brings a flush back under a few ms."
+    ),
+    "stream.burst.lag": (
+        "Parsing the stream is the bottleneck: the openai SDK turns each SSE event into pydantic models "
+        "(`openai._models.construct_type`), ~110 µs a chunk on this machine — streaming the same 4 000 chunks "
+        "from the loopback server takes 0.47 s of CPU through `AsyncOpenAI` and 0.05 s through `httpx2` + "
+        "`json.loads`. On top, every chunk is posted as its own Textual message (`ChiefReplyDelta`, 4 000 "
+        "dispatches). Fix: in `Brain.stream()`, read the SSE lines with the client's `with_streaming_response` "
+        "(or httpx2 directly) and `json.loads` each `data:` line; in the worker, buffer deltas and post one "
+        "message per flush interval instead of one per chunk."
+    ),
+    "stream.paced.cpu": (
+        "Each 50 ms flush re-renders the *whole* reply twice: `StreamingReply._flush` → `set_content` rebuilds a "
+        "`Markdown` of the full text, the auto-height layout renders it to measure its height "
+        "(`Widget.get_content_height` → `Visual.get_height`) and the compositor renders all its lines again "
+        "(`Visual.to_strips` → `rich.Text.wrap`); cProfile of a paced stream: `Screen._refresh_layout` 13 s of "
+        "the 18 s busy, Markdown parsing and wrapping most of it, growing with the reply (O(n²) over the "
+        "stream). Fix: append-only streaming — completed blocks (paragraphs, list items, code fences) become "
+        "separate static widgets rendered once, only the last block re-renders per flush (Textual's "
+        "`Markdown` widget with `Markdown.get_stream()` / `MarkdownStream` does this)."
+    ),
+    "stream.paced.bytes": (
+        "Every flush that adds a line scrolls the room, and Textual repaints the whole scrolled region: ~33 rows "
+        "× 120 columns with 24-bit SGR codes ≈ 11 KB a frame, ~17 frames a second for 22 s (4.3 MB for a 23 KB "
+        "reply). Textual has no terminal scroll-region support, so at 20 flushes a second a pinned, scrolling "
+        "view cannot get near 10×: the budget (230 KB) is ~20 full-region frames for the whole reply. Ways "
+        "down: flush the visible text at most ~4–5 times a second while the view has to scroll (keep 20 Hz only "
+        "while text grows within the last line, whose repaint is one row), and fewer SGR changes per row (one "
+        "background for the whole room, no per-segment resets). Against elia's ~300× and oterm's ~50×."
+    ),
+    "stream.burst.bytes": (
+        "See the 5 ms row: bytes scale with the number of frames drawn while the view scrolls."
+    ),
+    "status": (
+        "`keeltui status` spends ~50 ms above bare `python -c pass` (22–26 ms): the console script imports "
+        "`keeltui.cli`, which builds the *whole* argparse tree (all 14 subcommands, ~9 ms), then "
+        "`keeltui.config` (15 dataclasses whose methods `dataclasses` compiles at import, ~9 ms; `tomllib` ~6 ms; "
+        "`typing`, `pathlib`) and `keeltui.statusfile` (`tempfile`, `shutil`, `textsafe`). Textual and openai "
+        "are correctly absent. Fix: a fast path before argparse — `keeltui/__main__`/`cli.main` recognises "
+        "`status [--tmux] [--config PATH]` from `sys.argv`, finds the status file from `KEEL_*`/`XDG_STATE_HOME` "
+        "(reading only `[paths] status_file` from the TOML when a config file exists), prints it, and exits; "
+        "`statusfile.read_status` must not pull in the writer's imports (`tempfile`, `shutil`)."
+    ),
+    "report": (
+        "The app polls `PRAGMA data_version` every 0.5 s (`STORE_POLL_SECS` in app.py), so a report needs up "
+        "to 0.5 s plus a refresh."
+    ),
+    "idle": (
+        "The composer's blinking cursor: the focused `ComposerInput` (a `TextArea`) redraws its line twice a "
+        "second — 435 bytes/s to the terminal forever, against 0 B/s for the floor — and that render + write is "
+        "most of the idle CPU: 0.90 % of a core with the composer focused, 0.20 % after Escape (same app, 20 s "
+        "each). The sentinel, evidence poll and store watcher add little (compare the ambient-off row). Fix: "
+        "`ComposerInput(..., cursor_blink=False)` (or stop blinking after a few seconds without a key, or while "
+        "the terminal reports focus lost)."
+    ),
+}

@@ -42,4 +42,13 @@ def describe() -> dict[str, str]:
         "rich": versions[2] if len(versions) > 2 else "?",
         "tmux": _run(["tmux", "-V"]),
         "keeltui": f"{commit}{' + uncommitted changes in keeltui/' if dirty else ''}",
+        "load": load(),
     }
+
+
+def load() -> str:
+    """The 1-minute load average: other work on the machine skews every figure."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "?"

@@ -22,14 +22,30 @@ class Peer:
     package: str
     executable: str
     ready: tuple[str, ...]
-    """Text on the first usable screen (past any splash)."""
+    """Text on the first usable screen."""
     note: str = ""
 
 
 PEERS = [
-    Peer("elia", "elia-chat", "elia", ("Enter your message",), "home screen (message box)"),
-    Peer("oterm", "oterm", "oterm", ("Welcome to oterm!",), "welcome screen, after its splash animation"),
+    Peer("elia", "elia-chat", "elia", ("Enter your message",), "its home screen (message box)"),
+    Peer("oterm", "oterm", "oterm", ("Welcome to oterm!",),
+         "its welcome screen, splash animation turned off (config.json `splash-screen: false`); "
+         "OLLAMA_HOST points at the loopback server"),
 ]
+
+
+def prepare(peer: Peer, env: dict[str, str], brain_url: str) -> dict[str, str]:
+    """The environment (and files) a peer starts with: never a network call off this machine."""
+    env = dict(env)
+    host = brain_url.split("://", 1)[1].rsplit("/v1", 1)[0]
+    if peer.key == "oterm":
+        env["OLLAMA_HOST"] = host  # oterm prefixes http:// itself
+        data = Path(env["XDG_DATA_HOME"]) / "oterm"
+        data.mkdir(parents=True, exist_ok=True)
+        (data / "config.json").write_text('{"theme": "textual-dark", "splash-screen": false}')
+    if peer.key == "elia":
+        env["OPENAI_BASE_URL"] = brain_url
+    return env
 
 
 def ensure(peer: Peer, say) -> tuple[Path | None, str]:

@@ -66,7 +66,7 @@ class Verdict:
 def _check(key: str, target: str, value: float | None, limit: float, shown: str) -> Verdict:
     if value is None:
         return Verdict(key, target, shown or "not measured", None)
-    return Verdict(key, target, shown, value < limit or abs(value - limit) < 1e-12 and False)
+    return Verdict(key, target, shown, value <= limit)
 
 
 def verdicts(r: Results) -> list[Verdict]:
@@ -75,7 +75,7 @@ def verdicts(r: Results) -> list[Verdict]:
     for key, label in (("keeltui.empty", "empty store"), ("keeltui.100k", "100 000-row room, latest turn visible")):
         v = r.median(f"ttff.{key}")
         q = ratio(v, floor)
-        out.append(_check(f"ttff.{key}", f"first frame ≤ 1.5× the bare Textual floor ({label})", q, 1.5 + 1e-9,
+        out.append(_check(f"ttff.{key}", f"first frame ≤ 1.5× the bare Textual floor ({label})", q, 1.5,
                           f"{secs(v)} = {times(q)} floor ({secs(floor)})" if q else failed(r.get(f"ttff.{key}"))))
     for key, label in (("keeltui.empty", "empty store"), ("keeltui.100k", "100 000-row room")):
         v = r.median(f"rss_brain.{key}")
@@ -92,7 +92,7 @@ def verdicts(r: Results) -> list[Verdict]:
     for variant, limit, label in (("paced", 0.1, "5 ms apart"), ("burst", 0.5, "burst")):
         s = r.get(f"stream.{variant}.lag")
         out.append(_check(f"stream.{variant}.lag", f"last chunk on screen ≤ {secs(limit)} after it was sent ({label})",
-                          s.median, limit + 1e-9, f"{secs(s.median)} (max {secs(s.hi)})" if s.samples else failed(s)))
+                          s.median, limit, f"{secs(s.median)} (max {secs(s.hi)})" if s.samples else failed(s)))
     s = r.get("stream.paced.cpu_pct")
     out.append(_check("stream.paced.cpu", "under 20 % of a core while streaming (5 ms apart)", s.median, 20,
                       f"{pct(s.median)} ({num(r.median('stream.paced.cpu'))} s CPU)" if s.samples
@@ -108,15 +108,17 @@ def verdicts(r: Results) -> list[Verdict]:
     k, p = r.median("status.keeltui"), r.median("status.python")
     q = ratio(k, p)
     heavy = r.facts.get("status.heavy_imports")
-    out.append(_check("status", "`keeltui status` ≤ 1.5× `python -c pass`", q, 1.5 + 1e-9,
+    out.append(_check("status", "`keeltui status` ≤ 1.5× `python -c pass`", q, 1.5,
                       f"{secs(k)} = {times(q)} ({secs(p)}); imports textual/openai: {', '.join(heavy) if heavy else 'none'}"
                       if q else failed(r.get("status.keeltui"))))
     s = r.get("report.screen")
     out.append(_check("report", "a report on screen within 1 s (slowest run)", s.hi, 1.0,
                       f"median {secs(s.median)}, slowest {secs(s.hi)}" if s.samples else failed(s)))
-    s = r.get("idle.pct")
-    out.append(_check("idle", "idle under 1 % of a core", s.median, 1.0,
-                      f"{pct(s.median)} over {num(r.facts.get('idle.secs'))} s" if s.samples else failed(s)))
+    s = r.get("idle.ambient.pct")
+    out.append(_check("idle", "idle under 1 % of a core (sentinel, evidence polling and store watcher on)", s.median, 1.0,
+                      f"{pct(s.median)} over {num(r.facts.get('idle.ambient.secs'))} s "
+                      f"(ambient off: {pct(r.median('idle.off.pct'))}, floor: {pct(r.median('idle.floor.pct'))})"
+                      if s.samples else failed(s)))
     tally = r.facts.get("sentinel.tally")
     if tally is not None:
         steady = sum(tally.steady_calls.values())
@@ -152,7 +154,7 @@ def render(r: Results, info: dict[str, str], args) -> str:
     add("")
     add(f"- **Date**: {info['date']} · **runs per measure**: {info['runs']} · **took**: {info['duration']}"
         + (f" · **measures**: {info['only']}" if info.get("only") else ""))
-    add(f"- **Machine**: {info['uname']} · {info['cpu']}")
+    add(f"- **Machine**: {info['uname']} · {info['cpu']} · 1-min load average {info.get('load', '?')}")
     add(f"- **Software**: Python {info['python']} · Textual {info['textual']} · Rich {info['rich']} · {info['tmux']}"
         f" · keeltui at `{info['keeltui']}`")
     add("")
@@ -233,13 +235,15 @@ def _first_message(r: Results, add) -> None:
         return
     add("## First message")
     add("")
-    add("Enter to the (4-chunk, unpaced) reply's last word on screen: typed at the very first frame, while the")
-    add("brain client is still loading in the background, and again 2.5 s later.")
+    late = r.get("first_message.after_load")
+    add("Enter to the (4-chunk, unpaced) reply's last word on screen. The brain client loads in the background")
+    add("right after the first frame.")
     add("")
     add("| Case | median | min – max | runs |")
     add("| --- | --- | --- | --- |")
-    add(f"| typed at the first frame | {secs(cold.median)} | {spread(cold, secs)} | {len(cold.samples)} {failed(cold)} |")
-    add(f"| typed once warm | {secs(warm.median)} | {spread(warm, secs)} | {len(warm.samples)} |")
+    add(f"| first message, typed at the first frame | {secs(cold.median)} | {spread(cold, secs)} | {len(cold.samples)} {failed(cold)} |")
+    add(f"| first message, typed 2.5 s after the first frame | {secs(late.median)} | {spread(late, secs)} | {len(late.samples)} {failed(late)} |")
+    add(f"| second message (same app as the first row) | {secs(warm.median)} | {spread(warm, secs)} | {len(warm.samples)} |")
     add("")
 
 
@@ -275,6 +279,8 @@ def _streaming(r: Results, add) -> None:
     add(f"| pinned to the bottom at the end | {int(sum(pins[0]))} of {len(pins[0])} | {int(sum(pins[1]))} of {len(pins[1])} |")
     runs = [len(r.get(f"stream.{v}.lag").samples) for v in ("paced", "burst")]
     add(f"| runs | {runs[0]} | {runs[1]} |")
+    add("")
+    add("Not measured: that the view stays where the owner scrolled to when they scroll up during a stream.")
     add("")
     add("For reference (issue 6, same kind of machine, 5 ms apart): elia's last chunk 17.4 s late with 37 s of CPU")
     add("and ~300× the text in terminal bytes; oterm 1.2 s late, 21 s of CPU, ~50×, and it lost the bottom.")
@@ -316,18 +322,23 @@ def _report(r: Results, add) -> None:
 
 
 def _idle(r: Results, add) -> None:
-    s, w = r.get("idle.pct"), r.get("idle.window_pct")
-    if not (s.samples or s.errors or "idle" in r.notes):
+    rows = [("ambient", "keeltui, ambient on: sentinel (mode status, 5 s cadence), `command` evidence every 5 s"),
+            ("off", "keeltui, ambient off"), ("floor", "bare Textual app (floor)")]
+    if not any(r.get(f"idle.{k}.pct").samples or r.get(f"idle.{k}.pct").errors for k, _ in rows):
         return
     add("## Idle cost")
     add("")
-    add(f"The app untouched for {num(r.facts.get('idle.secs'))} s after it settled; ambient: "
-        f"{r.facts.get('idle.ambient', '—')}; the store watcher polls every 0.5 s.")
+    add("The app untouched after it settled (3 s); the store watcher polls every 0.5 s. CPU of the app process")
+    add("(all threads, plus reaped children such as the evidence command); bytes written to its terminal.")
     add("")
-    add("| | % of a core |")
-    add("| --- | --- |")
-    add(f"| whole period | {pct(s.median)} {failed(s)} |")
-    add(f"| six equal windows: median (min – max) | {pct(w.median)} ({spread(w, pct)}) |")
+    add("| Subject | period | % of a core | six windows: median (min – max) | terminal bytes/s |")
+    add("| --- | --- | --- | --- | --- |")
+    for key, label in rows:
+        s, w, b = r.get(f"idle.{key}.pct"), r.get(f"idle.{key}.window_pct"), r.get(f"idle.{key}.bytes_per_s")
+        if not (s.samples or s.errors):
+            continue
+        add(f"| {label} | {num(r.facts.get(f'idle.{key}.secs'))} s | {pct(s.median)} {failed(s)} | "
+            f"{pct(w.median)} ({spread(w, pct)}) | {num(b.median) if b.samples else '—'} |")
     add("")
     for note in r.notes.get("idle", []):
         add(f"- {note}")

@@ -23,10 +23,11 @@ from textual.worker import Worker, WorkerState
 
 from keeltui.brain import Brain, BrainError, BrainHTTPError
 from keeltui.chief.quiet import QUIET_STATE_KEY
+from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
 from keeltui.config import Config
 from keeltui.messages import (
-    BrainChecked, ChiefReplyDelta, ChiefReplyFinished, ChiefReplyStarted, StatusMessage,
+    BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage,
 )
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
@@ -221,24 +222,17 @@ class KeelApp(App):
         self.run_worker(self._chief_reply(user_id), name="chief-reply", group="chief", exit_on_error=False)
 
     async def _chief_reply(self, user_id: int) -> None:
-        reply_ids: list[int] = []
+        buffer = StreamBuffer()
 
         def on_start(reply_id: int) -> None:
-            reply_ids.append(reply_id)
-            self.post_message(ChiefReplyStarted(self.store.message(reply_id)))
+            self.post_message(ChiefReplyStarted(self.store.message(reply_id), buffer))
 
-        def on_delta(text: str) -> None:
-            self.post_message(ChiefReplyDelta(reply_ids[0], text))
-
-        result = await self.chief.reply(user_id, on_delta, on_start)
+        result = await self.chief.reply(user_id, buffer.append, on_start)
         self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error, result.summary_id))
 
     def on_chief_reply_started(self, message: ChiefReplyStarted) -> None:
-        self.room.begin_stream(message.row)
         self._room_cursor = max(self._room_cursor, message.row.id)
-
-    def on_chief_reply_delta(self, message: ChiefReplyDelta) -> None:
-        self.room.stream_delta(message.text)
+        self.room.begin_stream(message.row, message.buffer)
 
     def on_chief_reply_finished(self, message: ChiefReplyFinished) -> None:
         self.room.composer.busy = False

@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
 from keeltui.panes.composer import Composer
+from keeltui.chief.streaming import StreamBuffer
 from keeltui.panes.message import ChatMessage, StreamingReply
 from keeltui.panes.system_line import SystemLine
 
@@ -142,7 +143,7 @@ class ChiefRoom(Vertical):
             existing = self.row_widget(row.id)
             if existing is None:
                 new.append(self._widget_for(row))
-            elif isinstance(existing, ChatMessage) and existing is not self._streaming:
+            elif isinstance(existing, (ChatMessage, StreamingReply)) and existing is not self._streaming:
                 if existing.row_text != row.content or existing.status != row.status:
                     existing.set_content(row.content, row.status)
         if not new:
@@ -190,14 +191,17 @@ class ChiefRoom(Vertical):
 
     # -- streaming ------------------------------------------------------------------
 
-    def begin_stream(self, row: RowLike) -> None:
-        self.append_rows([row])
-        widget = self.row_widget(row.id)
-        self._streaming = widget if isinstance(widget, StreamingReply) else None
-
-    def stream_delta(self, text: str) -> None:
-        if self._streaming is not None:
-            self._streaming.append(text)
+    def begin_stream(self, row: RowLike, buffer: StreamBuffer) -> None:
+        """Show the reply ``row`` and let it draw what the worker puts in ``buffer``."""
+        existing = self.row_widget(row.id)
+        if existing is not None:
+            existing.remove()
+        speaker = self.companion_name
+        widget = StreamingReply(row.id, row.role, speaker, row.content, "streaming", buffer=buffer, id=f"row-{row.id}")
+        for empty in self.log_view.query(".room-empty"):
+            empty.remove()
+        self.log_view.mount(widget)
+        self._streaming = widget
 
     def end_stream(self, row: RowLike) -> None:
         widget = self._streaming

@@ -4,20 +4,17 @@ from __future__ import annotations
 
 from textual.message import Message
 
+from keeltui.chief.streaming import StreamBuffer
 from keeltui.store import Message as Row
 
 
 class ChiefReplyStarted(Message):
-    def __init__(self, row: Row) -> None:
+    """The reply row exists; its text arrives through ``buffer``, drained by the widget."""
+
+    def __init__(self, row: Row, buffer: StreamBuffer) -> None:
         super().__init__()
         self.row = row
-
-
-class ChiefReplyDelta(Message):
-    def __init__(self, reply_id: int, text: str) -> None:
-        super().__init__()
-        self.reply_id = reply_id
-        self.text = text
+        self.buffer = buffer
 
 
 class ChiefReplyFinished(Message):

@@ -104,7 +104,7 @@ class TutorPane(Vertical):
         self.config = app_config
         self.turns = TutorTurns(store, brain, app_config)
         self.session_id: int | None = None
-        self._running: set[int] = set()
+        self._busy_sessions: set[int] = set()
         self._widgets: dict[str, Widget] = {}
         self._items: dict[str, ts.Item] = {}
         self._keys: list[str] = []
@@ -152,7 +152,7 @@ class TutorPane(Vertical):
 
     # -- the session picker -----------------------------------------------------------
 
-    def _fill_session_list(self) -> None:
+    def _fill_session_list(self, keep_place: bool = True) -> None:
         options = [Option(Text("+ New session", style="bold"), id=NEW_SESSION)]
         for conversation in self.turns.sessions():
             phase = phase_of(self.turns.transcript(conversation.id))
@@ -160,8 +160,13 @@ class TutorPane(Vertical):
             prompt.append(f"   {phase}", style="dim")
             options.append(Option(prompt, id=f"session-{conversation.id}"))
         listing = self.query_one("#tutor-session-list", OptionList)
+        highlighted = listing.highlighted_option if keep_place else None
         listing.set_options(options)
-        current = f"session-{self.session_id}" if self.session_id is not None else NEW_SESSION
+        # Keep the learner's place in the list across a refresh; else start on the open session.
+        if highlighted is not None and highlighted.id:
+            current = highlighted.id
+        else:
+            current = f"session-{self.session_id}" if self.session_id is not None else NEW_SESSION
         try:
             listing.highlighted = listing.get_option_index(current)
         except Exception:  # the session vanished from the list: start at the top
@@ -192,7 +197,7 @@ class TutorPane(Vertical):
     def action_sessions(self) -> None:
         """Back to the session list."""
         self.remove_class("-asking-topic")
-        self._fill_session_list()
+        self._fill_session_list(keep_place=False)
         self.query_one(ContentSwitcher).current = "tutor-picker"
         self.refresh_bindings()
         self.query_one("#tutor-session-list", OptionList).focus()
@@ -209,8 +214,8 @@ class TutorPane(Vertical):
         self.refresh_bindings()
         rows = self.turns.transcript(session_id)
         self._show_usage(_last_usage(rows))
-        self._render(rows)
-        if ts.needs_reply(rows) and session_id not in self._running:
+        self._draw(rows)
+        if ts.needs_reply(rows) and session_id not in self._busy_sessions:
             self.run_turn(session_id)
         self.call_after_refresh(self._focus_default)
 
@@ -223,11 +228,11 @@ class TutorPane(Vertical):
     def refresh_from_store(self) -> None:
         """Re-read the store (the app calls this when another process wrote to it)."""
         if self.in_session:
-            self._render(self.turns.transcript(self.session_id))
+            self._draw(self.turns.transcript(self.session_id))
         elif self.is_mounted:
             self._fill_session_list()
 
-    def _render(self, rows: Sequence) -> None:
+    def _draw(self, rows: Sequence) -> None:
         items = ts.session_items(rows)
         keys = [item.key for item in items]
         if keys[: len(self._keys)] != self._keys:
@@ -265,7 +270,7 @@ class TutorPane(Vertical):
     def _show_state(self, rows: Sequence, items: list[ts.Item]) -> None:
         """The header, the plan map, the composer's mode, and where focus belongs."""
         session_id = self.session_id
-        busy = session_id in self._running
+        busy = session_id in self._busy_sessions
         verdict = awaiting_verdict(rows)
         conversation = self.turns.store.conversation(session_id) if session_id is not None else None
         header = f"{conversation.title if conversation else ''}  ·  {phase_of(rows)}"
@@ -285,7 +290,10 @@ class TutorPane(Vertical):
         if quiz is not None:
             if self._focused_for != quiz.call_id:
                 self._focused_for = quiz.call_id
-                quiz.focus()
+                # A draft typed while the tutor thought keeps the keys: its digits must
+                # never answer the quiz by accident (Escape hands the keys to the quiz).
+                if not self._drafting():
+                    quiz.focus()
                 quiz.scroll_visible()
             return
         waiting = pending_question(rows)
@@ -293,6 +301,10 @@ class TutorPane(Vertical):
         if reason is not None and self._focused_for != reason:
             self._focused_for = reason
             composer.focus_input()
+
+    def _drafting(self) -> bool:
+        composer_input = self.composer.input
+        return self.app.focused is composer_input and bool(composer_input.text.strip())
 
     def _active_quiz(self) -> QuizCard | None:
         for widget in self._widgets.values():
@@ -353,14 +365,14 @@ class TutorPane(Vertical):
         if session_id is None:
             return
         self.turns.add_learner(session_id, message)
-        self._render(self._rows())
+        self._draw(self._rows())
         self.run_turn(session_id)
 
     def on_composer_submitted(self, event: Composer.Submitted) -> None:
         if event.composer.id != "tutor-composer":
             return
         event.stop()
-        if self.session_id is None or self.session_id in self._running:
+        if self.session_id is None or self.session_id in self._busy_sessions:
             return
         self._learner_acts(ts.learner_line(self._rows(), event.text))
 
@@ -369,7 +381,7 @@ class TutorPane(Vertical):
             return
         event.stop()
         rows = self._rows()
-        if self.session_id in self._running or not awaiting_verdict(rows):
+        if self.session_id in self._busy_sessions or not awaiting_verdict(rows):
             self.app.bell()
             return
         self._learner_acts(ts.verdict(event.accepted, event.note, plan_version(rows)))
@@ -378,14 +390,14 @@ class TutorPane(Vertical):
         event.stop()
         rows = self._rows()
         waiting = pending_question(rows)
-        if self.session_id in self._running or waiting is None or waiting.get("id") != event.call_id:
+        if self.session_id in self._busy_sessions or waiting is None or waiting.get("id") != event.call_id:
             return  # not the open quiz (a stale card, or a turn is running)
         self._learner_acts(ts.quiz_pick(waiting, event.choice))
 
     def action_retry(self) -> None:
         """F5: let the agent finish a turn that a brain error or a crash cut short."""
         session_id = self.session_id
-        if session_id is None or session_id in self._running:
+        if session_id is None or session_id in self._busy_sessions:
             return
         if ts.needs_reply(self._rows()):
             self.run_turn(session_id)
@@ -395,10 +407,10 @@ class TutorPane(Vertical):
     # -- turns run in workers; the pane reacts to their messages --------------------------
 
     def run_turn(self, session_id: int) -> None:
-        self._running.add(session_id)
+        self._busy_sessions.add(session_id)
         if session_id == self.session_id:
             self.composer.busy = True
-            self._render(self._rows())
+            self._draw(self._rows())
         self.run_worker(self._turn(session_id), name="tutor-turn", group="tutor", exit_on_error=False)
 
     async def _turn(self, session_id: int) -> None:
@@ -416,11 +428,11 @@ class TutorPane(Vertical):
         message.stop()
         if message.session_id == self.session_id:
             self._show_usage(message.usage)
-            self._render(self._rows())
+            self._draw(self._rows())
 
     def on_tutor_pane_turn_finished(self, message: TurnFinished) -> None:
         message.stop()
-        self._running.discard(message.session_id)
+        self._busy_sessions.discard(message.session_id)
         outcome = message.outcome
         text = outcome.status_text
         if text:
@@ -432,7 +444,7 @@ class TutorPane(Vertical):
         if message.session_id == self.session_id:
             if outcome.usage is not None:
                 self._show_usage(outcome.usage)
-            self._render(self._rows())
+            self._draw(self._rows())
             if self.composer.busy is False and self._active_quiz() is None and self._visible() and self._focus_is_ours():
                 self.call_after_refresh(self._focus_default)
 

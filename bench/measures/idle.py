@@ -1,8 +1,10 @@
-"""Idle cost: the app's CPU while nobody touches it, with the store watcher, the
-evidence poll (a `command` source) and the sentinel (mode status, 5 s cadence) on.
+"""Idle cost: CPU and terminal bytes while nobody touches the app.
 
-One process is watched for the whole period; the period is cut into six windows,
-each a sample, and the whole period is a sample of its own.
+keeltui with the store watcher, the evidence poll (a `command` source) and the
+sentinel (mode status, 5 s cadence) on; keeltui with ambient off; and the floor, for
+reference. Each process is watched for a period cut into six windows (each a sample);
+the whole period is a sample of its own. The pane's output is piped to a file to
+count the bytes written while idle (a blinking cursor, a clock, a spinner all show).
 """
 
 from __future__ import annotations
@@ -10,48 +12,61 @@ from __future__ import annotations
 import importlib.util
 import time
 
-from bench.context import Context, err
+from bench.context import Context, Subject, err
 from bench.procs import cpu_seconds
 
 WINDOWS = 6
 SETTLE_SECS = 3.0
 
 
-def run(ctx: Context) -> None:
-    seconds = 20.0 if ctx.quick else 60.0
-    controller = importlib.util.find_spec("keeltui.ambient.controller") is not None
-    if not controller:
-        ctx.results.note("idle", "keeltui.ambient.controller does not exist yet: the app attaches no sentinel "
-                                 "and no evidence poll, so the idle figure covers the store watcher, the status "
-                                 "line and Textual alone.")
-    for ambient in (True, False):
-        subject = ctx.keeltui("idle", "keeltui, idle", ambient=ambient)
+def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
+    """Returns False when the subject never showed its first frame (e.g. a rejected config)."""
+    pipe = ctx.workspace.fresh_dir(f"idle-{key}") / "terminal.bytes"
+    pipe.touch()
+    with ctx.pane() as pane:
+        pane.launch(subject.argv)
         try:
-            with ctx.pane() as pane:
-                pane.launch(subject.argv)
-                try:
-                    pane.wait_for(*subject.ready, timeout=15)
-                except TimeoutError as exc:
-                    if ambient:
-                        ctx.results.note("idle", f"the ambient config was rejected ({err(exc)[:200]}); "
-                                                 "measured with ambient mode off instead")
-                        continue
-                    raise
-                pid = pane.pane_pid()
-                time.sleep(SETTLE_SECS)
-                ctx.say(f"idle: watching the app for {seconds:.0f} s (ambient {'status' if ambient else 'off'})")
-                start = last = cpu_seconds(pid)
-                step = seconds / WINDOWS
-                for _ in range(WINDOWS):
-                    time.sleep(step)
-                    now = cpu_seconds(pid)
-                    ctx.results.add("idle.window_pct", 100 * (now - last) / step)
-                    last = now
-                ctx.results.add("idle.pct", 100 * (last - start) / seconds)
-                ctx.results.facts["idle.secs"] = seconds
-                ctx.results.facts["idle.ambient"] = "status (command evidence, 5 s cadence)" if ambient else "off"
-                ctx.say(f"idle: {100 * (last - start) / seconds:.2f} % of a core")
-                return
-        except Exception as exc:  # noqa: BLE001
-            ctx.results.fail("idle.pct", err(exc))
-            return
+            pane.wait_for(*subject.ready, timeout=15)
+        except TimeoutError as exc:
+            ctx.results.fail(f"idle.{key}.pct", err(exc))
+            return False
+        pid = pane.pane_pid()
+        time.sleep(SETTLE_SECS)
+        pane.pipe_to(str(pipe))
+        ctx.say(f"idle: watching {subject.label} for {seconds:.0f} s")
+        start = last = cpu_seconds(pid)
+        bytes_start = pipe.stat().st_size
+        step = seconds / WINDOWS
+        for _ in range(WINDOWS):
+            time.sleep(step)
+            now = cpu_seconds(pid)
+            ctx.results.add(f"idle.{key}.window_pct", 100 * (now - last) / step)
+            last = now
+        written = pipe.stat().st_size - bytes_start
+        pane.stop_pipe()
+    ctx.results.add(f"idle.{key}.pct", 100 * (last - start) / seconds)
+    ctx.results.add(f"idle.{key}.bytes_per_s", written / seconds)
+    ctx.results.facts[f"idle.{key}.secs"] = seconds
+    ctx.say(f"idle: {subject.label}: {100 * (last - start) / seconds:.2f} % of a core, {written / seconds:.0f} B/s to the terminal")
+    return True
+
+
+def run(ctx: Context) -> None:
+    long, short = (20.0, 10.0) if ctx.quick else (60.0, 30.0)
+    if importlib.util.find_spec("keeltui.ambient.controller") is None:
+        ctx.results.note("idle", "keeltui.ambient.controller does not exist: the app attaches no sentinel and no "
+                                 "evidence poll, so the ambient row covers the store watcher and Textual alone.")
+    plan = [
+        ("ambient", ctx.keeltui("idle.ambient", "keeltui, ambient on", ambient=True), long),
+        ("off", ctx.keeltui("idle.off", "keeltui, ambient off"), short),
+        ("floor", ctx.floor(), short),
+    ]
+    for key, subject, seconds in plan:
+        try:
+            shown = watch(ctx, key, subject, seconds)
+            if not shown and key == "ambient":
+                ctx.results.note("idle", "the ambient config ([ambient] mode = \"status\", [evidence] source = "
+                                         "\"command\") was rejected: the app showed no first frame with it.")
+        except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
+            ctx.results.fail(f"idle.{key}.pct", err(exc))
+            ctx.say(f"idle: {subject.label} failed: {err(exc)}")

@@ -258,6 +258,10 @@ class AmbientController(Widget):
         session = state.current_session(self.store)
         started = session is not None and not _same(session, self.coach.session)
         self.coach.sync(session)
+        if started and self.sentinel.last_window is not None:
+            # The poll thread posts only changes: hand the new session the window
+            # already on screen, or an off-task start would go unnoticed.
+            self.coach.on_window(self.sentinel.last_window)
         self._show_focus()
         if started:
             # Clear the drift line now rather than at the next cadence tick: one

@@ -36,7 +36,6 @@ class AssessmentCard(Static):
             lines.append(Text("Nothing yet — we start from the ground up.", style="dim"))
         lines.append(Text("Where it thins out", style="bold"))
         lines.append(Text(clean_text(self.item.edge)))
-        lines.append(Text("The teacher is writing your plan from here.", style="dim italic"))
         return Group(*lines)
 
     def show_item(self, item: AssessmentItem) -> None:

@@ -10,7 +10,12 @@ from rich.console import Group
 from rich.markdown import Markdown
 from rich.text import Text
 from textual.binding import Binding
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Static
+
+from keeltui.chief.streaming import StreamBuffer, reserved_height, split_settled
 
 from keeltui.textsafe import clean_text
 
@@ -68,24 +73,149 @@ class ChatMessage(Static, can_focus=True):
         self.app.notify("Copied to the clipboard.", timeout=2)
 
 
-class StreamingReply(ChatMessage):
-    """A reply being streamed: pieces are appended, the screen catches up in batches."""
+class StreamingReply(Widget, can_focus=True):
+    """A reply being streamed, drawn line by line (Textual's line API).
+
+    Settled blocks (followed by a blank line) are rendered once; each flush redraws
+    only the tail and refreshes only the lines that changed. Height is reserved in
+    steps so that the pinned view scrolls in jumps, not on every new line: over SSH
+    every repainted line costs bytes.
+    """
+
+    DEFAULT_CSS = """
+    StreamingReply {
+        height: auto;
+        margin: 1 1 0 1;
+        padding: 0 1;
+        border-left: thick $success;
+    }
+    StreamingReply:focus { background: $boost; }
+    """
+
+    BINDINGS = [Binding("c", "copy", "Copy", show=False, id="copy_message")]
+
+    RESERVE_STEP = 8
+
+    def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "streaming",
+                 *, buffer: StreamBuffer | None = None, id: str | None = None) -> None:
+        super().__init__(id=id, classes=f"-{role}")
+        self.row_id = row_id
+        self.role = role
+        self.speaker = speaker
+        self.row_text = content
+        self.status = status
+        self.buffer = buffer or StreamBuffer()
+        self._width = 0
+        self._settled_blocks = 0
+        self._settled: list[Strip] = []
+        self._tail: list[Strip] = []
+        self._reserved = 0
 
     def on_mount(self) -> None:
-        self._pieces: list[str] = [self.row_text] if self.row_text else []
-        self._dirty = False
         self._timer = self.set_interval(FLUSH_SECS, self._flush)
 
+    # -- rendering ------------------------------------------------------------------
+
+    def _header(self) -> Strip:
+        header = Text(self.speaker, style="bold")
+        if self.status == "streaming":
+            header.append("  …", style="dim")
+        elif self.status in ("partial", "error"):
+            header.append("  (cut off: the brain stopped answering)", style="bold red")
+        return self._lines(header)[0]
+
+    def _lines(self, renderable) -> list[Strip]:
+        console = self.app.console
+        options = console.options.update(width=max(1, self._width), highlight=False)
+        return [Strip(line) for line in console.render_lines(renderable, options, pad=False)]
+
+    def _markdown(self, text: str) -> list[Strip]:
+        body = clean_text(text)
+        return self._lines(Markdown(body)) if body.strip() else []
+
+    def _rebuild(self, full: bool) -> None:
+        """Bring the cached strips up to date with ``row_text``."""
+        blocks, tail = split_settled(self.row_text)
+        if full:
+            self._settled, self._settled_blocks = [], 0
+        for block in blocks[self._settled_blocks:]:
+            if self._settled:
+                self._settled.append(Strip.blank(self._width))
+            self._settled.extend(self._markdown(block))
+        self._settled_blocks = len(blocks)
+        tail_strips = self._markdown(tail)
+        if tail_strips and self._settled:
+            tail_strips.insert(0, Strip.blank(self._width))
+        self._tail = tail_strips
+
+    @property
+    def _all_lines(self) -> int:
+        return 1 + len(self._settled) + len(self._tail)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        if width != self._width:
+            self._width = width
+            self._rebuild(full=True)
+        if self.status == "streaming":
+            self._reserved = reserved_height(self._all_lines, self.RESERVE_STEP)
+            return self._reserved
+        return self._all_lines
+
+    def render_line(self, y: int) -> Strip:
+        if self._width <= 0:
+            return Strip.blank(self.size.width)
+        if y == 0:
+            return self._header()
+        index = y - 1
+        if index < len(self._settled):
+            return self._settled[index]
+        index -= len(self._settled)
+        if index < len(self._tail):
+            return self._tail[index]
+        return Strip.blank(self._width)
+
+    # -- streaming ------------------------------------------------------------------
+
     def append(self, text: str) -> None:
-        self._pieces.append(text)
-        self._dirty = True
+        self.buffer.append(text)
 
     def _flush(self) -> None:
-        if self._dirty:
-            self._dirty = False
-            self.set_content("".join(self._pieces))
+        piece = self.buffer.drain()
+        if not piece or self._width <= 0:
+            if piece:
+                self.row_text += piece
+            return
+        old_settled = len(self._settled)
+        old_tail = self._tail
+        self.row_text += piece
+        self._rebuild(full=False)
+        if reserved_height(self._all_lines, self.RESERVE_STEP) != self._reserved:
+            self.refresh(layout=True)
+            return
+        # Only lines that changed are repainted.
+        start = 1 + old_settled
+        new_lines = self._settled[old_settled:] + self._tail
+        changed = [
+            offset for offset, strip in enumerate(new_lines)
+            if offset >= len(old_tail) or strip != old_tail[offset]
+        ]
+        removed = max(0, len(old_tail) - len(new_lines))
+        if changed or removed:
+            first = start + (changed[0] if changed else len(new_lines))
+            last = start + max(len(new_lines), len(old_tail))
+            self.refresh(Region(0, first, self.size.width, last - first))
 
     def finish(self, content: str, status: str) -> None:
         self._timer.stop()
-        self._dirty = False
-        self.set_content(content, status)
+        self.buffer.drain()
+        self.row_text = content
+        self.status = status
+        self._rebuild(full=True)
+        self.refresh(layout=True)
+
+    def set_content(self, content: str, status: str | None = None) -> None:
+        self.finish(content, status or self.status)
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(self.row_text)
+        self.app.notify("Copied to the clipboard.", timeout=2)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
-from keeltui.panes.message import ChatMessage
+from keeltui.panes.message import ChatMessage, StreamingReply
 from keeltui.panes.system_line import SystemLine
 from keeltui.store import Store
 from tests.support.loopback import Reply, free_port
@@ -96,7 +96,8 @@ async def test_report_while_streaming_never_becomes_the_reply(make_app, loopback
 
         assert reply_to(rows, user.id).id == reply.id
         widget = app.room.row_widget(reply.id)
-        assert isinstance(widget, ChatMessage) and widget.row_text == "".join(words)
+        assert isinstance(widget, (ChatMessage, StreamingReply)) and widget.row_text == "".join(words)
+        assert widget.status == "complete"
         await send(pilot, "and then?")
         await wait_for(pilot, lambda: len(loopback.requests) == 2)
         sent = loopback.requests[-1]["messages"]

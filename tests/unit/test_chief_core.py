@@ -164,3 +164,31 @@ def test_quiet_mode_viewer_and_owner_are_separate_questions():
     assert QUIET_MODE_REFUSAL == "Quiet Mode is on: Master Chief stays hidden until it is turned off."
     assert screen_safe("drifting on reddit", True) == ""
     assert screen_safe("drifting on reddit", False) == "drifting on reddit"
+
+
+from keeltui.chief.streaming import reserved_height, split_settled  # noqa: E402
+
+
+@pytest.mark.parametrize("text, settled, tail", [
+    ("", [], ""),
+    ("partial line", [], "partial line"),
+    ("one\n\ntwo", ["one"], "two"),
+    ("one\n\ntwo\n\n", ["one", "two"], ""),
+    ("a\nb\n\n\n\nc", ["a\nb"], "c"),
+    ("```\ncode\n\nmore\n```\n\nafter", ["```\ncode\n\nmore\n```"], "after"),
+    ("```\ncode\n\nstill open", [], "```\ncode\n\nstill open"),
+    ("# Title\n\n- item\n- item\n\nnext", ["# Title", "- item\n- item"], "next"),
+])
+def test_split_settled(text, settled, tail):
+    assert split_settled(text) == (settled, tail)
+
+
+def test_split_settled_joins_back_to_the_text():
+    text = "a\n\nb\nc\n\n```\nx\n\ny\n```\n\ntail"
+    blocks, tail = split_settled(text)
+    assert "\n\n".join(blocks + [tail]) == text
+
+
+@pytest.mark.parametrize("lines, step, reserved", [(0, 8, 8), (1, 8, 8), (8, 8, 8), (9, 8, 16), (5, 1, 5)])
+def test_reserved_height(lines, step, reserved):
+    assert reserved_height(lines, step) == reserved

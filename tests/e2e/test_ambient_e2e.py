@@ -1,0 +1,116 @@
+"""The real keeltui in tmux: drift line, snooze, and focus silencing the sentinel.
+
+Evidence comes from a ``command`` source that cats a file the test rewrites; the
+loopback brain answers the ambient judgement with drift. Judge calls are counted
+from the loopback server's requests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from keeltui.ambient.judges import AMBIENT_SYSTEM, FOCUS_SYSTEM
+from tests.support.loopback import Reply
+from tests.support.tmux import keeltui_command, run_keeltui
+
+PLACEHOLDER = "Write to the Chief"
+JUDGE_MODEL = "judge-model"
+DRIFT = "Twenty minutes of YouTube; the grant report is waiting."
+CADENCE = 1
+
+
+def _calls(loopback, system: str) -> int:
+    return sum(1 for r in list(loopback.requests)
+               if r.get("model") == JUDGE_MODEL and r.get("messages", [{}])[0].get("content") == system)
+
+
+def _respond(request: dict) -> Reply:
+    system = request.get("messages", [{}])[0].get("content", "")
+    if system == AMBIENT_SYSTEM:
+        return Reply(text=json.dumps({"drifting": True, "message": DRIFT}))
+    if system == FOCUS_SYSTEM:
+        return Reply(text=json.dumps({"drifting": False, "message": ""}))
+    return Reply(text="Hello.")
+
+
+def _show(path, title: str, wm_class: str = "firefox") -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(f"{wm_class}\t{title}\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _status(config) -> str:
+    out = run_keeltui(config, "status")
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def _wait_status(config, predicate, what: str, timeout: float = 20.0) -> str:
+    """Poll ``keeltui status``; the timeout only bounds a hang."""
+    deadline = time.monotonic() + timeout
+    line = ""
+    while time.monotonic() < deadline:
+        line = _status(config)
+        if predicate(line):
+            return line
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}; status was {line!r}")
+
+
+def test_drift_snooze_and_focus_in_tmux(tmp_path, loopback, tmux, e2e_env):
+    loopback.responder = _respond
+    window = tmp_path / "window.txt"
+    _show(window, "keeltui - terminal", "xterm")
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[brain]\nbase_url = "{loopback.url}"\nmodel = "loop-model"\ntimeout_secs = 5.0\n'
+        f'[brain.models]\njudge = "{JUDGE_MODEL}"\n'
+        f'[ambient]\nmode = "notify"\ncadence_secs = {CADENCE}\n'
+        f'[evidence]\nsource = "command"\ncommand = "cat {window}"\npoll_secs = 0.2\n'
+        f"[focus]\ngrace_secs = 0\nnudge_debounce_secs = 300\n"
+        f'[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n',
+        encoding="utf-8",
+    )
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+
+    # Drift: the ⚠ line on screen and in `keeltui status`.
+    _show(window, "YouTube - cat videos")
+    tmux.wait_text("⚠ " + DRIFT)
+    assert _wait_status(config, lambda s: s.startswith("⚠"), "the drift status") == "⚠ " + DRIFT
+
+    # Escape leaves the composer; z snoozes: the screen and the status clear.
+    tmux.send("Escape")
+    # ESC then z at once would read as Alt+z: wait until the footer offers the keys.
+    tmux.wait_text("z Snooze 1h")
+    tmux.send("z")
+    tmux.wait_for(lambda text: DRIFT not in text, what="the drift line to clear")
+    assert _wait_status(config, lambda s: s == "idle", "idle after the snooze") == "idle"
+
+    # Lift the snooze from the CLI and drift again, so that silence below is focus's doing.
+    assert run_keeltui(config, "snooze", "off").returncode == 0
+    _show(window, "YouTube - more cat videos")
+    tmux.wait_text("⚠ " + DRIFT)
+
+    # A focus session started from the CLI: the app shows it and the sentinel goes silent.
+    started = run_keeltui(config, "focus", "start", "write the grant report")
+    assert started.returncode == 0, started.stderr
+    tmux.wait_text("◎ Focus: write the grant report")
+    tmux.wait_for(lambda text: DRIFT not in text, what="focus to clear the drift line")
+    assert _wait_status(config, lambda s: s.startswith("◎"), "the focus status").startswith(
+        "◎ Focus: write the grant report · 25m left"
+    )
+    ambient = _calls(loopback, AMBIENT_SYSTEM)
+    _show(window, "Reddit - r/aww")
+    # The focus coach judges the off-task window (grace 0): the app saw it...
+    deadline = time.monotonic() + 20
+    while _calls(loopback, FOCUS_SYSTEM) == 0:
+        assert time.monotonic() < deadline, "the focus judge was never asked"
+        time.sleep(0.05)
+    # ...and over the next few cadence ticks the ambient judge is never asked.
+    time.sleep(3 * CADENCE)
+    assert _calls(loopback, AMBIENT_SYSTEM) == ambient
+    assert DRIFT not in tmux.capture()
+    assert not tmux.pane_dead()
