@@ -32,9 +32,10 @@ CAUSES: dict[str, str] = {
         "`Markdown` renderable lazily in `render()`."
     ),
     "rss": (
-        "The brain client (openai 3.x and its `types` package, pydantic models) adds ~32 MB once it loads after "
-        "the first frame (42 → 75 MB on an empty room); the long room adds ~5 MB (40 mounted rows with their "
-        "Markdown). Mounting fewer rows at start (see above) gives the margin back."
+        "Borderline at 100 000 rows. The brain client (openai 3.x and its `types` package, pydantic models) adds "
+        "~32 MB once it loads after the first frame (42 → 75 MB on an empty room); the long room adds ~5 MB "
+        "(40 mounted rows with their Markdown renderables). Mounting one screenful of rows at start gives the "
+        "margin back."
     ),
     "first_message": (
         "`Brain.stream()` (keeltui/brain.py) runs `import openai` on the event loop's thread. A message sent "
@@ -46,40 +47,38 @@ CAUSES: dict[str, str] = {
         "warm thread and a call cannot build two clients."
     ),
     "stream.paced.lag": (
-        "Borderline: the flush timer runs every 50 ms (`FLUSH_SECS` in panes/message.py) and each flush costs "
-        "20–40 ms late in the reply (see the CPU row), so the marker lands 50–150 ms after it was sent. "
-        "Rendering only the last block (see the CPU row) brings a flush back under a few ms."
+        "Borderline: the reply's flush timer runs every 50 ms (`FLUSH_SECS` in panes/message.py) and the "
+        "marker can land just after a tick, or in a tick that also repaints the whole room (a height jump, see "
+        "the bytes row), so the last chunk reaches the screen 10–110 ms after it was sent."
     ),
     "stream.burst.lag": (
         "Parsing the stream is the bottleneck: the openai SDK turns each SSE event into pydantic models "
         "(`openai._models.construct_type`), ~110 µs a chunk on this machine — streaming the same 4 000 chunks "
         "from the loopback server takes 0.47 s of CPU through `AsyncOpenAI` and 0.05 s through `httpx2` + "
-        "`json.loads`. On top, every chunk is posted as its own Textual message (`ChiefReplyDelta`, 4 000 "
-        "dispatches). Fix: in `Brain.stream()`, read the SSE lines with the client's `with_streaming_response` "
-        "(or httpx2 directly) and `json.loads` each `data:` line; in the worker, buffer deltas and post one "
-        "message per flush interval instead of one per chunk."
+        "`json.loads` of each `data:` line. The app's own part (one `StreamBuffer` drained per 50 ms flush) is "
+        "small. Fix: in `Brain.stream()` (keeltui/brain.py) read the SSE lines through the client's "
+        "`with_streaming_response` (or httpx2 directly) and `json.loads` them, keeping the SDK for errors."
     ),
     "stream.paced.cpu": (
-        "Each 50 ms flush re-renders the *whole* reply twice: `StreamingReply._flush` → `set_content` rebuilds a "
-        "`Markdown` of the full text, the auto-height layout renders it to measure its height "
-        "(`Widget.get_content_height` → `Visual.get_height`) and the compositor renders all its lines again "
-        "(`Visual.to_strips` → `rich.Text.wrap`); cProfile of a paced stream: `Screen._refresh_layout` 13 s of "
-        "the 18 s busy, Markdown parsing and wrapping most of it, growing with the reply (O(n²) over the "
-        "stream). Fix: append-only streaming — completed blocks (paragraphs, list items, code fences) become "
-        "separate static widgets rendered once, only the last block re-renders per flush (Textual's "
-        "`Markdown` widget with `Markdown.get_stream()` / `MarkdownStream` does this)."
+        "Borderline. cProfile of a paced stream (append-only `StreamingReply`): the openai SDK's per-chunk "
+        "pydantic construction is now the largest single item (`Brain.stream` ≈ a third of the busy time, see the "
+        "burst row), then the compositor repainting the whole room twice per height jump (see the bytes row), "
+        "then the Markdown of the unsettled tail re-rendered each flush (`StreamingReply._rebuild`). Parsing SSE "
+        "with `json.loads` and one repaint per jump give the margin back."
     ),
     "stream.paced.bytes": (
-        "Every flush that adds a line scrolls the room, and Textual repaints the whole scrolled region: ~33 rows "
-        "× 120 columns with 24-bit SGR codes ≈ 11 KB a frame, ~17 frames a second for 22 s (4.3 MB for a 23 KB "
-        "reply). Textual has no terminal scroll-region support, so at 20 flushes a second a pinned, scrolling "
-        "view cannot get near 10×: the budget (230 KB) is ~20 full-region frames for the whole reply. Ways "
-        "down: flush the visible text at most ~4–5 times a second while the view has to scroll (keep 20 Hz only "
-        "while text grows within the last line, whose repaint is one row), and fewer SGR changes per row (one "
-        "background for the whole room, no per-segment resets). Against elia's ~300× and oterm's ~50×."
+        "Most bytes are full repaints of the room when the reply's reserved height jumps (`RESERVE_STEP = 8` "
+        "lines in panes/message.py): the pane output of one paced run holds ~79 frames that repaint more than "
+        "10 rows (~10 KB each: ~33 rows × 120 columns with 24-bit SGR codes) = 86 % of the bytes, and ~400 "
+        "tail-only frames of ~190 bytes = 14 %. The repaints come in pairs: `refresh(layout=True)` repaints the "
+        "region with the taller widget, then the anchored scroll repaints it again on the next frame, so each "
+        "jump costs two full repaints. Fix: scroll in the same refresh as the layout change (one repaint per "
+        "jump, ~−43 %), and a larger step (e.g. a third of the room's height, 10–12 lines) halves the jumps "
+        "again; together about 12–15×. Under 10× also needs fewer bytes per repainted row (one background for "
+        "the whole room instead of per-segment SGR resets). Against elia's ~300× and oterm's ~50×."
     ),
     "stream.burst.bytes": (
-        "See the 5 ms row: bytes scale with the number of frames drawn while the view scrolls."
+        "See the 5 ms row: bytes scale with the number of full repaints while the view scrolls."
     ),
     "status": (
         "`keeltui status` spends ~50 ms above bare `python -c pass` (22–26 ms): the console script imports "

@@ -63,10 +63,11 @@ class Verdict:
     ok: bool | None  # None: not measured
 
 
-def _check(key: str, target: str, value: float | None, limit: float, shown: str) -> Verdict:
+def _check(key: str, target: str, value: float | None, limit: float, shown: str, under: bool = False) -> Verdict:
+    """PASS when ``value`` is within ``limit`` (``under``: strictly below it)."""
     if value is None:
         return Verdict(key, target, shown or "not measured", None)
-    return Verdict(key, target, shown, value <= limit)
+    return Verdict(key, target, shown, value < limit if under else value <= limit)
 
 
 def verdicts(r: Results) -> list[Verdict]:
@@ -80,7 +81,8 @@ def verdicts(r: Results) -> list[Verdict]:
     for key, label in (("keeltui.empty", "empty store"), ("keeltui.100k", "100 000-row room")):
         v = r.median(f"rss_brain.{key}")
         out.append(_check(f"rss.{key}", f"peak RSS < 80 MB after the brain client loaded ({label})", v, 80,
-                          f"{mb(v)} (max {mb(r.get(f'rss_brain.{key}').hi)})" if v else failed(r.get(f"ttff.{key}"))))
+                          f"{mb(v)} (max {mb(r.get(f'rss_brain.{key}').hi)})" if v else failed(r.get(f"ttff.{key}")),
+                          under=True))
     cold, warm = r.get("first_message.cold"), r.get("first_message.warm")
     if cold.samples and warm.samples:
         gap = cold.median - warm.median
@@ -96,7 +98,7 @@ def verdicts(r: Results) -> list[Verdict]:
     s = r.get("stream.paced.cpu_pct")
     out.append(_check("stream.paced.cpu", "under 20 % of a core while streaming (5 ms apart)", s.median, 20,
                       f"{pct(s.median)} ({num(r.median('stream.paced.cpu'))} s CPU)" if s.samples
-                      else failed(r.get("stream.paced.lag"))))
+                      else failed(r.get("stream.paced.lag")), under=True))
     pins = r.get("stream.paced.pinned").samples + r.get("stream.burst.pinned").samples
     out.append(Verdict("stream.pinned", "view stays pinned to the bottom (last chunk on screen 1 s after the end)",
                        f"{int(sum(pins))} of {len(pins)} streams" if pins else "not measured",
@@ -104,7 +106,7 @@ def verdicts(r: Results) -> list[Verdict]:
     for variant, label in (("paced", "5 ms apart"), ("burst", "burst")):
         s = r.get(f"stream.{variant}.bytes_ratio")
         out.append(_check(f"stream.{variant}.bytes", f"terminal bytes < 10× the reply's text ({label})", s.median, 10,
-                          f"{times(s.median)}" if s.samples else failed(r.get(f"stream.{variant}.lag"))))
+                          f"{times(s.median)}" if s.samples else failed(r.get(f"stream.{variant}.lag")), under=True))
     k, p = r.median("status.keeltui"), r.median("status.python")
     q = ratio(k, p)
     heavy = r.facts.get("status.heavy_imports")
@@ -118,7 +120,7 @@ def verdicts(r: Results) -> list[Verdict]:
     out.append(_check("idle", "idle under 1 % of a core (sentinel, evidence polling and store watcher on)", s.median, 1.0,
                       f"{pct(s.median)} over {num(r.facts.get('idle.ambient.secs'))} s "
                       f"(ambient off: {pct(r.median('idle.off.pct'))}, floor: {pct(r.median('idle.floor.pct'))})"
-                      if s.samples else failed(s)))
+                      if s.samples else failed(s), under=True))
     tally = r.facts.get("sentinel.tally")
     if tally is not None:
         steady = sum(tally.steady_calls.values())

@@ -135,10 +135,14 @@ class KeelApp(App):
 
     def _attach_ambient(self) -> None:
         # A non-visual widget: its workers and timer live and die with the app.
-        from keeltui.ambient.controller import AmbientController
+        # Mounted after the first frame, which does not need it.
+        def attach() -> None:
+            from keeltui.ambient.controller import AmbientController
 
-        self.ambient = AmbientController(self.config, self.store, self.brain, clock=self.clock, id="ambient")
-        self.mount(self.ambient)
+            self.ambient = AmbientController(self.config, self.store, self.brain, clock=self.clock, id="ambient")
+            self.mount(self.ambient)
+
+        self.call_after_refresh(attach)
 
     def _check_brain(self) -> None:
         self.run_worker(self._brain_check_worker, name="brain-check", group="brain", exclusive=True, exit_on_error=False)
@@ -310,8 +314,21 @@ class KeelApp(App):
         panes = self.query_one(TabbedContent)
         panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
 
-    def action_leave_composer(self) -> None:
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        # The pane you switch to gets the keyboard, so you can type at once. Focus
+        # must leave the hidden pane first: a focused widget in it would pull its
+        # tab back to the front.
         self.set_focus(None)
+        self.call_after_refresh(self.action_compose)
+
+    def action_leave_composer(self) -> None:
+        """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""
+        panes = self.query_one(TabbedContent)
+        rows = [w for w in self.room.log_view.children if w.can_focus] if panes.active == "chief-tab" else []
+        if rows and not self.quiet:
+            rows[-1].focus(scroll_visible=False)
+        else:
+            self.set_focus(None)
 
     def action_compose(self) -> None:
         panes = self.query_one(TabbedContent)

@@ -49,6 +49,21 @@ SNOOZE_SECS = 3600
 TICK_SECS = 1.0
 
 
+class _LazyNotifier:
+    """Build the real notifier on the first toast, which the sentinel sends from a
+    thread: probing D-Bus or PATH then never costs the UI thread anything."""
+
+    def __init__(self) -> None:
+        self._real: Notifier | None = None
+        self._lock = threading.Lock()
+
+    def notify(self, title: str, body: str) -> None:
+        with self._lock:
+            if self._real is None:
+                self._real = make_notifier()
+        self._real.notify(title, body)
+
+
 def _same(a: FocusSession | None, b: FocusSession | None) -> bool:
     """Two stored sessions are the same session (drift counts may differ)."""
     if a is None or b is None:
@@ -104,7 +119,7 @@ class AmbientController(Widget):
             judge=self._brain_judge,
             judge_name="brain",
             frame=self._frame,
-            notifier=notifier if notifier is not None else make_notifier(),
+            notifier=notifier if notifier is not None else _LazyNotifier(),
             record_event=store.add_event,
             focus_active=lambda: state.current_session(store) is not None,
             quiet_active=lambda: bool(self.app.quiet),
@@ -256,7 +271,14 @@ class AmbientController(Widget):
 
     def _sync_focus(self) -> None:
         session = state.current_session(self.store)
-        started = session is not None and not _same(session, self.coach.session)
+        live = self.coach.session
+        if session is not None and _same(session, live):
+            # Same session: keep the live object (a judgement in flight is tied to
+            # it by identity) and take any drift another process counted.
+            live.drifts = max(live.drifts, session.drifts)
+            self._show_focus()
+            return
+        started = session is not None
         self.coach.sync(session)
         if started and self.sentinel.last_window is not None:
             # The poll thread posts only changes: hand the new session the window

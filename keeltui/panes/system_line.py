@@ -33,7 +33,10 @@ class SystemLine(Widget, can_focus=True):
     }
     """
 
-    BINDINGS = [Binding("enter", "toggle_fold", "Fold/unfold", show=False)]
+    BINDINGS = [
+        Binding("enter", "toggle_fold", "Fold/unfold", show=False),
+        Binding("c", "copy", "Copy", show=False, id="copy_message"),
+    ]
 
     folded: reactive[bool] = reactive(True)
 
@@ -52,6 +55,11 @@ class SystemLine(Widget, can_focus=True):
     def action_toggle_fold(self) -> None:
         if self.foldable:
             self.folded = not self.folded
+
+    def action_copy(self) -> None:
+        # OSC 52: works over SSH (tmux needs `set -g set-clipboard on`).
+        self.app.copy_to_clipboard(self.row_text)
+        self.app.notify("Copied to the clipboard.", timeout=2)
 
     def watch_folded(self, folded: bool) -> None:
         self.set_class(folded and self.foldable, "-folded")

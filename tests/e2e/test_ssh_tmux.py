@@ -25,8 +25,8 @@ def test_copy_a_message_reaches_tmux_through_osc52(tmp_path, loopback, tmux, e2e
     tmux.start(keeltui_command(config), e2e_env)
     tmux._tmux("set", "-g", "set-clipboard", "on")
     tmux.wait_text("copy me")
-    tmux.send("Escape")          # leave the composer
-    tmux.send("BTab")            # focus moves back to the last row of the room
+    tmux.send("Escape")          # leave the composer: the newest row takes the focus
+    tmux.wait_text("Snooze")     # the footer shows the room's keys once the composer is left
     tmux.send("c")
     def copied(_):
         out = tmux._tmux("show-buffer", check=False)
