@@ -318,6 +318,9 @@ class KeelApp(App):
         # The pane you switch to gets the keyboard, so you can type at once. Focus
         # must leave the hidden pane first: a focused widget in it would pull its
         # tab back to the front.
+        focused = self.focused
+        if focused is not None and event.pane in focused.ancestors:
+            return
         self.set_focus(None)
         self.call_after_refresh(self.action_compose)
 
