@@ -180,7 +180,11 @@ def test_binding_ids_in_example_exist_in_the_app():
     listed = set(re.findall(r"\b([a-z_]+)(?=[,.])", ids_block.split("Ids:")[1]))
     from keeltui.app import KeelApp
     from keeltui.panes.composer import Composer
-    from keeltui.panes.message import ChatMessage
+    from keeltui.panes.message import ChatMessage, StreamingReply
+    from keeltui.panes.quiz import QuizCard
+    from keeltui.panes.system_line import SystemLine
+    from keeltui.tutor_view import TutorPane
 
-    real = {b.id for cls in (KeelApp, Composer, ChatMessage) for b in cls.BINDINGS if getattr(b, "id", None)}
-    assert listed <= real, listed - real
+    classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard)
+    real = {b.id for cls in classes for b in cls.BINDINGS if getattr(b, "id", None)}
+    assert listed == real, listed ^ real
