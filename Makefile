@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install clean lint
+.PHONY: run test bench install clean screenshots
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -27,3 +27,6 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+screenshots: $(STAMP)
+	$(BIN)/python docs/make_screenshots.py
