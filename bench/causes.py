@@ -15,11 +15,9 @@ CAUSES: dict[str, str] = {
         "`pygments` (~28 ms, via `panes/message.py`) even for an empty room, `keeltui.brain` (~20 ms although "
         "openai stays lazy), and dataclass-heavy `config`/`store` (~10 ms each). After the imports, "
         "`TabbedContent` composes *both* panes, so ~70 widgets mount and 16 CSS sources are parsed and applied "
-        "(cProfile: `Stylesheet.apply` is the largest single item) against the floor's 11 widgets; `on_mount` "
-        "imports the ambient controller synchronously (`_attach_ambient`, ~26 ms under cProfile). Fix: mount the "
-        "tutor pane lazily on its first activation (a placeholder `TabPane` until then), import `rich.markdown` "
-        "only when a row has Markdown to draw, and move `_attach_ambient` (and its imports) to "
-        "`call_after_refresh` like the brain check."
+        "(cProfile: `Stylesheet.apply` is the largest single item) against the floor's 11 widgets. Fix: mount the "
+        "tutor pane lazily on its first activation (a placeholder `TabPane` until then) and import its modules "
+        "there, and import `rich.markdown` only when a row has Markdown to draw."
     ),
     "ttff.keeltui.100k": (
         "Everything above, plus ~55 ms for the long room: `Store()` runs `_backfill_turn_kinds` on every open, a "
@@ -40,11 +38,13 @@ CAUSES: dict[str, str] = {
     "first_message": (
         "`Brain.stream()` (keeltui/brain.py) runs `import openai` on the event loop's thread. A message sent "
         "before the background `warm()` has finished importing openai (~0.43 s on this machine) blocks the whole "
-        "UI on the import lock until that import ends; once warm, the same message answers in ~60 ms (the "
-        "'typed 2.5 s after the first frame' row shows that warming itself works). Fix: in `stream()`, "
-        "`complete()` and the tool-call path, `await asyncio.to_thread(self.warm)` (or await one shared warm-up "
-        "future) before the first `import openai` on the loop; also guard `client()` with a lock so that the "
-        "warm thread and a call cannot build two clients."
+        "UI on the import lock until that import ends: even the owner's own turn (written ahead to the store and "
+        "mounted by `on_composer_submitted`) reaches the screen only ~0.6 s after Enter, in the same frame as the "
+        "reply, because the reply worker starts on the same loop and blocks it before the next refresh. Typed "
+        "2.5 s after the first frame, the first message answers in ~85 ms, so warming itself works. Fix: in "
+        "`stream()`, `complete()` and the tool-call path, `await asyncio.to_thread(self.warm)` (or await one "
+        "shared warm-up future) before the first `import openai` on the loop; guard `client()` with a lock so "
+        "that the warm thread and a call cannot build two clients."
     ),
     "stream.paced.lag": (
         "Borderline: the reply's flush timer runs every 50 ms (`FLUSH_SECS` in panes/message.py) and the "

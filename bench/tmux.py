@@ -122,6 +122,6 @@ class Pane:
         self.tmux("pipe-pane", "-t", self.target, check=False)
 
 
-def _tail(screen: str, lines: int = 6) -> str:
-    kept = [line.rstrip() for line in screen.splitlines() if line.strip()]
-    return " | ".join(kept[-lines:])[:600] or "(blank)"
+def _tail(screen: str, lines: int = 12) -> str:
+    kept = [" ".join(line.split()) for line in screen.splitlines() if line.strip()]
+    return " | ".join(kept[-lines:])[:1200] or "(blank)"

@@ -42,6 +42,7 @@ log = logging.getLogger("keeltui.app")
 STORE_POLL_SECS = 0.5
 BRAIN_NOTICE_KEY = "brain_offline_notice"
 INITIAL_ROWS = 40
+BRAIN_REPROBE_SECS = 30
 
 
 def offline_notice(base_url: str, problem: str) -> str:
@@ -66,6 +67,7 @@ class KeelApp(App):
         Binding("i", "compose", "Write", id="compose"),
         Binding("z", "snooze", "Snooze 1h", id="snooze"),
         Binding("f", "start_focus", "Focus", id="focus"),
+        Binding("F", "stop_focus", "Stop focus", show=False, id="stop_focus"),
         Binding("f2", "settings", "Settings", id="settings"),
     ]
 
@@ -87,6 +89,7 @@ class KeelApp(App):
         self._status_written: str | None = None
         self._status_path: Path = config.status_file_path()
         self.brain_online: bool | None = None
+        self._reprobe = None
         self.ambient = None  # the ambient controller, attached in on_mount when available
 
     # -- layout ---------------------------------------------------------------------
@@ -164,11 +167,20 @@ class KeelApp(App):
 
     def on_brain_checked(self, message: BrainChecked) -> None:
         self.set_brain_online(message.problem is None, message.problem)
+        if message.problem is None:
+            self.status_line.message = ""
+        elif self._reprobe is None:
+            # An offline brain is asked again now and then, so the drift judge and the
+            # status line notice when it comes back without waiting for a chat turn.
+            self._reprobe = self.set_interval(BRAIN_REPROBE_SECS, self._check_brain)
 
     def set_brain_online(self, online: bool, problem: str | None = None) -> None:
         """Say once, as a notice, that the brain is offline; forget it once it answers."""
         self.brain_online = online
         if online:
+            if self._reprobe is not None:
+                self._reprobe.stop()
+                self._reprobe = None
             if self.store.get_state(BRAIN_NOTICE_KEY):
                 self.store.delete_state(BRAIN_NOTICE_KEY)
             return
@@ -350,6 +362,10 @@ class KeelApp(App):
         if self.ambient is not None:
             self.ambient.start_focus_from_ui()
 
+    def action_stop_focus(self) -> None:
+        if self.ambient is not None:
+            self.ambient.stop_focus_from_ui()
+
     def action_settings(self) -> None:
         if self.ambient is not None:
             self.ambient.open_settings()
@@ -366,6 +382,7 @@ class KeelApp(App):
         yield SystemCommand("Chief / Tutor", "Switch between the Chief room and the tutor", self.action_switch_pane)
         yield SystemCommand("Snooze drift coaching", "Snooze the ambient sentinel for an hour", self.action_snooze)
         yield SystemCommand("Start focus", "Declare a focus session", self.action_start_focus)
+        yield SystemCommand("Stop focus", "End the running focus session (reported in the room)", self.action_stop_focus)
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
 
     async def on_unmount(self) -> None:

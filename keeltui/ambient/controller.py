@@ -320,7 +320,7 @@ class AmbientController(Widget):
         """Open the focus prompt, prefilled with today's first task; refuse while one runs."""
         refusal = state.busy_refusal(self.store, self.clock())
         if refusal:
-            self._tell(f"{refusal} — keeltui focus stop ends it.", private="A focus session is already running.",
+            self._tell(f"{refusal} — F (or keeltui focus stop) ends it.", private="A focus session is already running.",
                        severity="warning")
             return
         if isinstance(self.app.screen, (FocusPrompt, SettingsScreen)):
@@ -360,7 +360,7 @@ class AmbientController(Widget):
         self._tell(f'Focus started: "{commitment}".', private="Focus started.")
 
     def stop_focus_from_ui(self) -> None:
-        """End the running session now (the app has no key for it yet; the CLI has)."""
+        """End the running session now (the F key, the palette, or `keeltui focus stop`)."""
         if self.coach.session is None and state.current_session(self.store) is None:
             self._tell("No focus session is running.")
             return

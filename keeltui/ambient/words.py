@@ -21,6 +21,8 @@ STOPWORDS = frozenset(
     yourself yourselves make made want need like today todays tomorrow week goal goals
     task tasks life domain domains nothing file none work working thing things stuff
     http https www com org net html untitled window new tab home page frame clipped
+    the and for are but not you all any can had her was one our out his has how its
+    may who did get got let put say she too use via per off own yet
     """.split()
 )
 # Frame headings and our own filler sentence must never count as matches.

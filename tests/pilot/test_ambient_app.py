@@ -439,3 +439,29 @@ async def test_a_garbage_reply_keeps_the_prior_line(ambient_app, script, window,
         await wait_for(pilot, lambda: app.ambient.sentinel.last_error, what="a failed judgement")
         assert app.ambient_line == DRIFT and f"⚠ {DRIFT}" in status_text(app)
         assert app.is_running
+
+
+async def test_shift_f_stops_focus_and_reports_it(ambient_app, window, tmp_path):
+    app = ambient_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert run_keeltui(tmp_path / "config.toml", "focus", "start", "sort the receipts").returncode == 0
+        await wait_for(pilot, lambda: app.focus_text.startswith("◎ Focus: sort the receipts"), what="focus shown")
+        await leave_composer(pilot)
+        await pilot.press("F")
+        await wait_for(pilot, lambda: app.focus_text == "", what="focus stopped")
+        assert ambient_state.current_focus(app.store) is None
+        rows = app.store.messages(app.store.chief_id())
+        assert rows[-1].turn_kind == "task" and '"sort the receipts"' in rows[-1].content
+
+
+async def test_the_drift_judge_returns_to_the_brain_when_it_comes_back(ambient_app, window, monkeypatch):
+    monkeypatch.setattr("keeltui.app.BRAIN_REPROBE_SECS", 0.3)
+    port = free_port()
+    app = ambient_app(base_url=f"http://127.0.0.1:{port}/v1")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.judge_name == "local", what="the local judge")
+        with LoopbackBrain(port=port):
+            await wait_for(pilot, lambda: app.brain_online is True and app.judge_name == "brain",
+                           what="the brain judge again")
+            assert "judge: brain" in status_text(app)
+            assert "brain offline" not in app.status_line.message

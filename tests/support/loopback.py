@@ -51,6 +51,7 @@ class LoopbackBrain:
         responder: Callable[[dict], Reply] | None = None,
         default: Reply | None = None,
         models: list[str] | None = None,
+        port: int = 0,
     ) -> None:
         self.responder = responder
         self.default = default or Reply(text="Hello from the loopback brain.")
@@ -187,7 +188,8 @@ class LoopbackBrain:
                 except (BrokenPipeError, ConnectionResetError):
                     return
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        ThreadingHTTPServer.allow_reuse_address = True
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 

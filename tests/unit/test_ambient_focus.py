@@ -240,3 +240,12 @@ async def test_excluded_windows_are_not_drift():
     clock.now += 1000
     assert await c.tick() == ""
     assert judge.calls == []
+
+
+def test_short_stopwords_never_make_a_title_on_task():
+    from keeltui.ambient.evidence import WindowSnapshot
+    from keeltui.ambient.judges import on_task
+
+    snapshot = WindowSnapshot("firefox", "Reddit - the front page of the internet", 0.0)
+    assert not on_task("write the grant report", snapshot)
+    assert on_task("write the grant report", WindowSnapshot("code", "grant_report.md — vim", 0.0))
