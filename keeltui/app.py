@@ -35,13 +35,13 @@ from keeltui.panes.status_line import StatusLine
 from keeltui.services.chief_turns import ChiefTurns
 from keeltui.statusfile import StatusState, render_status, write_status
 from keeltui.store import Store
-from keeltui.tutor_view import TutorPane
 
 log = logging.getLogger("keeltui.app")
 
 STORE_POLL_SECS = 0.5
 BRAIN_NOTICE_KEY = "brain_offline_notice"
-INITIAL_ROWS = 40
+# Enough rows to fill a tall pane for the first frame; more are paged in right after.
+INITIAL_ROWS = 16
 BRAIN_REPROBE_SECS = 30
 
 
@@ -90,7 +90,8 @@ class KeelApp(App):
         self._status_path: Path = config.status_file_path()
         self.brain_online: bool | None = None
         self._reprobe = None
-        self.ambient = None  # the ambient controller, attached in on_mount when available
+        self.ambient = None  # the ambient controller, mounted after the first frame
+        self.tutor = None  # the tutor pane, mounted after the first frame
 
     # -- layout ---------------------------------------------------------------------
 
@@ -103,7 +104,7 @@ class KeelApp(App):
                     self.config.chief.window_rows, id="chief-room",
                 )
             with TabPane("Tutor", id="tutor-tab"):
-                yield TutorPane(id="tutor-pane", app_config=self.config, store=self.store, brain=self.brain)
+                pass  # the tutor pane is mounted right after the first frame (see _mount_tutor)
         yield StatusLine(id="status-line")
         yield Footer()
 
@@ -128,13 +129,23 @@ class KeelApp(App):
         rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
         self.room.show_rows(rows)
         self._room_cursor = rows[-1].id if rows else 0
+        if rows:
+            self.call_after_refresh(self._page_in_backlog, rows[0].id)
         self._data_version = self.store.data_version()
         self.room.composer.focus_input()
         self.set_interval(STORE_POLL_SECS, self._poll_store)
         self._attach_ambient()
+        self.call_after_refresh(self._mount_tutor)
         self._update_status()
         # The brain client costs ~0.4 s to import: after the first frame, off the UI thread.
         self.call_after_refresh(self._check_brain)
+
+    def _mount_tutor(self) -> None:
+        # The tutor's modules are not needed for the first frame of the room.
+        from keeltui.tutor_view import TutorPane
+
+        self.tutor = TutorPane(id="tutor-pane", app_config=self.config, store=self.store, brain=self.brain)
+        self.query_one("#tutor-tab", TabPane).mount(self.tutor)
 
     def _attach_ambient(self) -> None:
         # A non-visual widget: its workers and timer live and die with the app.
@@ -205,9 +216,8 @@ class KeelApp(App):
         self.refresh_room()
         if self.ambient is not None:
             self.ambient.sync_from_store()
-        tutor = self.query(TutorPane)
-        if tutor and hasattr(tutor.first(), "refresh_from_store"):
-            tutor.first().refresh_from_store()
+        if self.tutor is not None:
+            self.tutor.refresh_from_store()
 
     def refresh_room(self) -> None:
         rows = self.store.after(self.store.chief_id(), self._room_cursor)
@@ -221,6 +231,9 @@ class KeelApp(App):
             self._room_cursor = rows[-1].id
         if rows or refreshed:
             self.room.append_rows(refreshed + rows)
+
+    def _page_in_backlog(self, before_id: int) -> None:
+        self.room.prepend_rows(self.store.before(self.store.chief_id(), before_id, PAGE_ROWS))
 
     def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
         older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
@@ -350,9 +363,8 @@ class KeelApp(App):
         if panes.active == "chief-tab" and not self.quiet:
             self.room.composer.focus_input()
         else:
-            tutor = self.query_one(TutorPane)
-            if hasattr(tutor, "focus_input"):
-                tutor.focus_input()
+            if self.tutor is not None:
+                self.tutor.focus_input()
 
     def action_snooze(self) -> None:
         if self.ambient is not None:

@@ -79,3 +79,11 @@ def one_line(value: object, limit: int = 200) -> str:
     """One printable line: cleaned, whitespace folded to single spaces, clipped."""
     text = _LINE_BREAKS.sub(" ", clean_text(value))
     return clip(_RUNS.sub(" ", text).strip(), limit)
+
+
+_MARKDOWN_HINT = re.compile(r"[*_`#>|\[\]<]|^\s*(?:[-+]\s|\d+[.)]\s)|\n\s*\n", re.MULTILINE)
+
+
+def looks_like_markdown(text: str) -> bool:
+    """Whether ``text`` uses any Markdown syntax (plain prose renders faster as text)."""
+    return bool(_MARKDOWN_HINT.search(text))

@@ -7,7 +7,6 @@ streaming reply collects pieces and redraws at most ~20 times a second.
 from __future__ import annotations
 
 from rich.console import Group
-from rich.markdown import Markdown
 from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Region
@@ -17,7 +16,7 @@ from textual.widgets import Static
 
 from keeltui.chief.streaming import StreamBuffer, reserved_height, split_settled
 
-from keeltui.textsafe import clean_text
+from keeltui.textsafe import clean_text, looks_like_markdown
 
 FLUSH_SECS = 0.05
 
@@ -59,6 +58,11 @@ class ChatMessage(Static, can_focus=True):
         body = clean_text(self.row_text)
         if not body:
             return header
+        if not looks_like_markdown(body):
+            # Plain prose needs no Markdown parser (~40 ms of imports before a first frame).
+            return Group(header, Text(body))
+        from rich.markdown import Markdown
+
         return Group(header, Markdown(body))
 
     def set_content(self, content: str, status: str | None = None) -> None:
@@ -130,6 +134,8 @@ class StreamingReply(Widget, can_focus=True):
         return [Strip(line) for line in console.render_lines(renderable, options, pad=False)]
 
     def _markdown(self, text: str) -> list[Strip]:
+        from rich.markdown import Markdown
+
         body = clean_text(text)
         return self._lines(Markdown(body)) if body.strip() else []
 

@@ -147,3 +147,21 @@ def test_format_log_badges_and_no_escapes():
 def test_format_markdown():
     text = format_markdown([Row("user", "hi"), Row("assistant", "nightly ok", "task")], "Ada", "Chief")
     assert "**Ada**" in text and "> **[Scheduled task]**" in text and "> nightly ok" in text
+
+
+@pytest.mark.parametrize("text, markdown", [
+    ("Plain prose, with commas. And questions?", False),
+    ("row 41 of the room", False),
+    ("Some **bold** text", True),
+    ("- a list\n- of items", True),
+    ("1. first\n2. second", True),
+    ("use `code` here", True),
+    ("# Heading", True),
+    ("para one\n\npara two", True),
+    ("a [link](http://x)", True),
+    ("5 - 3 = 2", False),
+])
+def test_looks_like_markdown(text, markdown):
+    from keeltui.textsafe import looks_like_markdown
+
+    assert looks_like_markdown(text) is markdown
