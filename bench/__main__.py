@@ -1,10 +1,12 @@
-"""``python -m bench [--runs N] [--only a,b] [--quick] [--no-peers]``: measure, then
-rewrite bench/RESULTS.md. A measure that fails is recorded in the table; the run goes on."""
+"""``python -m bench [--runs N] [--only a,b] [--quick] [--no-peers] [--render-only]``:
+measure, then rewrite bench/RESULTS.md (a partial run writes bench/.work/RESULTS-partial.md).
+A measure that fails is recorded in the table; the run goes on."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -20,6 +22,7 @@ from bench.loop import Switchboard  # noqa: E402
 from bench.measures import first_frame, first_message, idle, report_screen, status, streaming  # noqa: E402
 from bench.stats import Results  # noqa: E402
 
+LAST = REPO / "bench" / ".work" / "last-results.pickle"
 MEASURES = {
     "first_frame": first_frame.run,
     "first_message": first_message.run,
@@ -35,8 +38,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     p.add_argument("--runs", type=int, default=5, help="runs per measure (default 5)")
     p.add_argument("--only", default="", help=f"comma-separated subset of: {', '.join(MEASURES)}")
-    p.add_argument("--quick", action="store_true", help="a 20 s idle window instead of 60 s")
+    p.add_argument("--quick", action="store_true", help="shorter idle periods (20/10/10 s instead of 60/30/30 s)")
     p.add_argument("--no-peers", action="store_true", help="skip elia and oterm")
+    p.add_argument("--render-only", action="store_true",
+                   help=f"measure nothing: rewrite the Markdown from the last run's saved figures ({LAST})")
     p.add_argument("--out", help="where to write the Markdown (default: bench/RESULTS.md for a full run, "
                                  "bench/.work/RESULTS-partial.md for --only or --quick, so a quick run never "
                                  "overwrites the full table)")
@@ -65,9 +70,25 @@ def add_peers(ctx: Context) -> None:
         ctx.results.facts[f"peer.{peer.key}"] = f"{peer.package} {detail}: first usable screen = {peer.note}"
 
 
+def render_only(args: argparse.Namespace) -> int:
+    try:
+        with open(LAST, "rb") as f:
+            results, info, saved_out = pickle.load(f)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError) as exc:
+        print(f"[bench] no saved figures to render ({LAST}): {exc}", file=sys.stderr)
+        return 1
+    out = args.out if "--out" in sys.argv else saved_out
+    Path(out).write_text(report.render(results, info, args))
+    print(f"[bench] rewrote {out} from the figures of {info['date']}", flush=True)
+    print(report.summary_text(results), flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     os.chdir(REPO)
+    if args.render_only:
+        return render_only(args)
     results = Results()
     info = machine.describe()
     started = time.monotonic()
@@ -99,6 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     info["load"] = f"{info['load']} at the start, {machine.load()} at the end"
     info["runs"] = str(args.runs)
     info["only"] = ", ".join(args.only)
+    try:
+        LAST.parent.mkdir(parents=True, exist_ok=True)
+        with open(LAST, "wb") as f:
+            pickle.dump((results, info, args.out), f)
+    except (OSError, pickle.PicklingError) as exc:
+        print(f"[bench] could not save the figures for --render-only: {exc}", flush=True)
     markdown = report.render(results, info, args)
     Path(args.out).write_text(markdown)
     print(f"[bench] wrote {args.out}", flush=True)

@@ -26,6 +26,7 @@ from keeltui.chief.quiet import QUIET_STATE_KEY
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
 from keeltui.config import Config
+from keeltui.paths import config_stamp
 from keeltui.messages import (
     BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage,
 )
@@ -88,6 +89,7 @@ class KeelApp(App):
         self._room_cursor = 0
         self._status_written: str | None = None
         self._status_path: Path = config.status_file_path()
+        self._config_stamp = config_stamp(config.source_path or None)
         self.brain_online: bool | None = None
         self._reprobe = None
         self.ambient = None  # the ambient controller, mounted after the first frame
@@ -109,16 +111,21 @@ class KeelApp(App):
         yield Footer()
 
     @property
+    def main_screen(self) -> Screen:
+        """The screen under any modal: app-level queries must not land on a dialog."""
+        return self.screen_stack[0]
+
+    @property
     def room(self) -> ChiefRoom:
-        return self.query_one(ChiefRoom)
+        return self.main_screen.query_one(ChiefRoom)
 
     @property
     def status_line(self) -> StatusLine:
-        return self.query_one(StatusLine)
+        return self.main_screen.query_one(StatusLine)
 
     @property
     def banner(self) -> DriftBanner:
-        return self.query_one(DriftBanner)
+        return self.main_screen.query_one(DriftBanner)
 
     # -- start-up -------------------------------------------------------------------
 
@@ -145,7 +152,7 @@ class KeelApp(App):
         from keeltui.tutor_view import TutorPane
 
         self.tutor = TutorPane(id="tutor-pane", app_config=self.config, store=self.store, brain=self.brain)
-        self.query_one("#tutor-tab", TabPane).mount(self.tutor)
+        self.main_screen.query_one("#tutor-tab", TabPane).mount(self.tutor)
 
     def _attach_ambient(self) -> None:
         # A non-visual widget: its workers and timer live and die with the app.
@@ -324,7 +331,7 @@ class KeelApp(App):
         if line != self._status_written:
             self._status_written = line
             try:
-                write_status(self._status_path, line)
+                write_status(self._status_path, line, config_stamp=self._config_stamp)
             except OSError as exc:
                 self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
 
@@ -336,7 +343,7 @@ class KeelApp(App):
     # -- navigation -------------------------------------------------------------------
 
     def action_switch_pane(self) -> None:
-        panes = self.query_one(TabbedContent)
+        panes = self.main_screen.query_one(TabbedContent)
         panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
@@ -351,7 +358,7 @@ class KeelApp(App):
 
     def action_leave_composer(self) -> None:
         """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""
-        panes = self.query_one(TabbedContent)
+        panes = self.main_screen.query_one(TabbedContent)
         rows = [w for w in self.room.log_view.children if w.can_focus] if panes.active == "chief-tab" else []
         if rows and not self.quiet:
             rows[-1].focus(scroll_visible=False)
@@ -359,7 +366,7 @@ class KeelApp(App):
             self.set_focus(None)
 
     def action_compose(self) -> None:
-        panes = self.query_one(TabbedContent)
+        panes = self.main_screen.query_one(TabbedContent)
         if panes.active == "chief-tab" and not self.quiet:
             self.room.composer.focus_input()
         else:

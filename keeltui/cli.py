@@ -8,7 +8,6 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or config, 3 refused (Quiet Mode).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -16,17 +15,18 @@ from pathlib import Path
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # argparse exits 2 too; keep one line, no usage dump
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"keeltui: {message}\n")
-
-
 def _err(text: str) -> None:
     print(f"keeltui: {text}", file=sys.stderr)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser():
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str):  # one line and the usage, exit 2
+            self.print_usage(sys.stderr)
+            self.exit(EXIT_USAGE, f"keeltui: {message}\n")
+
     parser = _Parser(
         prog="keeltui",
         description="A terminal-first companion: the Chief room, a tutor, and an ambient drift sentinel.",
@@ -303,7 +303,41 @@ COMMANDS = {
 }
 
 
+def _fast_status(argv: list[str]) -> int | None:
+    """``keeltui [--config P] status [--tmux]`` without argparse or the typed config.
+
+    tmux runs this every few seconds; anything unusual (another flag, a config the
+    quick read cannot use) returns None and takes the full path instead.
+    """
+    config_path = None
+    rest = list(argv)
+    if rest[:1] == ["--config"] and len(rest) >= 2:
+        config_path, rest = rest[1], rest[2:]
+    if rest not in (["status"], ["status", "--tmux"]):
+        return None
+    import os
+
+    if any(name.startswith("KEEL_") for name in os.environ):
+        return None  # environment overrides are validated the full way
+    from keeltui.paths import config_stamp, status_path_fast
+
+    path = status_path_fast(config_path)
+    if path is None:
+        return None
+    from keeltui.statusfile import read_status_payload, tmux_escape
+
+    line, stamp = read_status_payload(path)
+    if stamp != config_stamp(config_path):
+        return None  # a config the app has not validated: check it (bad → exit 2)
+    print(tmux_escape(line) if rest[-1] == "--tmux" else line)
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    fast = _fast_status(argv)
+    if fast is not None:
+        return fast
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)

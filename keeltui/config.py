@@ -18,7 +18,9 @@ import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 
-APP_NAME = "keeltui"
+from keeltui.paths import default_config_path, default_database_path, default_status_path
+
+from keeltui.paths import APP_NAME  # noqa: E402
 AMBIENT_MODES = ("off", "status", "notify")
 EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
 TASK_PROVIDERS = ("none", "markdown", "todotxt", "command")
@@ -219,22 +221,12 @@ class Config:
     def database_path(self) -> Path:
         if self.paths.database:
             return Path(os.path.expanduser(self.paths.database))
-        return _platform_dir("user_data_dir") / "keeltui.db"
+        return default_database_path()
 
     def status_file_path(self) -> Path:
         if self.paths.status_file:
             return Path(os.path.expanduser(self.paths.status_file))
-        return _platform_dir("user_state_dir") / "status"
-
-
-def _platform_dir(kind: str) -> Path:
-    import platformdirs
-
-    return Path(getattr(platformdirs, kind)(APP_NAME))
-
-
-def default_config_path() -> Path:
-    return _platform_dir("user_config_dir") / "config.toml"
+        return default_status_path()
 
 
 def _public_fields(cls) -> list[dataclasses.Field]:

@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
-from dataclasses import asdict, dataclass
 from pathlib import Path
-
-from keeltui.textsafe import one_line
+from typing import NamedTuple
 
 IDLE = "idle"
 QUIET = "◌ Quiet Mode"
 
 
-@dataclass(frozen=True)
-class StatusState:
+class StatusState(NamedTuple):
+    """What the status line shows (a NamedTuple: this module must import fast)."""
+
     quiet: bool = False
     ambient_line: str = ""
     focus_text: str = ""
@@ -30,6 +28,8 @@ class StatusState:
 
 def render_status(state: StatusState) -> str:
     """The shared line: safe for a screen other people can see."""
+    from keeltui.textsafe import one_line
+
     if state.quiet:
         # Quiet Mode hides everything that is not screen-safe, drift text included.
         return QUIET
@@ -45,10 +45,16 @@ def tmux_escape(line: str) -> str:
     return line.replace("#", "##")
 
 
-def write_status(path: Path, line: str, *, pid: int | None = None) -> None:
-    """Replace the status file in one rename, so a reader never sees half a line."""
+def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp: str = "") -> None:
+    """Replace the status file in one rename, so a reader never sees half a line.
+
+    ``config_stamp`` names the config the writer validated, so that ``keeltui
+    status`` may skip validating it again while it is unchanged.
+    """
+    import tempfile
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"line": line, "pid": pid if pid is not None else os.getpid()}
+    payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp}
     fd, tmp = tempfile.mkstemp(prefix=".status-", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -72,17 +78,26 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def read_status(path: Path) -> str:
-    """The line the app last wrote; ``idle`` with a note when the app is not running."""
+NOT_RUNNING = "keeltui not running"
+
+
+def read_status_payload(path: Path) -> tuple[str, str]:
+    """(the line to print, the config stamp the writer validated)."""
     try:
         payload = json.loads(path.read_text(encoding="utf-8"))
         line = str(payload.get("line", IDLE))
         pid = payload.get("pid")
+        stamp = str(payload.get("config", ""))
     except (OSError, ValueError, AttributeError):
-        return "keeltui not running"
+        return NOT_RUNNING, ""
     if isinstance(pid, int) and not _alive(pid):
-        return "keeltui not running"
-    return line
+        return NOT_RUNNING, stamp
+    return line, stamp
 
 
-__all__ = ["StatusState", "render_status", "write_status", "read_status", "tmux_escape", "asdict"]
+def read_status(path: Path) -> str:
+    """The line the app last wrote; a note when the app is not running."""
+    return read_status_payload(path)[0]
+
+
+__all__ = ["StatusState", "render_status", "write_status", "read_status", "tmux_escape"]

@@ -191,3 +191,24 @@ def test_plan_check(cfg, tmp_path):
     bad = run_keeltui(cfg, "plan", "check", "-", input="graph TD\n  MPS[x] --> b[y]\n")
     assert bad.returncode == 1
     assert bad.stderr.strip().startswith("line 2: node id \"MPS\" is not a slug")
+
+
+def test_status_fast_path_trusts_only_a_config_the_app_validated(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from keeltui.paths import config_stamp
+
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[paths]\nstatus_file = "{tmp_path / "status"}"\n')
+    write_status(tmp_path / "status", "⚠ on reddit", pid=os.getpid(), config_stamp=config_stamp(str(cfg)))
+    probe = ("import sys; from keeltui.cli import main; code = main(['--config', sys.argv[1], 'status']); "
+             "print(sorted(m for m in ('argparse', 'dataclasses', 'keeltui.config', 'textual') if m in sys.modules)); "
+             "sys.exit(code)")
+    fast = subprocess.run([sys.executable, "-c", probe, str(cfg)], capture_output=True, text=True)
+    assert fast.stdout.splitlines() == ["⚠ on reddit", "[]"]
+    # Edited since the app validated it, and now broken: the full path catches it.
+    cfg.write_text(f'[paths]\nstatus_file = "{tmp_path / "status"}"\n[ambient]\nmode = "loud"\n')
+    slow = subprocess.run([sys.executable, "-c", probe, str(cfg)], capture_output=True, text=True)
+    assert slow.returncode == 2 and "ambient.mode" in slow.stderr

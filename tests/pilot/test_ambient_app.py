@@ -465,3 +465,23 @@ async def test_the_drift_judge_returns_to_the_brain_when_it_comes_back(ambient_a
                            what="the brain judge again")
             assert "judge: brain" in status_text(app)
             assert "brain offline" not in app.status_line.message
+
+
+async def test_the_app_keeps_working_under_an_open_dialog(ambient_app, script, window, tmp_path):
+    app = ambient_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await leave_composer(pilot)
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="the settings dialog")
+        other = Store(tmp_path / "k.db")
+        other.add_report("cron:x", "landed under the dialog")
+        other.set_state("quiet_mode", True)
+        await pilot.pause(1.0)  # store polls and status updates run with the dialog on top
+        other.set_state("quiet_mode", False)
+        script.ambient = verdict(DRIFT)
+        window.show("YouTube - under the dialog")
+        await wait_for(pilot, lambda: app.ambient_line == DRIFT, what="a drift while the dialog is open")
+        assert app.is_running and isinstance(app.screen, SettingsScreen)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "landed under the dialog" in screen_text(app))
+        other.close()
