@@ -10,6 +10,8 @@ import pytest
 from keeltui.config import Config, load_config
 from keeltui.store import Store
 from tests.support.loopback import LoopbackBrain
+from tests.support.need import need_binary
+from tests.support.tmux import Tmux
 
 _CLEARED = ("NO_COLOR", "KEEL_AMBIENT_MODE", "KEEL_AMBIENT_CADENCE_SECS", "KEEL_BRAIN_BASE_URL",
             "KEEL_BRAIN_MODEL", "OPENAI_API_KEY", "TMUX", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS")
@@ -62,3 +64,41 @@ def store(tmp_path) -> Store:
 @pytest.fixture
 def require_all() -> bool:
     return os.environ.get("KEEL_REQUIRE_ALL") == "1"
+
+
+@pytest.fixture
+def make_app(tmp_path, loopback):
+    """Build a KeelApp over a fresh store and the loopback brain (extra TOML appended)."""
+    from keeltui.app import KeelApp
+
+    stores: list[Store] = []
+
+    def build(extra: str = "", base_url: str | None = None, timeout: float = 5.0) -> KeelApp:
+        path = write_config(tmp_path / "config.toml", base_url or loopback.url,
+                            extra + f'\n[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n',
+                            timeout=timeout)
+        config = load_config(path, env={})
+        store = Store(config.database_path())
+        stores.append(store)
+        return KeelApp(config, store)
+
+    yield build
+    for store in stores:
+        store.close()
+
+
+@pytest.fixture
+def tmux():
+    """A private tmux server for driving the real keeltui."""
+    need_binary("tmux", "tmux")
+    session = Tmux()
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def e2e_env() -> dict[str, str]:
+    """The environment the app runs with inside tmux (the test's private XDG dirs)."""
+    env = {f"XDG_{k}_HOME": os.environ[f"XDG_{k}_HOME"] for k in ("CONFIG", "DATA", "STATE", "CACHE")}
+    env["TERM"] = "tmux-256color"
+    return env

@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 try:
-    from tests.integration._need import need_binary
+    from tests.support.need import need_binary
 except ImportError:  # collected as a rootdir-less module
     from _need import need_binary
 
