@@ -306,12 +306,17 @@ def _status(r: Results, add) -> None:
         return
     add("## `keeltui status`")
     add("")
-    add("Wall time of the whole process, the venv's Python for both.")
+    add("Wall time of the whole process, the venv's Python for both; keeltui open in a pane with the same config")
+    add("(as when tmux's `status-right` runs it).")
     add("")
     add("| Command | median | min – max | runs | ratio |")
     add("| --- | --- | --- | --- | --- |")
     add(f"| `keeltui status` | {secs(k.median)} | {spread(k, secs)} | {len(k.samples)} | {times(ratio(k.median, p.median))} {failed(k)} |")
     add(f"| `python -c pass` | {secs(p.median)} | {spread(p, secs)} | {len(p.samples)} | 1× |")
+    c = r.get("status.cold")
+    if c.samples or c.errors:
+        add(f"| `keeltui status`, a config no running app has opened yet (validated the full way) | "
+            f"{secs(c.median)} | {spread(c, secs)} | {len(c.samples)} | {times(ratio(c.median, p.median))} {failed(c)} |")
     heavy = r.facts.get("status.heavy_imports")
     add("")
     add(f"Heavy modules imported by `keeltui status` (`-X importtime`): {', '.join(heavy) if heavy else 'none'}.")
@@ -351,7 +356,7 @@ def _idle(r: Results, add) -> None:
         if not (s.samples or s.errors):
             continue
         add(f"| {label} | {num(r.facts.get(f'idle.{key}.secs'))} s | {pct(s.median)} {failed(s)} | "
-            f"{pct(w.median)} ({spread(w, pct)}) | {num(b.median) if b.samples else '—'} |")
+            f"{pct(w.median)} ({spread(w, pct)}) | {f'{b.median:.0f}' if b.samples else '—'} |")
     add("")
     for note in r.notes.get("idle", []):
         add(f"- {note}")

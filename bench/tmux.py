@@ -58,6 +58,12 @@ class Pane:
         if self._started:
             self.tmux("kill-server", check=False)
             self._started = False
+            # tmux leaves its socket file behind after kill-server: remove ours.
+            base = os.environ.get("TMUX_TMPDIR") or "/tmp"
+            try:
+                os.unlink(os.path.join(base, f"tmux-{os.getuid()}", self.socket))
+            except OSError:
+                pass
 
     def __enter__(self) -> "Pane":
         return self.start()
