@@ -12,7 +12,9 @@ are typed: :class:`BrainUnavailable` (nothing answers), :class:`BrainTimeout`,
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
 
@@ -144,6 +146,7 @@ class Brain:
         self.config = config
         self._api_key = api_key
         self._client = None
+        self._client_lock = threading.Lock()
 
     # -- plumbing -------------------------------------------------------------------
 
@@ -158,6 +161,10 @@ class Brain:
         return self.config.window_for(role)
 
     def client(self):
+        with self._client_lock:
+            return self._build_client()
+
+    def _build_client(self):
         if self._client is None:
             from openai import AsyncOpenAI
 
@@ -173,6 +180,12 @@ class Brain:
     def warm(self) -> None:
         """Import and build the client now (called in the background after the first frame)."""
         self.client()
+
+    async def _ready(self):
+        """The client, imported off the event loop: a first call must never freeze the UI."""
+        if self._client is None:
+            return await asyncio.to_thread(self.client)
+        return self._client
 
     async def aclose(self) -> None:
         if self._client is not None:
@@ -194,11 +207,21 @@ class Brain:
             return BrainReplyError(f"the brain at {where} sent a reply keeltui cannot read: {_short(str(exc))}")
         if isinstance(exc, openai.OpenAIError):
             return BrainError(f"brain error: {_short(str(exc))}")
+        if type(exc).__module__.split(".")[0].startswith(("httpx", "httpcore")):
+            # Raised while reading a stream raw: a stall past the timeout, or a dropped link.
+            if "Timeout" in type(exc).__name__:
+                return BrainTimeout(
+                    f"the brain at {where} stopped sending for {self.config.timeout_secs:g}s"
+                )
+            return BrainUnavailable(f"the connection to the brain at {where} broke: {type(exc).__name__}")
         return BrainError(f"brain error: {type(exc).__name__}: {_short(str(exc))}")
 
     def _usage(self, role: str, raw, messages: list[dict], text: str) -> Usage:
         window = self.window_for(role)
-        if raw is not None and getattr(raw, "prompt_tokens", None) is not None:
+        if isinstance(raw, dict):
+            if raw.get("prompt_tokens") is not None:
+                return Usage(int(raw.get("prompt_tokens") or 0), int(raw.get("completion_tokens") or 0), window)
+        elif raw is not None and getattr(raw, "prompt_tokens", None) is not None:
             return Usage(int(raw.prompt_tokens or 0), int(raw.completion_tokens or 0), window)
         return Usage(estimate_tokens(messages), estimate_tokens([], text), window, estimated=True)
 
@@ -211,9 +234,14 @@ class Brain:
         *,
         tools: list[dict] | None = None,
     ) -> AsyncIterator[StreamEvent]:
-        """Stream a chat turn: ``TextDelta`` pieces, then one ``StreamDone``."""
-        import openai
+        """Stream a chat turn: ``TextDelta`` pieces, then one ``StreamDone``.
 
+        The openai client makes the request (auth, timeouts, typed errors); the SSE
+        lines are read raw and parsed with ``json.loads``, which costs a fraction of
+        building a pydantic object per chunk (a burst of thousands of chunks would
+        otherwise lag behind the stream).
+        """
+        client = await self._ready()
         kwargs: dict[str, Any] = {
             "model": self.model_for(role),
             "messages": messages,
@@ -227,32 +255,51 @@ class Brain:
         raw_usage = None
         finish = None
         model = kwargs["model"]
+        seen_data = False
+        stray = ""
         try:
-            stream = await self.client().chat.completions.create(**kwargs)
-            async for chunk in stream:
-                if getattr(chunk, "usage", None) is not None:
-                    raw_usage = chunk.usage
-                model = getattr(chunk, "model", None) or model
-                for choice in chunk.choices or ():
-                    delta = choice.delta
-                    if delta is None:
+            async with client.chat.completions.with_streaming_response.create(**kwargs) as response:
+                async for line in response.iter_lines():
+                    event = parse_sse_line(line)
+                    if event is None:
+                        if line.strip() and not line.startswith((":", "event:", "id:", "retry:")):
+                            stray = stray or line
                         continue
-                    if delta.content:
-                        text_parts.append(delta.content)
-                        yield TextDelta(delta.content)
-                    for call in delta.tool_calls or ():
-                        buffer = calls.setdefault(call.index or 0, _ToolCallBuffer())
-                        if call.id:
-                            buffer.id = call.id
-                        if call.function is not None:
-                            if call.function.name:
-                                buffer.name += call.function.name
-                            if call.function.arguments:
-                                buffer.arguments.append(call.function.arguments)
-                    if choice.finish_reason:
-                        finish = choice.finish_reason
-        except (openai.OpenAIError, ValueError, KeyError, TypeError, AttributeError) as exc:
+                    if event is DONE:
+                        break
+                    seen_data = True
+                    if "error" in event:
+                        raise BrainReplyError(
+                            f"the brain at {self.base_url} stopped with an error: {_short(_error_text(event['error']))}"
+                        )
+                    if event.get("usage"):
+                        raw_usage = event["usage"]
+                    model = event.get("model") or model
+                    for choice in event.get("choices") or ():
+                        delta = choice.get("delta") or {}
+                        content = delta.get("content")
+                        if content:
+                            text_parts.append(content)
+                            yield TextDelta(content)
+                        for call in delta.get("tool_calls") or ():
+                            buffer = calls.setdefault(call.get("index") or 0, _ToolCallBuffer())
+                            if call.get("id"):
+                                buffer.id = call["id"]
+                            function = call.get("function") or {}
+                            if function.get("name"):
+                                buffer.name += function["name"]
+                            if function.get("arguments"):
+                                buffer.arguments.append(function["arguments"])
+                        if choice.get("finish_reason"):
+                            finish = choice["finish_reason"]
+        except BrainError:
+            raise
+        except Exception as exc:  # the raw read also surfaces the HTTP library's own errors
             raise self._translate(exc) from exc
+        if not seen_data and stray:
+            raise BrainReplyError(
+                f"the brain at {self.base_url} sent a reply keeltui cannot read: {_short(stray, 80)}"
+            )
         text = "".join(text_parts)
         tool_calls = tuple(
             ToolCall(b.id or f"call_{i}", b.name, "".join(b.arguments))
@@ -272,7 +319,8 @@ class Brain:
         json_mode: bool = False,
     ) -> Completion:
         """One non-streamed turn (judgements, tool turns, summaries)."""
-        import openai
+        client = await self._ready()
+        import openai  # already loaded by _ready, off the event loop
 
         kwargs: dict[str, Any] = {"model": self.model_for(role), "messages": messages}
         if tools:
@@ -280,7 +328,7 @@ class Brain:
         if json_mode:
             kwargs["response_format"] = {"type": "json_object"}
         try:
-            response = await self.client().chat.completions.create(**kwargs)
+            response = await client.chat.completions.create(**kwargs)
             if not response.choices:
                 raise BrainReplyError(f"the brain at {self.config.base_url} returned no choices")
             choice = response.choices[0]
@@ -307,13 +355,39 @@ class Brain:
         return extract_json(completion.text), completion
 
     async def list_models(self) -> list[str]:
-        import openai
+        client = await self._ready()
+        import openai  # already loaded by _ready, off the event loop
 
         try:
-            page = await self.client().models.list()
+            page = await client.models.list()
             return [m.id for m in page.data]
         except (openai.OpenAIError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise self._translate(exc) from exc
+
+
+DONE = object()
+"""What :func:`parse_sse_line` returns for the stream's ``[DONE]`` line."""
+
+
+def parse_sse_line(line: str):
+    """One server-sent-events line: its JSON payload (dict), ``DONE``, or None."""
+    if not line.startswith("data:"):
+        return None
+    data = line[5:].strip()
+    if not data:
+        return None
+    if data == "[DONE]":
+        return DONE
+    value = json.loads(data)  # a broken payload is a ValueError: the reply is unreadable
+    if not isinstance(value, dict):
+        raise ValueError("a stream event that is not a JSON object")
+    return value
+
+
+def _error_text(error) -> str:
+    if isinstance(error, dict):
+        return str(error.get("message") or error)
+    return str(error)
 
 
 def _error_detail(exc) -> str:

@@ -21,6 +21,7 @@ from keeltui.chief import turn_kinds
 from keeltui.chief.turn_kinds import classify, report_kind
 
 BUSY_TIMEOUT_MS = 15_000
+BACKFILL_MARK_KEY = "backfill_checked_to"
 SCHEMA_VERSION = 2
 
 
@@ -183,7 +184,17 @@ class Store:
 
         Runs on every open, so a restored old backup classifies itself. Idempotent:
         only rows whose kind is still NULL are read, and each update re-checks it.
+        Rows up to a stored high-water mark were checked by an earlier open (and
+        rows this version writes are marked at birth), so a long room is not
+        scanned again at every start; an old backup has no mark and is scanned whole.
         """
+        row = conn.execute("SELECT value FROM app_state WHERE key = ?", (BACKFILL_MARK_KEY,)).fetchone()
+        mark = json.loads(row["value"]) if row else 0
+        top = conn.execute("SELECT max(id) FROM messages").fetchone()[0] or 0
+        if not isinstance(mark, int) or mark > top:
+            mark = 0  # a mark from some other file: trust nothing
+        if top == mark:
+            return 0
         like_prefixes = " OR ".join("content LIKE ? ESCAPE '\\'" for _ in turn_kinds.SUMMARY_PREFIXES)
         params = [
             p.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
@@ -191,19 +202,20 @@ class Store:
         ]
         rows = conn.execute(
             "SELECT id, role, source, substr(content, 1, 64) AS head FROM messages "
-            f"WHERE turn_kind IS NULL AND role = 'assistant' AND (source IS NOT NULL OR {like_prefixes})",
-            params,
+            f"WHERE id > ? AND turn_kind IS NULL AND role = 'assistant' AND (source IS NOT NULL OR {like_prefixes})",
+            [mark, *params],
         ).fetchall()
         updates = [
-            (kind, row["id"])
-            for row in rows
-            if (kind := classify(row["role"], row["head"], row["source"])) is not None
+            (kind, r["id"])
+            for r in rows
+            if (kind := classify(r["role"], r["head"], r["source"])) is not None
         ]
-        if updates:
-            with _immediate(conn):
+        with _immediate(conn):
+            if updates:
                 conn.executemany(
                     "UPDATE messages SET turn_kind = ? WHERE id = ? AND turn_kind IS NULL", updates
                 )
+            _set_state(conn, BACKFILL_MARK_KEY, top, time.time())
         return len(updates)
 
     def backfill_turn_kinds(self) -> int:

@@ -31,6 +31,10 @@ class ComposerInput(TextArea):
     class Send(Message):
         """Enter was pressed."""
 
+    def on_mount(self) -> None:
+        # A blinking cursor repaints twice a second forever: idle CPU, and bytes over SSH.
+        self.cursor_blink = False
+
     async def _on_key(self, event: events.Key) -> None:
         if event.key == "enter":
             event.stop()

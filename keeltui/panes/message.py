@@ -98,7 +98,7 @@ class StreamingReply(Widget, can_focus=True):
 
     BINDINGS = [Binding("c", "copy", "Copy", show=False, id="copy_message")]
 
-    RESERVE_STEP = 8
+    MIN_RESERVE_STEP = 8
 
     def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "streaming",
                  *, buffer: StreamBuffer | None = None, id: str | None = None) -> None:
@@ -114,6 +114,7 @@ class StreamingReply(Widget, can_focus=True):
         self._settled: list[Strip] = []
         self._tail: list[Strip] = []
         self._reserved = 0
+        self._step = self.MIN_RESERVE_STEP
 
     def on_mount(self) -> None:
         self._timer = self.set_interval(FLUSH_SECS, self._flush)
@@ -163,7 +164,9 @@ class StreamingReply(Widget, can_focus=True):
             self._width = width
             self._rebuild(full=True)
         if self.status == "streaming":
-            self._reserved = reserved_height(self._all_lines, self.RESERVE_STEP)
+            # Half a screen at a time: the pinned view scrolls (and repaints) in jumps.
+            self._step = max(self.MIN_RESERVE_STEP, viewport.height // 2)
+            self._reserved = reserved_height(self._all_lines, self._step)
             return self._reserved
         return self._all_lines
 
@@ -195,7 +198,7 @@ class StreamingReply(Widget, can_focus=True):
         old_tail = self._tail
         self.row_text += piece
         self._rebuild(full=False)
-        if reserved_height(self._all_lines, self.RESERVE_STEP) != self._reserved:
+        if reserved_height(self._all_lines, self._step) != self._reserved:
             self.refresh(layout=True)
             return
         # Only lines that changed are repainted.

@@ -194,3 +194,50 @@ def test_tool_call_arguments_must_be_an_object():
         ToolCall("c", "ask", "{broken").parsed()
     assert ToolCall("c", "ask", "").parsed() == {}
     assert json.loads(ToolCall("c", "ask", '{"a": 1}').as_openai()["function"]["arguments"]) == {"a": 1}
+
+
+async def test_a_broken_event_in_the_stream_is_a_reply_error(loopback):
+    loopback.queue(Reply(raw_body='data: {"choices": [{"delta": {"content": "ok"}}]}\n\ndata: {not json}\n\n'))
+    brain = make_brain(loopback.url)
+    with pytest.raises(BrainReplyError):
+        await collect(brain)
+    await brain.aclose()
+
+
+async def test_an_error_event_mid_stream_is_a_reply_error(loopback):
+    loopback.queue(Reply(raw_body='data: {"error": {"message": "out of memory"}}\n\n'))
+    brain = make_brain(loopback.url)
+    with pytest.raises(BrainReplyError, match="out of memory"):
+        await collect(brain)
+    await brain.aclose()
+
+
+def test_the_first_call_never_imports_openai_on_the_event_loop(loopback):
+    """The client is imported in a thread: the loop keeps ticking through a first call."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(f"""
+        import asyncio, sys, threading
+        from keeltui.brain import Brain
+        from keeltui.config import BrainConfig
+        loop_thread = threading.get_ident()
+        seen = []
+        class Watch:
+            def find_spec(self, name, path=None, target=None):
+                if name == "openai" and threading.get_ident() == loop_thread:
+                    seen.append(name)
+                return None
+        sys.meta_path.insert(0, Watch())
+        async def main():
+            brain = Brain(BrainConfig(base_url="{loopback.url}", timeout_secs=3))
+            async for _ in brain.stream("chief", [{{"role": "user", "content": "x"}}]):
+                pass
+            await brain.aclose()
+        asyncio.run(main())
+        print(seen)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

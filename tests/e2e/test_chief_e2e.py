@@ -79,3 +79,18 @@ def test_quiet_mode_round_trip_across_processes(tmp_path, loopback, tmux, e2e_en
     assert run_keeltui(config, "quiet", "off").returncode == 0
     tmux.wait_text("Backups verified")
     assert "Backups verified" in run_keeltui(config, "log").stdout
+
+
+def test_an_idle_app_writes_nothing_to_the_terminal(tmp_path, loopback, tmux, e2e_env):
+    """Over SSH every byte counts: no blinking cursor, no repaint without a change."""
+    config = _config(tmp_path, loopback)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.wait_text("judge:")  # the start-up work (brain check, judge) has settled
+    time.sleep(1.5)
+    sink = tmp_path / "written"
+    tmux._tmux("pipe-pane", "-o", f"cat >> {sink}")
+    time.sleep(3.0)  # several store polls and status ticks
+    tmux._tmux("pipe-pane")
+    assert sink.exists()
+    assert sink.stat().st_size < 64, sink.read_bytes()[:200]

@@ -206,3 +206,33 @@ def test_newer_schema_is_refused(tmp_path):
     conn.close()
     with pytest.raises(StoreError, match="newer"):
         Store(path)
+
+
+def _insert_unmarked_report(path: Path, text: str) -> None:
+    """What an older keeltui (no turn_kind at birth) writing to the same file leaves."""
+    conn = sqlite3.connect(path)
+    conn.execute("INSERT INTO messages (conversation_id, role, content, source, created_at) "
+                 "VALUES (1, 'assistant', ?, 'coop-notify:old', 0)", (text,))
+    conn.commit()
+    conn.close()
+
+
+def test_backfill_marks_rows_an_older_writer_added_after_the_last_open(tmp_path):
+    path = tmp_path / "k.db"
+    store = Store(path)
+    store.add_report("cron:a", "new-style row")
+    store.close()
+    _insert_unmarked_report(path, "written by an older build")
+    reopened = Store(path)
+    assert reopened.messages(1)[-1].turn_kind == "coop"
+    assert reopened.get_state("backfill_checked_to") == reopened.messages(1)[-1].id
+
+
+def test_backfill_distrusts_a_mark_beyond_the_rows(tmp_path):
+    path = tmp_path / "k.db"
+    store = Store(path)
+    store.chief_id()
+    store.set_state("backfill_checked_to", 10_000)  # e.g. app_state copied from another file
+    store.close()
+    _insert_unmarked_report(path, "unmarked")
+    assert Store(path).messages(1)[-1].turn_kind == "coop"
