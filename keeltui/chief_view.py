@@ -82,7 +82,7 @@ class ChiefRoom(Vertical):
         yield Static(QUIET_MODE_REFUSAL, id="quiet-curtain", markup=False)
         with RoomLog(id="room-log"):
             yield Static("The room is empty. Say something below.", classes="room-empty")
-        yield Composer(id="chief-composer")
+        yield Composer("Write to the Chief…  (Enter sends, Alt+Enter: new line)", buttons=False, id="chief-composer")
 
     def on_mount(self) -> None:
         self.log_view.anchor()

@@ -97,16 +97,20 @@ class Composer(Horizontal):
         def control(self) -> "Composer":
             return self.composer
 
-    def __init__(self, placeholder: str = "Write to the Chief…", *, id: str | None = None) -> None:
+    def __init__(self, placeholder: str = "Write to the Chief…", *, buttons: bool = True, id: str | None = None) -> None:
+        """``buttons=False``: Enter alone sends (the room's composer, which never judges
+        a plan, keeps its first frame free of buttons)."""
         super().__init__(id=id)
         self._placeholder = placeholder
+        self._buttons = buttons
 
     def compose(self) -> ComposeResult:
         yield ComposerInput(id="composer-input", placeholder=self._placeholder, soft_wrap=True, show_line_numbers=False, compact=True)
-        yield Button("Send ⏎", id="send", variant="primary")
-        with Vertical(id="verdict"):
-            yield Button("Accept plan ^O", id="accept")
-            yield Button("Decline ^R", id="decline")
+        if self._buttons:
+            yield Button("Send ⏎", id="send", variant="primary")
+            with Vertical(id="verdict"):
+                yield Button("Accept plan ^O", id="accept")
+                yield Button("Decline ^R", id="decline")
 
     @property
     def input(self) -> ComposerInput:
@@ -121,7 +125,7 @@ class Composer(Horizontal):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("accept", "decline"):
-            return self.verdict_mode
+            return self.verdict_mode and self._buttons
         return True
 
     def _take_text(self) -> str:
