@@ -134,7 +134,7 @@ class KeelApp(App):
             self.set_keymap(self.config.keys)
         self.quiet = bool(self.store.get_state(QUIET_STATE_KEY, False))
         rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
-        self.room.show_rows(rows)
+        self.room.show_rows(rows, plain_first=True)
         self._room_cursor = rows[-1].id if rows else 0
         if rows:
             self.call_after_refresh(self._page_in_backlog, rows[0].id)
@@ -223,7 +223,7 @@ class KeelApp(App):
         self.refresh_room()
         if self.ambient is not None:
             self.ambient.sync_from_store()
-        if self.tutor is not None:
+        if self.tutor is not None and self.tutor.is_mounted:
             self.tutor.refresh_from_store()
 
     def refresh_room(self) -> None:

@@ -102,13 +102,13 @@ class ChiefRoom(Vertical):
 
     # -- rows in --------------------------------------------------------------------
 
-    def _widget_for(self, row: RowLike) -> Widget:
+    def _widget_for(self, row: RowLike, plain_first: bool = False) -> Widget:
         if row.turn_kind:
             return SystemLine(row.id, row.turn_kind, row.content, id=f"row-{row.id}")
         speaker = self.owner_name if row.role == "user" else self.companion_name
         if row.status == "streaming":
             return StreamingReply(row.id, row.role, speaker, row.content, row.status, id=f"row-{row.id}")
-        return ChatMessage(row.id, row.role, speaker, row.content, row.status, id=f"row-{row.id}")
+        return ChatMessage(row.id, row.role, speaker, row.content, row.status, plain_first=plain_first, id=f"row-{row.id}")
 
     @property
     def mounted_ids(self) -> list[int]:
@@ -123,11 +123,14 @@ class ChiefRoom(Vertical):
         matches = self.log_view.query(f"#row-{row_id}")
         return matches.first() if matches else None
 
-    def show_rows(self, rows: Iterable[RowLike]) -> None:
-        """Replace what is mounted with ``rows`` (oldest first)."""
+    def show_rows(self, rows: Iterable[RowLike], *, plain_first: bool = False) -> None:
+        """Replace what is mounted with ``rows`` (oldest first).
+
+        ``plain_first`` (at start-up): Markdown is formatted right after the first frame.
+        """
         log = self.log_view
         log.remove_children()
-        widgets = [self._widget_for(row) for row in rows]
+        widgets = [self._widget_for(row, plain_first) for row in rows]
         if widgets:
             log.mount_all(widgets)
         else:

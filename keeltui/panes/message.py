@@ -41,13 +41,24 @@ class ChatMessage(Static, can_focus=True):
 
     BINDINGS = [Binding("c", "copy", "Copy", show=False, id="copy_message")]
 
-    def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "complete", *, id: str | None = None) -> None:
+    def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "complete",
+                 *, plain_first: bool = False, id: str | None = None) -> None:
+        """``plain_first``: draw the text as it is for the first frame, Markdown right after."""
         self.row_id = row_id
         self.role = role
         self.speaker = speaker
         self.row_text = content
         self.status = status
+        self._plain = plain_first
         super().__init__(self._renderable(), id=id, classes=f"-{role}")
+
+    def on_mount(self) -> None:
+        if self._plain:
+            self.call_after_refresh(self._format)
+
+    def _format(self) -> None:
+        self._plain = False
+        self.update(self._renderable())
 
     def _renderable(self):
         header = Text(self.speaker, style="bold")
@@ -58,7 +69,7 @@ class ChatMessage(Static, can_focus=True):
         body = clean_text(self.row_text)
         if not body:
             return header
-        if not looks_like_markdown(body):
+        if self._plain or not looks_like_markdown(body):
             # Plain prose needs no Markdown parser (~40 ms of imports before a first frame).
             return Group(header, Text(body))
         from rich.markdown import Markdown
