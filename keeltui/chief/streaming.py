@@ -51,14 +51,3 @@ def split_settled(text: str) -> tuple[list[str], str]:
     current.append(lines[-1])
     tail = "\n".join(current)
     return blocks, tail.lstrip("\n")
-
-
-def reserved_height(lines: int, step: int) -> int:
-    """Lines to reserve for ``lines`` of text, in steps, so the view scrolls in jumps.
-
-    A terminal UI repaints every line it scrolls; growing a line at a time while
-    streaming would repaint the whole screen for every new line.
-    """
-    if step <= 1:
-        return lines
-    return -(-max(lines, 1) // step) * step

@@ -14,11 +14,11 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
-from keeltui.chief.streaming import StreamBuffer, reserved_height, split_settled
+from keeltui.chief.streaming import StreamBuffer, split_settled
 
 from keeltui.textsafe import clean_text, looks_like_markdown
 
-FLUSH_SECS = 0.05
+FLUSH_SECS = 0.07  # ~14 redraws a second: smooth to the eye, light on an SSH link
 
 
 class ChatMessage(Static, can_focus=True):
@@ -91,10 +91,12 @@ class ChatMessage(Static, can_focus=True):
 class StreamingReply(Widget, can_focus=True):
     """A reply being streamed, drawn line by line (Textual's line API).
 
-    Settled blocks (followed by a blank line) are rendered once; each flush redraws
-    only the tail and refreshes only the lines that changed. Height is reserved in
-    steps so that the pinned view scrolls in jumps, not on every new line: over SSH
-    every repainted line costs bytes.
+    While it streams it is a box one screen tall that fills like a pager: when the
+    text reaches the bottom, the box turns the page (the last few lines stay on top).
+    Nothing around it moves, so the pinned room never scrolls during a stream, and a
+    flush repaints only the lines that changed. Settled blocks (followed by a blank
+    line) are rendered once; only the tail is re-rendered. Over SSH every repainted
+    line costs bytes.
     """
 
     DEFAULT_CSS = """
@@ -109,7 +111,8 @@ class StreamingReply(Widget, can_focus=True):
 
     BINDINGS = [Binding("c", "copy", "Copy", show=False, id="copy_message")]
 
-    MIN_RESERVE_STEP = 8
+    MIN_BOX = 8
+    KEEP_ON_PAGE_TURN = 3
 
     def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "streaming",
                  *, buffer: StreamBuffer | None = None, id: str | None = None) -> None:
@@ -124,8 +127,9 @@ class StreamingReply(Widget, can_focus=True):
         self._settled_blocks = 0
         self._settled: list[Strip] = []
         self._tail: list[Strip] = []
-        self._reserved = 0
-        self._step = self.MIN_RESERVE_STEP
+        self._box = self.MIN_BOX
+        self._top = 0
+        """Index of the first body line shown while streaming (the page)."""
 
     def on_mount(self) -> None:
         self._timer = self.set_interval(FLUSH_SECS, self._flush)
@@ -167,32 +171,41 @@ class StreamingReply(Widget, can_focus=True):
         self._tail = tail_strips
 
     @property
-    def _all_lines(self) -> int:
-        return 1 + len(self._settled) + len(self._tail)
+    def _body_lines(self) -> int:
+        return len(self._settled) + len(self._tail)
 
-    def get_content_height(self, container, viewport, width: int) -> int:
-        if width != self._width:
-            self._width = width
-            self._rebuild(full=True)
-        if self.status == "streaming":
-            # Half a screen at a time: the pinned view scrolls (and repaints) in jumps.
-            self._step = max(self.MIN_RESERVE_STEP, viewport.height // 2)
-            self._reserved = reserved_height(self._all_lines, self._step)
-            return self._reserved
-        return self._all_lines
-
-    def render_line(self, y: int) -> Strip:
-        if self._width <= 0:
-            return Strip.blank(self.size.width)
-        if y == 0:
-            return self._header()
-        index = y - 1
+    def _body(self, index: int) -> Strip:
         if index < len(self._settled):
             return self._settled[index]
         index -= len(self._settled)
         if index < len(self._tail):
             return self._tail[index]
         return Strip.blank(self._width)
+
+    def _page_top(self) -> int:
+        """Where the page starts so that the newest line is on it."""
+        room = self._box - 1  # the header takes the first line
+        if self._body_lines - self._top <= room:
+            return self._top
+        return max(0, self._body_lines - self.KEEP_ON_PAGE_TURN)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        if width != self._width:
+            self._width = width
+            self._rebuild(full=True)
+        if self.status == "streaming":
+            self._box = max(self.MIN_BOX, viewport.height - 2)
+            self._top = self._page_top()
+            return self._box
+        return 1 + self._body_lines
+
+    def render_line(self, y: int) -> Strip:
+        if self._width <= 0:
+            return Strip.blank(self.size.width)
+        if y == 0:
+            return self._header()
+        top = self._top if self.status == "streaming" else 0
+        return self._body(top + y - 1)
 
     # -- streaming ------------------------------------------------------------------
 
@@ -205,25 +218,18 @@ class StreamingReply(Widget, can_focus=True):
             if piece:
                 self.row_text += piece
             return
-        old_settled = len(self._settled)
-        old_tail = self._tail
+        before = [self._body(self._top + i) for i in range(self._box - 1)]
         self.row_text += piece
         self._rebuild(full=False)
-        if reserved_height(self._all_lines, self._step) != self._reserved:
-            self.refresh(layout=True)
+        top = self._page_top()
+        if top != self._top:
+            self._top = top
+            self.refresh()  # a page turn: the one time the whole box is repainted
             return
-        # Only lines that changed are repainted.
-        start = 1 + old_settled
-        new_lines = self._settled[old_settled:] + self._tail
-        changed = [
-            offset for offset, strip in enumerate(new_lines)
-            if offset >= len(old_tail) or strip != old_tail[offset]
-        ]
-        removed = max(0, len(old_tail) - len(new_lines))
-        if changed or removed:
-            first = start + (changed[0] if changed else len(new_lines))
-            last = start + max(len(new_lines), len(old_tail))
-            self.refresh(Region(0, first, self.size.width, last - first))
+        changed = [i for i in range(self._box - 1) if self._body(self._top + i) != before[i]]
+        if changed:
+            self.refresh(Region(0, 1 + changed[0], self.size.width + self.styles.gutter.width,
+                                changed[-1] - changed[0] + 1))
 
     def finish(self, content: str, status: str) -> None:
         self._timer.stop()

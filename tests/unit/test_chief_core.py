@@ -166,7 +166,7 @@ def test_quiet_mode_viewer_and_owner_are_separate_questions():
     assert screen_safe("drifting on reddit", False) == "drifting on reddit"
 
 
-from keeltui.chief.streaming import reserved_height, split_settled  # noqa: E402
+from keeltui.chief.streaming import split_settled  # noqa: E402
 
 
 @pytest.mark.parametrize("text, settled, tail", [
@@ -187,8 +187,3 @@ def test_split_settled_joins_back_to_the_text():
     text = "a\n\nb\nc\n\n```\nx\n\ny\n```\n\ntail"
     blocks, tail = split_settled(text)
     assert "\n\n".join(blocks + [tail]) == text
-
-
-@pytest.mark.parametrize("lines, step, reserved", [(0, 8, 8), (1, 8, 8), (8, 8, 8), (9, 8, 16), (5, 1, 5)])
-def test_reserved_height(lines, step, reserved):
-    assert reserved_height(lines, step) == reserved
