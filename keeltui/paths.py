@@ -8,8 +8,11 @@ platformdirs decides.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
+
+_QUICK_STATUS_FILE = re.compile(r'^[ \t]*status_file[ \t]*=[ \t]*"([^"\\]*)"[ \t]*(?:#.*)?$', re.MULTILINE)
 
 APP_NAME = "keeltui"
 
@@ -59,6 +62,11 @@ def status_path_fast(config_path: str | None) -> Path | None:
         return None
     if "status_file" not in text:
         return default_status_path()  # no TOML parser needed for the common case
+    quick = _QUICK_STATUS_FILE.findall(text)
+    if len(quick) == 1 and text.count("status_file") == 1:
+        # The usual one-line form. A wrong guess is harmless: the caller trusts the file
+        # it reads only if the app that wrote it validated this very config.
+        return Path(os.path.expanduser(quick[0])) if quick[0] else default_status_path()
     import tomllib
 
     try:

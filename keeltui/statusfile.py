@@ -8,22 +8,21 @@ from __future__ import annotations
 
 import json
 import os
+from collections import namedtuple
 from pathlib import Path
-from typing import NamedTuple
 
 IDLE = "idle"
 QUIET = "◌ Quiet Mode"
 
 
-class StatusState(NamedTuple):
-    """What the status line shows (a NamedTuple: this module must import fast)."""
-
-    quiet: bool = False
-    ambient_line: str = ""
-    focus_text: str = ""
-    context_text: str = ""
-    judge: str = ""
-    """Which judge the sentinel uses ("brain" or "local"), shown only in the app."""
+# What the status line shows. A namedtuple, not a dataclass: this module is on the
+# path of `keeltui status`, which tmux runs every few seconds.
+StatusState = namedtuple(
+    "StatusState",
+    ["quiet", "ambient_line", "focus_text", "context_text", "judge"],
+    defaults=[False, "", "", "", ""],
+)
+StatusState.__doc__ = """quiet, drift line, focus text, context text, and which judge runs ("brain"/"local")."""
 
 
 def render_status(state: StatusState) -> str:
