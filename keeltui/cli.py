@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
+# The variables config.py reads (kept here too: the status fast path must not import it).
+ENV_OVERRIDES = ("KEEL_AMBIENT_MODE", "KEEL_AMBIENT_CADENCE_SECS", "KEEL_BRAIN_BASE_URL", "KEEL_BRAIN_MODEL")
 
 
 def _err(text: str) -> None:
@@ -317,7 +319,7 @@ def _fast_status(argv: list[str]) -> int | None:
         return None
     import os
 
-    if any(name.startswith("KEEL_") for name in os.environ):
+    if any(name in os.environ for name in ENV_OVERRIDES):
         return None  # environment overrides are validated the full way
     from keeltui.paths import config_stamp, status_path_fast
 

@@ -188,3 +188,10 @@ def test_binding_ids_in_example_exist_in_the_app():
     classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard)
     real = {b.id for cls in classes for b in cls.BINDINGS if getattr(b, "id", None)}
     assert listed == real, listed ^ real
+
+
+def test_the_status_fast_path_knows_every_environment_override():
+    from keeltui.cli import ENV_OVERRIDES
+
+    source = inspect.getsource(config_module._apply_env)
+    assert set(re.findall(r'"(KEEL_[A-Z_]+)"', source)) == set(ENV_OVERRIDES)
