@@ -28,7 +28,7 @@ from keeltui.chief_view import PAGE_ROWS, ChiefRoom
 from keeltui.config import Config
 from keeltui.paths import config_stamp
 from keeltui.messages import (
-    BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage,
+    BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage, StoreWritten,
 )
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
@@ -264,7 +264,9 @@ class KeelApp(App):
             self.post_message(ChiefReplyStarted(self.store.message(reply_id), buffer))
 
         result = await self.chief.reply(user_id, buffer.append, on_start)
-        self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error, result.summary_id))
+        self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error))
+        if result.needs_compaction and await self.chief.compact() is not None:
+            self.post_message(StoreWritten())
 
     def on_chief_reply_started(self, message: ChiefReplyStarted) -> None:
         self._room_cursor = max(self._room_cursor, message.row.id)
@@ -292,6 +294,9 @@ class KeelApp(App):
             self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
             if event.worker.group == "chief":
                 self.room.composer.busy = False
+
+    def on_store_written(self, message: StoreWritten) -> None:
+        self.refresh_room()
 
     def on_status_message(self, message: StatusMessage) -> None:
         self.status_line.message = message.text

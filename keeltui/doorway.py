@@ -25,6 +25,8 @@ def _stream_turn(config, store, text: str) -> int:
             result = await turns.reply(
                 user_id, on_delta=lambda piece: (sys.stdout.write(clean_text(piece)), sys.stdout.flush())
             )
+            if result.needs_compaction:
+                await turns.compact()
         finally:
             await brain.aclose()
         return result

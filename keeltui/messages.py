@@ -18,11 +18,14 @@ class ChiefReplyStarted(Message):
 
 
 class ChiefReplyFinished(Message):
-    def __init__(self, row: Row | None, error: str | None, summary_id: int | None = None) -> None:
+    def __init__(self, row: Row | None, error: str | None) -> None:
         super().__init__()
         self.row = row
         self.error = error
-        self.summary_id = summary_id
+
+
+class StoreWritten(Message):
+    """A worker wrote rows through the app's own connection (which data_version does not see)."""
 
 
 class BrainChecked(Message):

@@ -28,7 +28,9 @@ class TurnResult:
     text: str
     usage: Usage | None
     error: str | None = None
-    summary_id: int | None = None
+    needs_compaction: bool = False
+    """The context reached ``chief.compact_at``: call :meth:`ChiefTurns.compact` next
+    (after the reply is on screen, so the summary call never delays it)."""
 
 
 class ChiefTurns:
@@ -105,10 +107,8 @@ class ChiefTurns:
         self.store.update_message(
             reply_id, content=text, status="complete", usage=usage.as_dict() if usage else None
         )
-        summary_id = None
-        if usage is not None and chief_context.needs_compaction(usage.fraction, self.config.chief.compact_at):
-            summary_id = await self.compact()
-        return TurnResult(reply_id, text, usage, summary_id=summary_id)
+        compact = usage is not None and chief_context.needs_compaction(usage.fraction, self.config.chief.compact_at)
+        return TurnResult(reply_id, text, usage, needs_compaction=compact)
 
     async def compact(self) -> int | None:
         """Fold older turns into a summary row; the latest turns stay verbatim."""
