@@ -340,6 +340,11 @@ def main(argv: list[str] | None = None) -> int:
     fast = _fast_status(argv)
     if fast is not None:
         return fast
+    if not argv or (len(argv) == 2 and argv[0] == "--config"):
+        # Plain `keeltui`: straight to the app; the parser is not on the first frame's path.
+        import types
+
+        return cmd_run(types.SimpleNamespace(config=argv[1] if argv else None))
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
