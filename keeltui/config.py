@@ -25,6 +25,12 @@ AMBIENT_MODES = ("off", "status", "notify")
 EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
 TASK_PROVIDERS = ("none", "markdown", "todotxt", "command")
 ROLES = ("chief", "judge", "prober", "teacher")
+# Every binding id a [keys] entry may remap (a test keeps this in step with the widgets).
+BINDING_IDS = (
+    "quit", "quiet", "switch_pane", "leave_composer", "compose", "snooze", "focus", "stop_focus",
+    "settings", "accept_plan", "decline_plan", "copy_message", "tutor_sessions", "tutor_retry",
+    "tutor_leave_input", "quiz_answer",
+)
 
 
 class ConfigError(Exception):
@@ -312,6 +318,13 @@ def validate(config: Config, path: str) -> None:
             re.compile(pattern)
         except re.error as exc:
             raise ConfigError(path, "evidence.exclude_titles", f"bad regex {pattern!r}: {exc}") from None
+    for binding_id, keys in config.keys.items():
+        if binding_id not in BINDING_IDS:
+            raise ConfigError(
+                path, f"keys.{binding_id}", f"no binding has this id (ids: {', '.join(BINDING_IDS)})"
+            )
+        if not keys.strip():
+            raise ConfigError(path, f"keys.{binding_id}", "empty key (e.g. \"ctrl+k\" or \"f3,ctrl+k\")")
     if config.tasks.provider not in TASK_PROVIDERS:
         raise ConfigError(
             path, "tasks.provider",

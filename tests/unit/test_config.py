@@ -55,6 +55,8 @@ def test_data_and_state_paths_follow_xdg(tmp_path, monkeypatch):
         ("brain = 3\n", "brain", "expected a table"),
         ("[keys]\nquiet = 3\n", "keys", "table of strings"),
         ("[ambient]\ntime_sinks = 'youtube'\n", "ambient.time_sinks", "list of strings"),
+        ("[keys]\nquiett = 'ctrl+k'\n", "keys.quiett", "no binding has this id"),
+        ("[keys]\nquiet = ' '\n", "keys.quiet", "empty key"),
     ],
 )
 def test_bad_values_name_file_and_key(tmp_path, body, key, fragment):
@@ -188,6 +190,9 @@ def test_binding_ids_in_example_exist_in_the_app():
     classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard)
     real = {b.id for cls in classes for b in cls.BINDINGS if getattr(b, "id", None)}
     assert listed == real, listed ^ real
+    from keeltui.config import BINDING_IDS
+
+    assert set(BINDING_IDS) == real
 
 
 def test_the_status_fast_path_knows_every_environment_override():
