@@ -20,7 +20,6 @@ from pathlib import Path
 
 from keeltui.paths import default_config_path, default_database_path, default_status_path
 
-from keeltui.paths import APP_NAME  # noqa: E402
 AMBIENT_MODES = ("off", "status", "notify")
 EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
 TASK_PROVIDERS = ("none", "markdown", "todotxt", "command")

@@ -66,21 +66,26 @@ def require_all() -> bool:
     return os.environ.get("KEEL_REQUIRE_ALL") == "1"
 
 
+def app_for(config_path: Path, stores: list[Store]):
+    """A KeelApp over the config at ``config_path``; its store is added to ``stores`` to close."""
+    from keeltui.app import KeelApp
+
+    config = load_config(config_path, env={})
+    store = Store(config.database_path())
+    stores.append(store)
+    return KeelApp(config, store)
+
+
 @pytest.fixture
 def make_app(tmp_path, loopback):
     """Build a KeelApp over a fresh store and the loopback brain (extra TOML appended)."""
-    from keeltui.app import KeelApp
-
     stores: list[Store] = []
 
-    def build(extra: str = "", base_url: str | None = None, timeout: float = 5.0) -> KeelApp:
+    def build(extra: str = "", base_url: str | None = None, timeout: float = 5.0):
         path = write_config(tmp_path / "config.toml", base_url or loopback.url,
                             extra + f'\n[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n',
                             timeout=timeout)
-        config = load_config(path, env={})
-        store = Store(config.database_path())
-        stores.append(store)
-        return KeelApp(config, store)
+        return app_for(path, stores)
 
     yield build
     for store in stores:

@@ -21,7 +21,6 @@ from .mermaid import PlanError, parse_plan
 from .phases import awaiting_verdict, ok_tool_calls, pending_question, phase_of
 from .transcript import (
     ASK,
-    ASK_ANSWER,
     ASSISTANT,
     PLAN_ACCEPTED,
     PLAN_DECLINED,

@@ -6,7 +6,7 @@ from keeltui.chief.quiet import QUIET_MODE_REFUSAL
 from keeltui.statusfile import read_status
 from keeltui.store import Store
 from tests.pilot.test_ambient_app import (  # noqa: F401  (fixtures)
-    DRIFT, ambient_app, drift, leave_composer, script, status_text, toasts, verdict, window,
+    DRIFT, ambient_app, drift, script, status_text, toasts, window,
 )
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import run_keeltui

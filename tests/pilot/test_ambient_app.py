@@ -19,12 +19,13 @@ import pytest
 from keeltui import ambient_state
 from keeltui.ambient.judges import AMBIENT_SYSTEM, FOCUS_SYSTEM
 from keeltui.app import KeelApp
-from keeltui.config import load_config
+
 from keeltui.panes.modals import FocusPrompt, SettingsScreen
 from keeltui.panes.system_line import SystemLine
 from keeltui.sentinel import NUDGE_EVENT
 from keeltui.statusfile import read_status
 from keeltui.store import Store
+from tests.conftest import app_for
 from tests.support.loopback import LoopbackBrain, Reply, free_port
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import run_keeltui
@@ -123,10 +124,7 @@ def ambient_app(tmp_path, loopback, window, toasts):
             f'[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n',
             encoding="utf-8",
         )
-        config = load_config(path, env={})
-        store = Store(config.database_path())
-        stores.append(store)
-        return KeelApp(config, store)
+        return app_for(path, stores)
 
     yield build
     for store in stores:

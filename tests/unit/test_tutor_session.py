@@ -24,7 +24,7 @@ from keeltui.tutor.session import (
     session_items,
     verdict,
 )
-from tests.unit.tutor_script import PLAN, Script
+from tests.unit.tutor_script import Script
 
 
 @pytest.mark.parametrize("module", ["keeltui.tutor.replay", "keeltui.tutor.session"])
