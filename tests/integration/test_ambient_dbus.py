@@ -16,10 +16,7 @@ import threading
 
 import pytest
 
-try:
-    from tests.support.need import need_binary
-except ImportError:  # collected as a rootdir-less module
-    from _need import need_binary
+from tests.support.need import need_binary
 
 from keeltui.ambient.notifier import NotifySendNotifier, make_notifier
 

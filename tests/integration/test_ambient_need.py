@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-try:
-    from tests.support.need import need_binary
-except ImportError:  # collected as a rootdir-less module
-    from _need import need_binary
+from tests.support.need import need_binary
 
 MISSING = "keeltui-no-such-binary"
 

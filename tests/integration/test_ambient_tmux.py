@@ -8,10 +8,7 @@ import uuid
 
 import pytest
 
-try:
-    from tests.support.need import need_binary
-except ImportError:  # collected as a rootdir-less module
-    from _need import need_binary
+from tests.support.need import need_binary
 
 from keeltui.ambient.evidence import TmuxSource
 

@@ -12,10 +12,7 @@ import time
 
 import pytest
 
-try:
-    from tests.support.need import need_binary
-except ImportError:  # collected as a rootdir-less module
-    from _need import need_binary
+from tests.support.need import need_binary
 
 from keeltui.ambient.evidence import EwmhSource, make_source
 
