@@ -22,7 +22,7 @@ from textual.widgets import Footer, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from keeltui.brain import Brain, BrainError, BrainHTTPError
-from keeltui.chief.quiet import QUIET_STATE_KEY
+from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on, screen_safe
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
 from keeltui.config import Config
@@ -132,7 +132,7 @@ class KeelApp(App):
     def on_mount(self) -> None:
         if self.config.keys:
             self.set_keymap(self.config.keys)
-        self.quiet = bool(self.store.get_state(QUIET_STATE_KEY, False))
+        self.quiet = quiet_mode_on(self.store)
         rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
         self.room.show_rows(rows, plain_first=True)
         self._room_cursor = rows[-1].id if rows else 0
@@ -217,7 +217,7 @@ class KeelApp(App):
             self.refresh_from_store()
 
     def refresh_from_store(self) -> None:
-        quiet = bool(self.store.get_state(QUIET_STATE_KEY, False))
+        quiet = quiet_mode_on(self.store)
         if quiet != self.quiet:
             self.quiet = quiet
         self.refresh_room()
@@ -242,6 +242,10 @@ class KeelApp(App):
     def _page_in_backlog(self, before_id: int) -> None:
         self.room.prepend_rows(self.store.before(self.store.chief_id(), before_id, PAGE_ROWS))
 
+    def on_chief_room_newer_wanted(self, message: ChiefRoom.NewerWanted) -> None:
+        rows = self.store.after(self.store.chief_id(), message.after_id, PAGE_ROWS + 1)
+        self.room.append_page(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
+
     def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
         older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
         self.room.prepend_rows(older)
@@ -252,6 +256,9 @@ class KeelApp(App):
         if message.composer.id != "chief-composer":
             return
         message.stop()
+        if not self.room.at_latest:
+            # Sending jumps back to the newest rows, where the reply will stand.
+            self.room.show_rows(self.store.tail(self.store.chief_id(), INITIAL_ROWS))
         user_id = self.chief.add_user_turn(message.text)  # write-ahead
         self.refresh_room()
         message.composer.busy = True
@@ -331,7 +338,7 @@ class KeelApp(App):
         state = self.status_state()
         self.status_line.state = state
         # Quiet Mode holds the drift text back from the banner as well.
-        self.banner.line = "" if (self.quiet or self.focus_text) else self.ambient_line
+        self.banner.line = "" if self.focus_text else screen_safe(self.ambient_line, self.quiet)
         line = render_status(state)
         if line != self._status_written:
             self._status_written = line

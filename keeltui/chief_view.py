@@ -42,10 +42,15 @@ class RoomLog(VerticalScroll):
     class ReachedTop(Message):
         """The owner scrolled to the top of what is mounted."""
 
+    class ReachedBottom(Message):
+        """The owner scrolled to the bottom of what is mounted."""
+
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
         if new <= 0 and old > 0:
             self.post_message(self.ReachedTop())
+        elif new > old and new >= self.max_scroll_y:
+            self.post_message(self.ReachedBottom())
 
 
 class ChiefRoom(Vertical):
@@ -70,6 +75,13 @@ class ChiefRoom(Vertical):
             super().__init__()
             self.before_id = before_id
 
+    class NewerWanted(Message):
+        """Rows newer than ``after_id`` should be paged in (the newest were pruned)."""
+
+        def __init__(self, after_id: int) -> None:
+            super().__init__()
+            self.after_id = after_id
+
     def __init__(self, owner_name: str, companion_name: str, window_rows: int = 120, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.owner_name = owner_name
@@ -77,6 +89,8 @@ class ChiefRoom(Vertical):
         self.window_rows = window_rows
         self._streaming: StreamingReply | None = None
         self._no_older = False
+        self.at_latest = True
+        """Whether the newest rows are mounted; False once paging back pruned them."""
 
     def compose(self) -> ComposeResult:
         yield Static(QUIET_MODE_REFUSAL, id="quiet-curtain", markup=False)
@@ -136,16 +150,22 @@ class ChiefRoom(Vertical):
         else:
             log.mount(Static("The room is empty. Say something below.", classes="room-empty"))
         self._no_older = False
+        self.at_latest = True
         log.scroll_end(animate=False)
 
     def append_rows(self, rows: Iterable[RowLike]) -> None:
-        """Add new rows at the bottom; a row already mounted is updated in place."""
+        """Add new rows at the bottom; a row already mounted is updated in place.
+
+        While the newest rows are pruned (the owner paged far back), new rows are not
+        mounted: they would stand after a gap. They page in when the owner scrolls down.
+        """
         log = self.log_view
         new: list[Widget] = []
         for row in rows:
             existing = self.row_widget(row.id)
             if existing is None:
-                new.append(self._widget_for(row))
+                if self.at_latest:
+                    new.append(self._widget_for(row))
             elif isinstance(existing, (ChatMessage, StreamingReply)) and existing is not self._streaming:
                 if existing.row_text != row.content or existing.status != row.status:
                     existing.set_content(row.content, row.status)
@@ -154,7 +174,13 @@ class ChiefRoom(Vertical):
         for empty in log.query(".room-empty"):
             empty.remove()
         log.mount_all(new)
-        self._prune_top()
+        self._prune(from_top=True)
+
+    def append_page(self, rows: list[RowLike], reaches_latest: bool) -> None:
+        """Newer rows paged back in at the bottom (``rows`` oldest first)."""
+        self.log_view.mount_all([self._widget_for(row) for row in rows if self.row_widget(row.id) is None])
+        self.at_latest = reaches_latest
+        self._prune(from_top=True)
 
     def prepend_rows(self, rows: list[RowLike]) -> None:
         """Older rows paged in at the top (``rows`` oldest first)."""
@@ -168,23 +194,27 @@ class ChiefRoom(Vertical):
             log.mount_all(widgets, before=first)
         else:
             log.mount_all(widgets)
-        self._prune_bottom()
+        self._prune(from_top=False)
 
-    def _prune_top(self) -> None:
-        extra = len(self.mounted_ids) - self.window_rows
-        if extra > 0:
-            for widget in [w for w in self.log_view.children if hasattr(w, "row_id")][:extra]:
-                if widget is not self._streaming:
-                    widget.remove()
+    def _prune(self, from_top: bool) -> None:
+        """Keep at most ``window_rows`` mounted, dropping from the far end."""
+        rows = [w for w in self.log_view.children if hasattr(w, "row_id")]
+        extra = len(rows) - self.window_rows
+        if extra <= 0:
+            return
+        for widget in rows[:extra] if from_top else rows[-extra:]:
+            if widget is not self._streaming:
+                widget.remove()
+        if from_top:
             self._no_older = False
+        else:
+            self.at_latest = False
 
-    def _prune_bottom(self) -> None:
-        children = [w for w in self.log_view.children if hasattr(w, "row_id")]
-        extra = len(children) - self.window_rows
-        if extra > 0:
-            for widget in children[-extra:]:
-                if widget is not self._streaming:
-                    widget.remove()
+    def on_room_log_reached_bottom(self, event: RoomLog.ReachedBottom) -> None:
+        event.stop()
+        ids = self.mounted_ids
+        if ids and not self.at_latest:
+            self.post_message(self.NewerWanted(ids[-1]))
 
     def on_room_log_reached_top(self, event: RoomLog.ReachedTop) -> None:
         event.stop()

@@ -99,19 +99,15 @@ def _open_store(config):
         raise SystemExit(EXIT_FAILED) from None
 
 
-def _quiet_on(store) -> bool:
-    from keeltui.chief.quiet import QUIET_STATE_KEY
-
-    return bool(store.get_state(QUIET_STATE_KEY, False))
-
-
 def _refuse_if_quiet(store) -> None:
     """Doorways resolve the room as a viewer: refused, by name, in Quiet Mode."""
-    from keeltui.chief.quiet import QUIET_MODE_REFUSAL
+    from keeltui.chief.quiet import Access, QuietModeRefusal, check_access, quiet_mode_on
 
-    if _quiet_on(store):
-        print(QUIET_MODE_REFUSAL, file=sys.stderr)
-        raise SystemExit(EXIT_REFUSED)
+    try:
+        check_access(Access.VIEWER, quiet_mode_on(store))
+    except QuietModeRefusal as refusal:
+        print(refusal, file=sys.stderr)
+        raise SystemExit(EXIT_REFUSED) from None
 
 
 # -- commands ------------------------------------------------------------------------
@@ -145,7 +141,10 @@ def cmd_report(args) -> int:
         return EXIT_USAGE
     config = _load_config(args)
     store = _open_store(config)
+    from keeltui.chief.quiet import Access, check_access, quiet_mode_on
+
     # A report is the owner's own delivery: it lands whatever the screen shows.
+    check_access(Access.OWNER, quiet_mode_on(store))
     row_id = store.add_report(args.source.strip(), text)
     print(row_id)
     return EXIT_OK
@@ -210,12 +209,12 @@ def cmd_chat(args) -> int:
 
 
 def cmd_quiet(args) -> int:
-    from keeltui.chief.quiet import QUIET_STATE_KEY
+    from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on
 
     config = _load_config(args)
     store = _open_store(config)
     if args.state == "status":
-        print("on" if _quiet_on(store) else "off")
+        print("on" if quiet_mode_on(store) else "off")
         return EXIT_OK
     store.set_state(QUIET_STATE_KEY, args.state == "on")
     print(f"Quiet Mode {args.state}")

@@ -18,9 +18,9 @@ import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from keeltui.ambient.modes import AMBIENT_MODES, DEFAULT_CADENCE_SECS, parse_cadence, parse_mode
 from keeltui.paths import default_config_path, default_database_path, default_status_path
 
-AMBIENT_MODES = ("off", "status", "notify")
 EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
 TASK_PROVIDERS = ("none", "markdown", "todotxt", "command")
 ROLES = ("chief", "judge", "prober", "teacher")
@@ -133,7 +133,7 @@ class ContextWarnings:
 class AmbientConfig:
     mode: str = "notify"
     """off | status | notify. Env: KEEL_AMBIENT_MODE."""
-    cadence_secs: int = 300
+    cadence_secs: int = DEFAULT_CADENCE_SECS
     """Seconds between judgements; non-positive means 300. Env: KEEL_AMBIENT_CADENCE_SECS."""
     judge_timeout_secs: float = 30.0
     """Seconds a drift judgement may take before it counts as a brain error."""
@@ -295,14 +295,17 @@ def _check_fraction(path: str, key: str, value: float) -> None:
         raise ConfigError(path, key, f"must be a fraction between 0 and 1, got {value}")
 
 
+def _mode(path: str, key: str, value: str) -> str:
+    try:
+        return parse_mode(value)
+    except ValueError:
+        raise ConfigError(path, key, f"unknown mode {value!r} (allowed: {', '.join(AMBIENT_MODES)})") from None
+
+
 def validate(config: Config, path: str) -> None:
     """Check values whose type is right but whose meaning is not."""
-    if config.ambient.mode not in AMBIENT_MODES:
-        raise ConfigError(
-            path, "ambient.mode", f"unknown mode {config.ambient.mode!r} (allowed: off, status, notify)"
-        )
-    if config.ambient.cadence_secs <= 0:
-        config.ambient.cadence_secs = 300
+    config.ambient.mode = _mode(path, "ambient.mode", config.ambient.mode)
+    config.ambient.cadence_secs = parse_cadence(config.ambient.cadence_secs)
     if config.evidence.source not in EVIDENCE_SOURCES:
         raise ConfigError(
             path, "evidence.source",
@@ -353,20 +356,15 @@ def validate(config: Config, path: str) -> None:
 def _apply_env(config: Config, env: typing.Mapping[str, str]) -> None:
     label = "environment"
     if "KEEL_AMBIENT_MODE" in env:
-        config.ambient.mode = env["KEEL_AMBIENT_MODE"].strip().lower()
-        if config.ambient.mode not in AMBIENT_MODES:
-            raise ConfigError(
-                label, "KEEL_AMBIENT_MODE",
-                f"unknown mode {env['KEEL_AMBIENT_MODE']!r} (allowed: off, status, notify)",
-            )
+        config.ambient.mode = _mode(label, "KEEL_AMBIENT_MODE", env["KEEL_AMBIENT_MODE"])
     if "KEEL_AMBIENT_CADENCE_SECS" in env:
         try:
-            cadence = int(env["KEEL_AMBIENT_CADENCE_SECS"])
+            int(env["KEEL_AMBIENT_CADENCE_SECS"])
         except ValueError:
             raise ConfigError(
                 label, "KEEL_AMBIENT_CADENCE_SECS", "expected a whole number of seconds"
             ) from None
-        config.ambient.cadence_secs = cadence if cadence > 0 else 300
+        config.ambient.cadence_secs = parse_cadence(env["KEEL_AMBIENT_CADENCE_SECS"])
     if env.get("KEEL_BRAIN_BASE_URL"):
         config.brain.base_url = env["KEEL_BRAIN_BASE_URL"]
     if env.get("KEEL_BRAIN_MODEL"):

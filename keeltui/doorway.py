@@ -48,7 +48,7 @@ def line_chat(config, store) -> int:
     from prompt_toolkit.history import FileHistory, InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
 
-    from keeltui.chief.quiet import QUIET_MODE_REFUSAL, QUIET_STATE_KEY
+    from keeltui.chief.quiet import Access, QuietModeRefusal, check_access, quiet_mode_on
 
     bindings = KeyBindings()
 
@@ -68,9 +68,12 @@ def line_chat(config, store) -> int:
         history = InMemoryHistory()
     session = PromptSession(history=history, multiline=True, key_bindings=bindings)
     print(f"Line-mode chat with {config.owner.companion}. Alt+Enter for a new line, Ctrl-D to leave.")
-    for row in store.tail(store.chief_id(), 6):
-        who = f"[{row.turn_kind}]" if row.turn_kind else (config.owner.name if row.role == "user" else config.owner.companion)
-        print(f"{who}: {clean_text(row.content)}")
+    from keeltui.review import format_log
+
+    # The same lines `keeltui log` prints: system lines behind their badge.
+    for line in format_log(store.tail(store.chief_id(), 6), config.owner.name, config.owner.companion,
+                           color=sys.stdout.isatty()):
+        print(line)
     while True:
         try:
             text = session.prompt(f"{config.owner.name}> ").strip()
@@ -81,8 +84,10 @@ def line_chat(config, store) -> int:
             continue
         if not text:
             continue
-        if store.get_state(QUIET_STATE_KEY, False):
-            print(QUIET_MODE_REFUSAL, file=sys.stderr)
+        try:
+            check_access(Access.VIEWER, quiet_mode_on(store))  # turned on while we chatted
+        except QuietModeRefusal as refusal:
+            print(refusal, file=sys.stderr)
             return 3
         sys.stdout.write(f"{config.owner.companion}: ")
         _stream_turn(config, store, text)

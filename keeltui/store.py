@@ -382,11 +382,12 @@ class Store:
             ).fetchall()
         return [_row_to_message(r) for r in reversed(rows)]
 
-    def after(self, conversation_id: int, after_id: int) -> list[Message]:
+    def after(self, conversation_id: int, after_id: int, limit: int = -1) -> list[Message]:
+        """Rows newer than ``after_id``, oldest first (at most ``limit``; -1: all)."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT * FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id",
-                (conversation_id, after_id),
+                "SELECT * FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?",
+                (conversation_id, after_id, limit),
             ).fetchall()
         return [_row_to_message(r) for r in rows]
 

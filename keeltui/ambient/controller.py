@@ -36,7 +36,7 @@ from keeltui.ambient.evidence import NoneSource, WindowSnapshot, make_source, po
 from keeltui.ambient.focus import FocusCoach, FocusSession, focus_status_text, is_over
 from keeltui.ambient.frame import load_frame
 from keeltui.ambient.judges import (
-    LocalJudge, build_ambient_messages, build_focus_messages, parse_ambient_drift, parse_focus_drift,
+    LocalJudge, build_ambient_messages, build_focus_messages, drift_message,
 )
 from keeltui.ambient.notifier import Notifier, make_notifier
 from keeltui.ambient.tasks import make_task_provider
@@ -189,15 +189,15 @@ class AmbientController(Widget):
         return load_frame(frame.dir or None, frame.goals_file, self._tasks, frame.max_chars)
 
     async def _brain_judge(self, frame: str, titles: list[str]) -> str:
-        completion = await self.brain.complete("judge", build_ambient_messages(frame, titles))
-        return parse_ambient_drift(completion.text)
+        verdict, _ = await self.brain.judge("judge", build_ambient_messages(frame, titles))
+        return drift_message(verdict)
 
     async def _focus_judge(self, commitment: str, titles: list[str]) -> str:
         if not self._using_brain:
             # Without a brain, the commitment is the whole frame the local judge gets.
             return self._local.judge(commitment, titles)
-        completion = await self.brain.complete("judge", build_focus_messages(commitment, titles))
-        return parse_focus_drift(completion.text)
+        verdict, _ = await self.brain.judge("judge", build_focus_messages(commitment, titles))
+        return drift_message(verdict)
 
     def _follow_brain(self) -> None:
         """Use the brain judge unless the app knows the brain is offline."""

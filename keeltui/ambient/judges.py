@@ -128,7 +128,11 @@ def build_focus_messages(commitment: str, recent_titles: list[str]) -> list[dict
 
 
 def _parse_drift(text: str | None) -> str:
-    data = extract_json(text)
+    return drift_message(extract_json(text))
+
+
+def drift_message(data: dict) -> str:
+    """The coaching line of a parsed verdict: "" unless drifting with a message."""
     if data.get("drifting") is not True:
         return ""
     message = data.get("message")

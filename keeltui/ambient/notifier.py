@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
+from keeltui.statusfile import tmux_escape  # "#(...)" in a message would run a command
+
 from .clean import clean_text
 from .complaint import Complaint
 from .proc import CommandFailed, run_bounded
@@ -98,11 +100,6 @@ class NotifySendNotifier:
             self._complaint.failed(str(exc))
         else:
             self._complaint.ok()
-
-
-def tmux_escape(text: str) -> str:
-    """Escape tmux format syntax: ``#(...)`` in a message would run a command."""
-    return text.replace("#", "##")
 
 
 class TmuxNotifier:

@@ -27,6 +27,11 @@ class QuietModeRefusal(Exception):
         super().__init__(QUIET_MODE_REFUSAL)
 
 
+def quiet_mode_on(store) -> bool:
+    """The persisted Quiet Mode flag (every process reads the same store)."""
+    return bool(store.get_state(QUIET_STATE_KEY, False))
+
+
 def check_access(access: Access, quiet_on: bool) -> None:
     """Raise :class:`QuietModeRefusal` when a viewer asks for the room in Quiet Mode."""
     if access is Access.VIEWER and quiet_on:

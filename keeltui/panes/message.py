@@ -23,6 +23,22 @@ from keeltui.textsafe import clean_text, looks_like_markdown
 FLUSH_SECS = 0.1
 
 
+def speaker_header(speaker: str, status: str) -> Text:
+    """The first line of a turn: who speaks, and whether the reply is still coming or was cut."""
+    header = Text(speaker, style="bold")
+    if status == "streaming":
+        header.append("  …", style="dim")
+    elif status in ("partial", "error"):
+        header.append("  (cut off: the brain stopped answering)", style="bold red")
+    return header
+
+
+def copy_row_text(widget: Widget, text: str) -> None:
+    """Copy a row through OSC 52, which works over SSH (tmux: `set -g set-clipboard on`)."""
+    widget.app.copy_to_clipboard(text)
+    widget.app.notify("Copied to the clipboard.", timeout=2)
+
+
 class ChatMessage(Static, can_focus=True):
     DEFAULT_CSS = """
     ChatMessage {
@@ -63,11 +79,7 @@ class ChatMessage(Static, can_focus=True):
         self.update(self._renderable())
 
     def _renderable(self):
-        header = Text(self.speaker, style="bold")
-        if self.status == "streaming":
-            header.append("  …", style="dim")
-        elif self.status in ("partial", "error"):
-            header.append("  (cut off: the brain stopped answering)", style="bold red")
+        header = speaker_header(self.speaker, self.status)
         body = clean_text(self.row_text)
         if not body:
             return header
@@ -85,9 +97,7 @@ class ChatMessage(Static, can_focus=True):
         self.update(self._renderable())
 
     def action_copy(self) -> None:
-        # OSC 52: works over SSH (tmux needs `set -g set-clipboard on`).
-        self.app.copy_to_clipboard(self.row_text)
-        self.app.notify("Copied to the clipboard.", timeout=2)
+        copy_row_text(self, self.row_text)
 
 
 class StreamingReply(Widget, can_focus=True):
@@ -139,12 +149,7 @@ class StreamingReply(Widget, can_focus=True):
     # -- rendering ------------------------------------------------------------------
 
     def _header(self) -> Strip:
-        header = Text(self.speaker, style="bold")
-        if self.status == "streaming":
-            header.append("  …", style="dim")
-        elif self.status in ("partial", "error"):
-            header.append("  (cut off: the brain stopped answering)", style="bold red")
-        return self._lines(header)[0]
+        return self._lines(speaker_header(self.speaker, self.status))[0]
 
     def _lines(self, renderable) -> list[Strip]:
         console = self.app.console
@@ -245,5 +250,4 @@ class StreamingReply(Widget, can_focus=True):
         self.finish(content, status or self.status)
 
     def action_copy(self) -> None:
-        self.app.copy_to_clipboard(self.row_text)
-        self.app.notify("Copied to the clipboard.", timeout=2)
+        copy_row_text(self, self.row_text)

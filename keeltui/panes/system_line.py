@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from keeltui.chief.turn_kinds import SUMMARY, badge
+from keeltui.panes.message import copy_row_text
 from keeltui.textsafe import clean_text
 
 
@@ -57,9 +58,7 @@ class SystemLine(Widget, can_focus=True):
             self.folded = not self.folded
 
     def action_copy(self) -> None:
-        # OSC 52: works over SSH (tmux needs `set -g set-clipboard on`).
-        self.app.copy_to_clipboard(self.row_text)
-        self.app.notify("Copied to the clipboard.", timeout=2)
+        copy_row_text(self, self.row_text)
 
     def watch_folded(self, folded: bool) -> None:
         self.set_class(folded and self.foldable, "-folded")

@@ -192,6 +192,25 @@ async def test_long_room_mounts_a_bounded_window_and_pages_older_rows(make_app, 
         assert min(ids) < min(initial), "older rows were not paged in"
         assert len(ids) <= 60
         assert ids == sorted(ids)
+        assert not app.room.at_latest  # paging back pruned the newest rows
+        # A report landing now must not stand after a gap at the bottom.
+        other = Store(tmp_path / "k.db")
+        report_id = other.add_report("cron:late", "a report while reading history")
+        await pilot.pause(1.2)
+        ids = app.room.mounted_ids
+        assert report_id not in ids and ids == list(range(ids[0], ids[0] + len(ids)))
+        # Scrolling back down pages the newer rows in, the report last.
+        for _ in range(12):
+            app.room.log_view.scroll_end(animate=False)
+            await pilot.pause(0.2)
+            if report_id in app.room.mounted_ids:
+                break
+            app.room.log_view.scroll_relative(y=-5, animate=False)
+            await pilot.pause(0.1)
+        ids = app.room.mounted_ids
+        assert ids[-1] == report_id and app.room.at_latest
+        assert ids == list(range(ids[0], ids[0] + len(ids))) and len(ids) <= 60
+        other.close()
 
 
 async def test_worker_failure_becomes_one_status_line(make_app):
