@@ -26,6 +26,8 @@ CORE_MODULES = [
     "keeltui.tutor.transcript",
     "keeltui.tutor.replay",
     "keeltui.tutor.session",
+    "keeltui.tutor.graph_layout",
+    "keeltui.tutor.mastery",
     "keeltui.chief.streaming",
     "keeltui.ambient.modes",
     "keeltui.ambient.frame",
