@@ -415,6 +415,8 @@ class KeelApp(App):
         yield SystemCommand("Start focus", "Declare a focus session", self.action_start_focus)
         yield SystemCommand("Stop focus", "End the running focus session (reported in the room)", self.action_stop_focus)
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
+        if self.tutor is not None:
+            yield SystemCommand("Tutor summary", "The open tutor session: mastered, to review", self.tutor.action_summary)
 
     async def on_unmount(self) -> None:
         try:

@@ -75,6 +75,10 @@ def build_parser():
     pc = psub.add_parser("check", help="check a mermaid plan with the tutor's parser")
     pc.add_argument("file", help="a file, or - for standard input")
 
+    from keeltui.tutor_cli import add_parser as add_tutor_parser
+
+    add_tutor_parser(sub, _Parser)
+
     sub.add_parser("doctor", help="check config, database, brain, evidence and notifier")
     return parser
 
@@ -291,6 +295,12 @@ def cmd_plan(args) -> int:
     return code
 
 
+def cmd_tutor(args) -> int:
+    from keeltui.tutor_cli import run
+
+    return run(args, _open_store(_load_config(args)))
+
+
 def cmd_doctor(args) -> int:
     from keeltui.doctor import run_doctor
 
@@ -302,6 +312,7 @@ COMMANDS = {
     "export": cmd_export, "chat": cmd_chat, "quiet": cmd_quiet, "snooze": cmd_snooze,
     "focus": cmd_focus, "plan": cmd_plan, "doctor": cmd_doctor,
 }
+COMMANDS["tutor"] = cmd_tutor
 
 
 def _fast_status(argv: list[str]) -> int | None:

@@ -30,6 +30,8 @@ BINDING_IDS = (
     "settings", "accept_plan", "decline_plan", "copy_message", "tutor_sessions", "tutor_retry",
     "tutor_leave_input", "quiz_answer",
 )
+# The tutor's records: the summary (F4), and rename/delete on the session list.
+BINDING_IDS += ("tutor_summary", "tutor_rename_session", "tutor_delete_session")
 
 
 class ConfigError(Exception):

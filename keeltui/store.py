@@ -286,6 +286,27 @@ class Store:
             ).fetchone()
         return Conversation(r["id"], r["kind"], r["title"], r["created_at"], r["updated_at"]) if r else None
 
+    def rename_conversation(self, conversation_id: int, title: str) -> bool:
+        """Retitle a conversation (its activity time stays); False when it does not exist."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE conversations SET title = ? WHERE id = ? AND kind != 'chief'",
+                (title, conversation_id),
+            )
+            return cur.rowcount > 0
+
+    def delete_conversation(self, conversation_id: int) -> bool:
+        """Delete a conversation and all its rows at once; the Chief room is never deleted."""
+        with self.transaction() as conn:
+            found = conn.execute(
+                "SELECT kind FROM conversations WHERE id = ?", (conversation_id,)
+            ).fetchone()
+            if found is None or found["kind"] == "chief":
+                return False
+            conn.execute("DELETE FROM messages WHERE conversation_id = ?", (conversation_id,))
+            conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+            return True
+
     # -- messages -----------------------------------------------------------------
 
     def add_message(

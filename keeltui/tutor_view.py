@@ -10,6 +10,7 @@ an action means come from the pure core (:mod:`keeltui.tutor.session`, ``phases`
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -29,12 +30,14 @@ from keeltui.panes.composer import Composer
 from keeltui.panes.message import ChatMessage
 from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
+from keeltui.panes.tutor_records import ConfirmDelete, RenameSession, SessionList, SummaryScreen, session_prompt
+from keeltui.services import tutor_records
 from keeltui.services.tutor_turns import TurnOutcome, TutorTurns
 from keeltui.store import Store
 from keeltui.textsafe import clean_text
 from keeltui.tutor import session as ts
 from keeltui.tutor.phases import awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
-from keeltui.tutor.plan_status import plan_statuses
+from keeltui.tutor.mastery import map_statuses
 
 log = logging.getLogger("keeltui.tutor")
 
@@ -79,6 +82,7 @@ class TutorPane(Vertical):
     BINDINGS = [
         Binding("ctrl+l", "sessions", "Sessions", id="tutor_sessions"),
         Binding("f5", "retry", "Retry", id="tutor_retry"),
+        Binding("f4", "summary", "Summary", id="tutor_summary"),
         Binding("escape", "leave_input", "Leave input", show=False, id="tutor_leave_input"),
     ]
 
@@ -117,7 +121,7 @@ class TutorPane(Vertical):
         with ContentSwitcher(initial="tutor-picker", id="tutor-switcher"):
             with Vertical(id="tutor-picker"):
                 yield Static("Tutor sessions — Enter opens, “New session” starts one", classes="tutor-heading")
-                yield OptionList(id="tutor-session-list")
+                yield SessionList(id="tutor-session-list")
                 yield Input(placeholder="What do you want to learn? (Enter starts, Escape cancels)", id="tutor-topic")
             with Horizontal(id="tutor-session"):
                 with Vertical(id="tutor-main"):
@@ -154,11 +158,8 @@ class TutorPane(Vertical):
 
     def _fill_session_list(self, keep_place: bool = True) -> None:
         options = [Option(Text("+ New session", style="bold"), id=NEW_SESSION)]
-        for conversation in self.turns.sessions():
-            phase = phase_of(self.turns.transcript(conversation.id))
-            prompt = Text(conversation.title or f"Session {conversation.id}")
-            prompt.append(f"   {phase}", style="dim")
-            options.append(Option(prompt, id=f"session-{conversation.id}"))
+        for row in tutor_records.sessions(self.turns.store):
+            options.append(Option(session_prompt(row), id=f"session-{row.id}"))
         listing = self.query_one("#tutor-session-list", OptionList)
         highlighted = listing.highlighted_option if keep_place else None
         listing.set_options(options)
@@ -280,7 +281,7 @@ class TutorPane(Vertical):
             header += "  ·  thinking…"
         self.query_one("#tutor-header", Static).update(header)
         plan = latest_plan(rows)
-        self.plan_map.show_plan(plan, plan_statuses(plan, rows) if plan is not None else {})
+        self.plan_map.show_plan(plan, self._map_statuses(plan, rows))
         composer = self.composer
         composer.verdict_mode = verdict
         composer.busy = busy
@@ -455,6 +456,64 @@ class TutorPane(Vertical):
         fraction = usage.fraction if isinstance(usage, Usage) else usage.get("fraction")
         if isinstance(fraction, (int, float)):
             self.app.context_text = f"tutor context {round(fraction * 100)}%"
+
+    # -- the learner's records: mastery marks, summary, rename, delete, narrow panes ----
+
+    def _map_statuses(self, plan, rows: Sequence) -> dict[str, str]:
+        """Each node's mark: position and mastery, earlier sessions on the topic counted."""
+        if plan is None or self.session_id is None:
+            return {}
+        if getattr(self, "_prior_session", None) != self.session_id:
+            self._prior_session = self.session_id
+            self._prior = tutor_records.prior_for(self.turns.store, self.session_id)[0]
+        return map_statuses(plan, rows, time.time(), self._prior)
+
+    def action_summary(self) -> None:
+        """F4: the open session's summary (mastered, to review), at any time."""
+        if self.session_id is None or not self.in_session:
+            self.app.notify("Open a tutor session to see its summary.", timeout=3)
+            return
+        conversation = self.turns.store.conversation(self.session_id)
+        lines = tutor_records.summary_lines(self.turns.store, self.session_id)
+        self.app.push_screen(SummaryScreen(conversation.title if conversation else "", lines))
+
+    def on_session_list_rename_requested(self, message: SessionList.RenameRequested) -> None:
+        message.stop()
+        conversation = self.turns.store.conversation(message.session_id)
+        if conversation is None:
+            return
+
+        def renamed(title: str | None) -> None:
+            if title:
+                self.turns.store.rename_conversation(message.session_id, title)
+            self._fill_session_list()
+
+        self.app.push_screen(RenameSession(conversation.title), renamed)
+
+    def on_session_list_delete_requested(self, message: SessionList.DeleteRequested) -> None:
+        message.stop()
+        conversation = self.turns.store.conversation(message.session_id)
+        if conversation is None or message.session_id in self._busy_sessions:
+            self.app.bell()
+            return
+
+        def answered(delete: bool | None) -> None:
+            if delete:
+                self.turns.store.delete_conversation(message.session_id)
+                if self.session_id == message.session_id:
+                    self.session_id = None
+                    self._clear_log()
+                self.app.notify(f"Deleted “{clean_text(conversation.title)}”.", timeout=3)
+            self._fill_session_list()
+
+        self.app.push_screen(ConfirmDelete(conversation.title), answered)
+
+    def on_resize(self, event) -> None:
+        # Below this width the map would squeeze the transcript: it moves above it.
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+
+
+NARROW_WIDTH = 90
 
 
 def _last_usage(rows: Sequence) -> dict | None:

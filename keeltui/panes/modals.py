@@ -25,7 +25,8 @@ _MODAL_CSS = """
     background: $background 60%;
 }}
 {name} > Vertical {{
-    width: 72;
+    width: 100%;
+    max-width: 72;
     height: auto;
     padding: 1 2;
     border: round $accent;

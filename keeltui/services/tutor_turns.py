@@ -146,6 +146,7 @@ class TutorTurns:
         self, session_id: int, agent: str, on_step: StepCallback | None
     ) -> TurnOutcome:
         system = compose_prompt(agent, self.prompts_dir)
+        system = _with_prior_knowledge(system, self.store, session_id)
         tools = tools_for(agent)
         levels = self._levels(agent)
         turn_warnings: list[str] = []
@@ -199,6 +200,14 @@ class TutorTurns:
                 ended_by = call.name
             woke = woke or (outcome.ok and outcome.wake_teacher)
         return ended_by is not None, woke
+
+
+def _with_prior_knowledge(system: str, store: Store, session_id: int) -> str:
+    """The prompt plus what earlier sessions on this topic established, if anything."""
+    from keeltui.services.tutor_records import prior_note
+
+    note = prior_note(store, session_id)
+    return f"{system}\n\n{note}" if note else system
 
 
 def _call_part(call: ToolCall) -> dict[str, Any]:

@@ -248,10 +248,11 @@ def summary_lines(summary: Summary) -> list[str]:
     if total == 0:
         lines.append("No plan yet: mastery is counted per plan step once the plan is accepted.")
         return lines
-    lines.append(f"Mastered: {len(summary.mastered)} of {total} steps")
-    lines.extend(f"  ✓ {title}" for _, title in summary.mastered)
+    # To review first: it is what the learner can act on now.
     lines.append(f"To review: {len(summary.review)}")
     lines.extend(f"  ↻ {title}" for _, title in summary.review)
+    lines.append(f"Mastered: {len(summary.mastered)} of {total} steps")
+    lines.extend(f"  ✓ {title}" for _, title in summary.mastered)
     lines.append(f"Not yet shown: {len(summary.not_yet)}")
     lines.extend(f"  ○ {title}" for _, title in summary.not_yet)
     return lines

@@ -184,6 +184,8 @@ class QuizItem:
     answer: int | None = None
     graded: bool | None = None
     active: bool = False
+    node_title: str | None = None
+    """The tagged node's title on the plan in force when the quiz was asked."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,7 @@ class PlanItem:
     version: int
     steps: tuple[tuple[str, str], ...]  # (id, title) in topological order
     status: str  # "awaiting" (the verdict), "current", "superseded"
+    edges: tuple[tuple[str, str], ...] = ()  # (before, after), so the card draws the graph
 
 
 Item = LearnerLine | VerdictLine | AgentText | QuizItem | AskItem | AssessmentItem | PlanItem
@@ -222,14 +225,17 @@ def _answers(messages: Sequence[MessageLike]) -> dict[str, Mapping[str, Any]]:
     return answers
 
 
-def _plan_steps(call: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:
+def _plan_steps(
+    call: Mapping[str, Any],
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None:
+    """``(steps, edges)`` of a plan_init call, or None when its plan does not parse."""
     source = arguments_of(call).get("mermaid")
     try:
         plan = parse_plan(source if isinstance(source, str) else "")
     except PlanError:
         return None
     titles = {node.id: node.title for node in plan.nodes}
-    return tuple((node_id, titles[node_id]) for node_id in plan.topological_order())
+    return tuple((node_id, titles[node_id]) for node_id in plan.topological_order()), plan.edges
 
 
 def _learner_item(key: str, message: MessageLike) -> Item | None:
@@ -260,6 +266,7 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
     verdict_open = awaiting_verdict(messages)
 
     items: list[Item] = []
+    titles: dict[str, str] = {}  # node titles of the plan in force so far (quiz cards)
     for index, message in enumerate(messages):
         role = role_of(message)
         if role == USER:
@@ -293,6 +300,7 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
                         answer.get("choice") if answer else None,
                         answer.get("correct") if answer else None,
                         call_id == waiting_id,
+                        titles.get(node_id) if isinstance(node_id, str) else None,
                     )
                 )
             elif name == ASK:
@@ -307,11 +315,13 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
                     )
                 )
             elif name == PLAN_INIT:
-                steps = _plan_steps(part)
-                if steps is None:
+                drawn = _plan_steps(part)
+                if drawn is None:
                     continue
+                steps, edges = drawn
+                titles = dict(steps)
                 version = plan_calls.index(call_id) + 1 if call_id in plan_calls else 0
                 latest = version == len(plan_calls)
                 status = ("awaiting" if verdict_open else "current") if latest else "superseded"
-                items.append(PlanItem(key, version, steps, status))
+                items.append(PlanItem(key, version, steps, status, edges))
     return items

@@ -136,8 +136,8 @@ async def test_a_whole_session_probe_plan_verdict_and_teach(make_app, loopback):
         composer = pane(app).composer
         assert composer.verdict_mode and "Accept plan ^O" in text and "Decline ^R" in text
         assert phase_of(rows(app)) == "plan"
-        assert map_lines(app) == ["· Why protein matters", "· Leucine threshold", "· Protein per meal",
-                                  "· Timing around training"]
+        assert map_lines(app) == ["○ Why protein matters", "○ Leucine threshold", "○ Protein per meal",
+                                  "○ Timing around training"]
         quiz_row = next(r for r in rows(app) if any(p["type"] == "quiz_answer" for p in r.parts))
         assert quiz_row.parts[0]["choice"] == 1 and quiz_row.parts[0]["correct"] is True
 
@@ -157,7 +157,7 @@ async def test_a_whole_session_probe_plan_verdict_and_teach(make_app, loopback):
             "I decline the plan. Please revise it.\n\nToo long, drop timing.")
         assert composer.verdict_mode and awaiting_verdict(rows(app)) and phase_of(rows(app)) == "plan"
         assert "Accept plan ^O" in screen_text(app)
-        assert map_lines(app) == ["· Why protein matters", "· Leucine threshold", "· Protein per meal"]
+        assert map_lines(app) == ["○ Why protein matters", "○ Leucine threshold", "○ Protein per meal"]
         assert any(p["type"] == "plan-declined" for r in rows(app) for p in r.parts)
 
         # -- accept with a typed note: the note reaches the model as text, the phase is teach
@@ -172,20 +172,20 @@ async def test_a_whole_session_probe_plan_verdict_and_teach(make_app, loopback):
         assert phase_of(rows(app)) == "teach" and not composer.verdict_mode
         assert "Accept plan ^O" not in screen_text(app)
 
-        # -- teach: tagged quizzes move the map (position, not completion)
+        # -- teach: tagged quizzes move the map; a right answer masters a node
         await wait_for(pilot, lambda: "▶ Why protein matters" in screen_text(app))
-        assert map_lines(app) == ["▶ Why protein matters", "· Leucine threshold", "· Protein per meal"]
+        assert map_lines(app) == ["▶ Why protein matters", "○ Leucine threshold", "○ Protein per meal"]
         await pilot.press("1")
         await wait_for(pilot, lambda: "▶ Leucine threshold" in screen_text(app) and idle(app), what="quiz 2")
-        assert map_lines(app) == ["✓ Why protein matters", "▶ Leucine threshold", "· Protein per meal"]
+        assert map_lines(app) == ["✓ Why protein matters", "▶ Leucine threshold", "○ Protein per meal"]
         assert "✓ Why protein matters" in screen_text(app)
         await wait_for(pilot, lambda: isinstance(app.focused, QuizCard) and app.focused.item.node_id == "leucine")
         await pilot.press("down", "down", "enter")  # arrows + Enter pick the third choice
         await wait_for(pilot, lambda: len(loopback.requests) == 8 and idle(app), what="quiz 3")
         assert loopback.requests[7]["messages"][-1]["content"] == "I chose 3: Third — graded wrong."
-        # a revisit: basics is current again (and visited), leucine visited
+        # a revisit: basics is current again; leucine, answered wrong, is to review (never ✓)
         await wait_for(pilot, lambda: "▶ Why protein matters" in screen_text(app))
-        assert map_lines(app) == ["▶ Why protein matters", "✓ Leucine threshold", "· Protein per meal"]
+        assert map_lines(app) == ["▶ Why protein matters", "↻ Leucine threshold", "○ Protein per meal"]
         await pilot.press("3")
         await wait_for(pilot, lambda: "Well done: that is the whole plan." in screen_text(app))
         assert [script.agent(i) for i in range(3, 9)] == ["teacher"] * 6

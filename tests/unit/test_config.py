@@ -185,9 +185,10 @@ def test_binding_ids_in_example_exist_in_the_app():
     from keeltui.panes.message import ChatMessage, StreamingReply
     from keeltui.panes.quiz import QuizCard
     from keeltui.panes.system_line import SystemLine
+    from keeltui.panes.tutor_records import SessionList
     from keeltui.tutor_view import TutorPane
 
-    classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard)
+    classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard, SessionList)
     real = {b.id for cls in classes for b in cls.BINDINGS if getattr(b, "id", None)}
     assert listed == real, listed ^ real
     from keeltui.config import BINDING_IDS

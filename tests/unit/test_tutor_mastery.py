@@ -125,8 +125,8 @@ def test_summary_lists_mastered_review_and_not_yet_with_titles() -> None:
     assert summary.not_yet == (("per_meal", "Protein per meal"),)
     assert summary_lines(summary) == [
         "Quizzes answered: 2 (1 right)",
-        "Mastered: 1 of 3 steps", "  ✓ MPS translation",
         "To review: 1", "  ↻ Net protein balance",
+        "Mastered: 1 of 3 steps", "  ✓ MPS translation",
         "Not yet shown: 1", "  ○ Protein per meal",
     ]
     assert progress_text(plan, stamped(script.messages), NOW + 3600) == "1/3 mastered · 1 to review"
