@@ -17,7 +17,7 @@ from keeltui.store import Store
 from keeltui.tutor import session as ts
 from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import latest_plan
-from keeltui.tutor.plan_status import plan_statuses
+from keeltui.tutor.mastery import map_statuses
 from keeltui.tutor_view import TutorPane
 from tests.unit.tutor_script import Script
 
@@ -64,18 +64,46 @@ class PlanMapApp(App):
         yield PlanMap()
 
     def on_mount(self) -> None:
-        # basics, leucine, per_meal, then back to leucine: a revisit shows as current,
-        # the others quizzed are visited, timing is pending.
+        # basics right (mastered), per_meal wrong (to review), then leucine: current;
+        # timing is not yet shown.
         script = Script().taught()
         script.plan_init(PLAN)
-        for node in ("basics", "leucine", "per_meal", "leucine"):
-            script.quiz(node)
+        script.quiz("basics")
+        wrong = script.call("quiz", {"question": "Q?", "choices": ["x", "y"], "correct": 0, "node_id": "per_meal"})
+        script.user("", tx.quiz_answer(wrong, 1, False))
+        script.quiz("leucine", answer=False)
         plan = latest_plan(script.messages)
-        self.query_one(PlanMap).show_plan(plan, plan_statuses(plan, script.messages))
+        self.query_one(PlanMap).show_plan(plan, map_statuses(plan, script.messages, 0.0))
 
 
-def test_plan_map_current_visited_pending(snap_compare):
-    assert snap_compare(PlanMapApp(), terminal_size=(40, 8))
+def test_plan_map_current_mastered_review_pending(snap_compare):
+    assert snap_compare(PlanMapApp(), terminal_size=(40, 10))
+
+
+def big_plan(count: int = 30) -> str:
+    lines = ["graph TD"]
+    lines += [f"  n{i}[Step {i} of the long plan] --> n{i + 1}[Step {i + 1} of the long plan]" for i in range(count - 1)]
+    lines += ["  n0 --> n5", "  n2 --> n9 & n12", "  n7 --> n20", "  n15 --> n25"]
+    return "\n".join(lines)
+
+
+class BigPlanMapApp(App):
+    CSS = "Screen { background: #101418; }"
+
+    def compose(self) -> ComposeResult:
+        yield PlanMap()
+
+    def on_mount(self) -> None:
+        script = Script().taught()
+        script.plan_init(big_plan())
+        for node in range(23):
+            script.quiz(f"n{node}", answer=node < 22)
+        plan = latest_plan(script.messages)
+        self.query_one(PlanMap).show_plan(plan, map_statuses(plan, script.messages, 0.0))
+
+
+def test_a_30_node_map_scrolls_to_the_current_node(snap_compare):
+    assert snap_compare(BigPlanMapApp(), terminal_size=(40, 16))
 
 
 class SessionApp(App):
