@@ -18,6 +18,8 @@ from keeltui.tutor.session import choices_of, correct_index
 from keeltui.tutor.transcript import PLAN_INIT, QUIZ, QUIZ_ANSWER, USER, arguments_of, iter_parts, role_of
 
 KIND = "tutor"
+STATUS_WORDS = {"current": "current step", "mastered": "mastered", "review": "to review",
+                "visited": "seen, not answered", "pending": "not yet"}
 
 
 def stamp(seconds: float) -> str:
@@ -140,7 +142,8 @@ def export_markdown(store: Store, session_id: int, now: float | None = None) -> 
         out.append("")
         for number, node_id in enumerate(plan.topological_order(), start=1):
             node = plan.node(node_id)
-            out.append(f"{number}. {clean_text(node.title if node else node_id)} (`{node_id}`) — {statuses[node_id]}")
+            state = STATUS_WORDS.get(statuses[node_id], statuses[node_id])
+            out.append(f"{number}. {clean_text(node.title if node else node_id)} (`{node_id}`) — {state}")
         source = arguments_of(plans[-1][1]).get("mermaid")
         if isinstance(source, str):
             out += ["", "```mermaid", clean_text(source).replace("```", "'''").strip(), "```"]

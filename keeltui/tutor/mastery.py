@@ -253,7 +253,7 @@ def summary_lines(summary: Summary) -> list[str]:
     lines.extend(f"  ↻ {title}" for _, title in summary.review)
     lines.append(f"Mastered: {len(summary.mastered)} of {total} steps")
     lines.extend(f"  ✓ {title}" for _, title in summary.mastered)
-    lines.append(f"Not yet shown: {len(summary.not_yet)}")
+    lines.append(f"Not yet answered: {len(summary.not_yet)}")
     lines.extend(f"  ○ {title}" for _, title in summary.not_yet)
     return lines
 

@@ -127,7 +127,7 @@ def test_summary_lists_mastered_review_and_not_yet_with_titles() -> None:
         "Quizzes answered: 2 (1 right)",
         "To review: 1", "  ↻ Net protein balance",
         "Mastered: 1 of 3 steps", "  ✓ MPS translation",
-        "Not yet shown: 1", "  ○ Protein per meal",
+        "Not yet answered: 1", "  ○ Protein per meal",
     ]
     assert progress_text(plan, stamped(script.messages), NOW + 3600) == "1/3 mastered · 1 to review"
     assert progress_text(None, [], NOW) == ""
