@@ -139,3 +139,16 @@ def test_summary_before_a_plan_counts_the_probe_quizzes() -> None:
         "Quizzes answered: 1 (1 right)",
         "No plan yet: mastery is counted per plan step once the plan is accepted.",
     ]
+
+
+def test_quiz_items_carry_the_title_of_the_step_on_the_plan_in_force() -> None:
+    from keeltui.tutor.session import PlanItem, QuizItem, session_items
+
+    script = Script().taught().quiz("net_balance")
+    script.plan_init(PLAN.replace("Net protein balance", "Net balance, revised"))
+    script.quiz("net_balance").quiz("gone_node", answer=False)
+    quizzes = [item for item in session_items(script.messages) if isinstance(item, QuizItem)]
+    assert [(q.node_id, q.node_title) for q in quizzes] == [
+        ("net_balance", "Net protein balance"), ("net_balance", "Net balance, revised"), ("gone_node", None)]
+    plans = [item for item in session_items(script.messages) if isinstance(item, PlanItem)]
+    assert plans[0].edges == (("mps_translation", "net_balance"), ("net_balance", "per_meal"))
