@@ -152,3 +152,32 @@ async def test_a_new_session_on_a_known_topic_starts_from_what_is_known(make_app
         assert "## What the learner already showed on this topic" in system
         assert "Mastered: Why protein matters (basics)" in system
         assert "Due for review (answered wrong last time, or time to refresh): Leucine threshold (leucine)" in system
+
+
+async def test_the_plan_presented_for_the_verdict_is_drawn_as_a_graph(make_app, loopback):
+    from keeltui.panes.plan_map import PlanCard
+    from keeltui.tutor import transcript as tx
+
+    app = make_app()
+    store = app.store
+    session = store.create_conversation("tutor", "muscle protein")
+    for message in (
+        tx.user("muscle protein"),
+        tx.assistant("", tx.tool_call("a1", "probe_done", {"strands": ["x"], "edge": "y"})),
+        tx.tool("a1", "probe_done", True, {"status": "probe concluded"}),
+        tx.assistant("Two paths that meet at timing.", tx.tool_call("a2", "plan_init", {"mermaid": PROTEIN})),
+        tx.tool("a2", "plan_init", True, {"status": "plan presented"}),
+    ):
+        store.add_message(session, message.role, message.content, parts=[dict(p) for p in message.parts])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_first_session(pilot)
+        await wait_for(pilot, lambda: app.query(PlanCard), what="the plan card")
+        await pilot.pause()
+        card = "\n".join(region_text(app, app.query_one(PlanCard)))
+        assert "├─╮" in card and "├─╯" in card  # the branch after basics, the join at timing
+        lines = card.splitlines()
+        order = [next(i for i, line in enumerate(lines) if title in line)
+                 for title in ("Why protein matters", "Leucine threshold", "Protein per meal", "Timing around training")]
+        assert order == sorted(order)
+        assert "Accept with ctrl+o or decline with ctrl+r" in card
+        assert loopback.requests == []
