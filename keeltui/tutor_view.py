@@ -193,6 +193,7 @@ class TutorPane(Vertical):
         event.input.clear()
         self.remove_class("-asking-topic")
         session_id = self.turns.start_session(topic)  # write-ahead: the topic is stored first
+        self._offer_review(session_id)
         self.open_session(session_id)
 
     def action_sessions(self) -> None:
@@ -467,6 +468,12 @@ class TutorPane(Vertical):
             self._prior_session = self.session_id
             self._prior = tutor_records.prior_for(self.turns.store, self.session_id)[0]
         return map_statuses(plan, rows, time.time(), self._prior)
+
+    def _offer_review(self, session_id: int) -> None:
+        """A new session on a studied topic: say what carries over and what is due."""
+        offer = tutor_records.review_offer(self.turns.store, session_id)
+        if offer:
+            self.app.notify(offer, title="From your earlier sessions", timeout=12)
 
     def action_summary(self) -> None:
         """F4: the open session's summary (mastered, to review), at any time."""

@@ -89,6 +89,22 @@ def prior_note(store: Store, session_id: int, now: float | None = None) -> str:
     return mastery.prior_knowledge_note(prior, titles, time.time() if now is None else now)
 
 
+def review_offer(store: Store, session_id: int, now: float | None = None) -> str:
+    """One line for a new session on a studied topic ('' when nothing carries over)."""
+    prior, titles = prior_for(store, session_id)
+    now = time.time() if now is None else now
+    states = {node_id: mastery.mastery_state(record, now) for node_id, record in prior.items()}
+    due = [titles.get(node_id, node_id) for node_id, state in states.items() if state == "review"]
+    known = sum(1 for state in states.values() if state == "mastered")
+    if not due and not known:
+        return ""
+    text = f"{known} step{'s' if known != 1 else ''} mastered carry over."
+    if due:
+        text += f" Due for review: {', '.join(clean_text(title) for title in due[:5])}"
+        text += f" and {len(due) - 5} more." if len(due) > 5 else "."
+    return text
+
+
 def summary_lines(store: Store, session_id: int, now: float | None = None) -> list[str]:
     """The session summary (mastered, to review), counting earlier sessions on the topic."""
     rows = store.messages(session_id)

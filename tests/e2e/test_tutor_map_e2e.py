@@ -64,7 +64,8 @@ def test_the_plan_graph_follows_the_learner_and_fits_a_70_column_split(tmp_path,
             quiz = _line_with(s, "Quiz  · Step 23 of the long plan")
             return (plan is not None and header is not None and quiz is not None and plan < header
                     and s.splitlines()[quiz].rstrip().endswith("│") and "Send" in s
-                    and "▸ 1. Right" in s)  # the open quiz has the keys
+                    and "▸ 1. Right" in s  # the open quiz has the keys
+                    and _line_with(s, "▶", "Step 23 of the long") is not None)  # the map followed
 
         screen = narrow.wait_for(settled, what="the map above the transcript")
         _narrow_checks(narrow, screen)
@@ -81,3 +82,15 @@ def _narrow_checks(narrow: Tmux, screen: str) -> None:
     screen = narrow.wait_text("a note in the narrow pane")
     line = screen.splitlines()[_line_with(screen, "a note in the narrow pane")]
     assert line.index("a note") < 6  # the note box starts at the left edge, full width
+    # a new session on the same topic says what carries over and what is due
+    narrow.send("C-l")
+    narrow.wait_text("New session")
+    narrow.send("Up")  # the list opens on the current session; "+ New session" is above it
+    narrow.send("Enter")
+    narrow.wait_text("What do you want to learn?")
+    narrow.type("Graph theory")
+    narrow.send("Enter")
+    screen = narrow.wait_text("From your earlier sessions")
+    # the toast's rows, without the box and scrollbar glyphs drawn beside them
+    toast = [line.split("▌", 1)[1].rstrip(" ╯▔▁│").strip() for line in screen.splitlines() if "▌" in line]
+    assert "22 steps mastered carry over. Due for review: Step 1 of the long plan." in " ".join(toast), toast
