@@ -181,3 +181,17 @@ async def test_the_plan_presented_for_the_verdict_is_drawn_as_a_graph(make_app, 
         assert order == sorted(order)
         assert "Accept with ctrl+o or decline with ctrl+r" in card
         assert loopback.requests == []
+
+
+async def test_the_summary_is_in_the_command_palette(make_app, loopback):
+    app = make_app()
+    seed_session(app.store, "muscle protein", PROTEIN, [("basics", True)], waiting="leucine")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_first_session(pilot)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: "Search for commands" in screen_text(app), what="the palette")
+        await pilot.press(*"tutor summary")
+        await wait_for(pilot, lambda: "The open tutor session: mastered, to review" in screen_text(app))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Summary — muscle protein" in screen_text(app), what="the summary")
+        assert "Mastered: 1 of 4 steps" in screen_text(app)
