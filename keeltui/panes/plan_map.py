@@ -25,7 +25,13 @@ from keeltui.tutor.session import PlanItem
 MARKERS = {"current": "▶", "mastered": "✓", "review": "↻", "visited": "•", "pending": "○"}
 STYLES = {"current": "bold reverse", "mastered": "bold green", "review": "bold yellow", "visited": "", "pending": "dim"}
 LEGEND = "▶ now  ✓ mastered  ↻ review  • seen  ○ to do"
-MIN_TITLE = 8  # below this a title wraps under its lanes instead of beside them
+MIN_TITLE = 8  # the least room a title gets beside its lanes
+ROOMY_TITLE = 16  # with less room than this, lanes drop their gaps (one cell each)
+
+
+def _squeezed(lanes: str) -> str:
+    """Lanes at one cell each: the glyphs without the gaps between them."""
+    return lanes[::2]
 
 
 def wrapped(lines: list[MapLine], width: int) -> list[tuple[Text, str | None]]:
@@ -35,6 +41,12 @@ def wrapped(lines: list[MapLine], width: int) -> list[tuple[Text, str | None]]:
     Each row says which node it starts (None for continuations and connector rows).
     """
     out: list[tuple[Text, str | None]] = []
+    widest = max((max(len(line.lanes), len(line.below)) for line in lines), default=0)
+    if width - widest - 1 < ROOMY_TITLE:  # a wide fan-out: keep room for the titles
+        lines = [
+            MapLine(_squeezed(line.lanes), line.node_id, line.title, line.status, _squeezed(line.below))
+            for line in lines
+        ]
     for line in lines:
         if line.node_id is None:
             out.append((Text(line.lanes, style="blue"), None))
