@@ -473,7 +473,7 @@ class TutorPane(Vertical):
         """A new session on a studied topic: say what carries over and what is due."""
         offer = tutor_records.review_offer(self.turns.store, session_id)
         if offer:
-            self.app.notify(offer, title="From your earlier sessions", timeout=12)
+            self.app.notify(offer, title="From your earlier sessions", timeout=12, markup=False)
 
     def action_summary(self) -> None:
         """F4: the open session's summary (mastered, to review), at any time."""
@@ -510,7 +510,7 @@ class TutorPane(Vertical):
                 if self.session_id == message.session_id:
                     self.session_id = None
                     self._clear_log()
-                self.app.notify(f"Deleted “{clean_text(conversation.title)}”.", timeout=3)
+                self.app.notify(f"Deleted “{clean_text(conversation.title)}”.", timeout=3, markup=False)
             self._fill_session_list()
 
         self.app.push_screen(ConfirmDelete(conversation.title), answered)

@@ -195,3 +195,26 @@ async def test_the_summary_is_in_the_command_palette(make_app, loopback):
         await pilot.press("enter")
         await wait_for(pilot, lambda: "Summary — muscle protein" in screen_text(app), what="the summary")
         assert "Mastered: 1 of 4 steps" in screen_text(app)
+
+
+async def test_markup_in_titles_is_shown_as_text(make_app, loopback):
+    app = make_app()
+    hostile = """graph TD
+  a["[bold red]Loud[/] step"] --> b["Close [/] early"]
+"""
+    seed_session(app.store, "[b]markup[/b] topic", hostile, [("a", True)], waiting="b")
+    doomed = seed_session(app.store, "[/] unbalanced", hostile, [])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: "[b]markup[/b] topic" in screen_text(app), what="the list")
+        await pilot.press("down", "delete", "y")  # the newest first: "[/] unbalanced"
+        await wait_for(pilot, lambda: "[/] unbalanced" not in screen_text(app), what="the list without it")
+        assert app.store.conversation(doomed) is None and app.is_running
+        await pilot.press("down", "delete")
+        await wait_for(pilot, lambda: "Delete “[b]markup[/b] topic”?" in screen_text(app))
+        await pilot.press("n")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Close [/] early" in current_row(app), what="the map")
+        assert any("[bold red]Loud[/] step" in row for row in map_rows(app))
+        await pilot.press("f4")
+        await wait_for(pilot, lambda: "✓ [bold red]Loud[/] step" in screen_text(app))
