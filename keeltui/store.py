@@ -287,7 +287,7 @@ class Store:
         return Conversation(r["id"], r["kind"], r["title"], r["created_at"], r["updated_at"]) if r else None
 
     def rename_conversation(self, conversation_id: int, title: str) -> bool:
-        """Retitle a conversation (its activity time stays); False when it does not exist."""
+        """Retitle a conversation (its activity time stays); False for none or the Chief room."""
         with self.transaction() as conn:
             cur = conn.execute(
                 "UPDATE conversations SET title = ? WHERE id = ? AND kind != 'chief'",

@@ -73,6 +73,7 @@ def test_export_writes_topic_plan_quiz_record_and_mastery(cfg, seeded, tmp_path)
     target = tmp_path / "out.md"
     out = run_keeltui(cfg, "tutor", "export", "Muscle Protein", "--out", str(target))
     assert out.returncode == 0 and target.read_text(encoding="utf-8") == text
+    assert target.stat().st_mode & 0o777 == 0o600  # a learner's record is private
 
 
 def test_export_of_an_unknown_session_is_one_line_and_exit_1(cfg, seeded):
