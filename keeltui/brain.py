@@ -174,6 +174,7 @@ class Brain:
                 api_key=self._api_key or "keeltui-no-key",
                 max_retries=0,
                 timeout=self.config.timeout_secs,
+                default_headers=_no_ambient_headers(),
             )
         return self._client
 
@@ -363,6 +364,25 @@ class Brain:
             return [m.id for m in page.data]
         except (openai.OpenAIError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise self._translate(exc) from exc
+
+
+def _no_ambient_headers() -> dict:
+    """Headers the openai client would take from the environment by itself, switched off.
+
+    It reads OPENAI_ORG_ID, OPENAI_PROJECT_ID and OPENAI_CUSTOM_HEADERS on its own; those
+    belong to whoever exported them, not to whatever endpoint keeltui talks to. The only
+    credential sent is the key keeltui routed (see keeltui.keyroute).
+    """
+    import os
+
+    from openai import Omit
+
+    names = {"OpenAI-Organization", "OpenAI-Project"}
+    for line in os.environ.get("OPENAI_CUSTOM_HEADERS", "").split("\n"):
+        name, colon, _ = line.partition(":")
+        if colon and name.strip() and name.strip().lower() != "authorization":
+            names.add(name.strip())
+    return {name: Omit() for name in names}
 
 
 DONE = object()

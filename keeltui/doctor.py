@@ -38,7 +38,8 @@ def run_doctor(config_path: str | None) -> int:
 
     from keeltui.brain import Brain, BrainError
 
-    key_note = f"API key from ${config.brain.api_key_env}: {'set' if config.api_key else 'not set'}"
+    key_note = config.key_route.describe()
+    print(_line(None if config.api_key is None else True, f"key: {key_note}"))
     brain = Brain(config.brain, config.api_key)
 
     async def probe():
