@@ -147,3 +147,44 @@ def test_doctor_says_which_key_goes_to_which_host(loopback, tmp_path):
                           env=env, timeout=60)
     assert f"no API key is sent to 127.0.0.1:{loopback.port}" in done.stdout
     assert "$OPENAI_API_KEY is exported but not used" in done.stdout
+
+
+# -- 10.8: hyperlinks are only ever http(s) and show their target ------------------------
+
+LINKS = ("Pay at [your bank](https://evil.example/pay), read [the manual](x-man-page://ls), "
+         "open [this](file:///etc/passwd) or [ssh](ssh://host) — or <https://ok.example/a>.")
+
+
+def _hyperlink_targets(renderable) -> list[str]:
+    import re
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=200, force_terminal=True, color_system="truecolor", legacy_windows=False)
+    console.print(renderable)
+    return [t for t in re.findall(r"\x1b]8;[^;]*;([^\x1b]*)\x1b\\", buffer.getvalue()) if t]
+
+
+def test_model_links_are_http_only_and_show_their_target():
+    from keeltui.panes.message import ChatMessage
+
+    message = ChatMessage(1, "assistant", "Chief", LINKS)
+    targets = _hyperlink_targets(message._renderable())
+    assert targets and all(t.startswith(("http://", "https://")) for t in targets), targets
+    shown = _render_plain(message._renderable(), width=200)
+    assert "your bank (https://evil.example/pay)" in shown
+    assert "the manual (x-man-page://ls)" in shown
+    assert "ssh (ssh://host)" in shown
+    assert "(https://ok.example/a) (https://ok.example/a)" not in shown  # a bare URL is not doubled
+
+
+async def test_streamed_links_show_their_target_on_screen(make_app, loopback):
+    loopback.queue(Reply(text=LINKS))
+    app = make_app()
+    async with app.run_test(size=(200, 40)) as pilot:
+        app.room.composer.focus_input()
+        app.room.composer.input.insert("links please")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not app.room.composer.busy and "ok.example" in screen_text(app))
+        text = screen_text(app)
+        assert "your bank (https://evil.example/pay)" in text
+        assert "the manual (x-man-page://ls)" in text
