@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
@@ -37,9 +38,27 @@ class BrainTimeout(BrainError):
 
 
 class BrainHTTPError(BrainError):
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, detail: str = "") -> None:
         self.status = status
+        self.detail = detail
+        """The server's own error text and code, whole (the message is cut for one line)."""
         super().__init__(message)
+
+
+# How servers say the prompt did not fit: OpenAI/vLLM/OpenRouter ("maximum context length",
+# code context_length_exceeded), llama.cpp ("exceeds the available context size"), others.
+_CONTEXT_OVERFLOW = re.compile(
+    r"context[ _-]?(?:length|size|window)|maximum context|exceed_context|too many tokens"
+    r"|prompt is too long|reduce the length of the messages|input is too long",
+    re.IGNORECASE,
+)
+
+
+def is_context_overflow(error: BaseException) -> bool:
+    """Whether the endpoint refused the call because the prompt exceeds the model's window."""
+    if not isinstance(error, BrainHTTPError) or error.status not in (400, 413, 422):
+        return False
+    return bool(_CONTEXT_OVERFLOW.search(f"{error.detail} {error}"))
 
 
 class BrainReplyError(BrainError):
@@ -202,8 +221,12 @@ class Brain:
         if isinstance(exc, openai.APIConnectionError):
             return BrainUnavailable(f"no brain answers at {where}")
         if isinstance(exc, openai.APIStatusError):
-            detail = _short(_error_detail(exc))
-            return BrainHTTPError(exc.status_code, f"the brain at {where} answered HTTP {exc.status_code}: {detail}")
+            whole = _error_detail(exc)
+            detail = _short(whole)
+            return BrainHTTPError(
+                exc.status_code, f"the brain at {where} answered HTTP {exc.status_code}: {detail}",
+                detail=f"{whole} {_error_code(exc)}".strip(),
+            )
         if isinstance(exc, (openai.APIResponseValidationError, ValueError, KeyError, TypeError, AttributeError)):
             return BrainReplyError(f"the brain at {where} sent a reply keeltui cannot read: {_short(str(exc))}")
         if isinstance(exc, openai.OpenAIError):
@@ -421,6 +444,14 @@ def _error_detail(exc) -> str:
     return getattr(exc, "message", "") or str(exc)
 
 
+def _error_code(exc) -> str:
+    body = getattr(exc, "body", None)
+    inner = body.get("error", body) if isinstance(body, dict) else None
+    if isinstance(inner, dict):
+        return " ".join(str(inner.get(k) or "") for k in ("code", "type")).strip()
+    return ""
+
+
 def _short(text: str, limit: int = 160) -> str:
     line = " ".join(str(text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
@@ -428,5 +459,6 @@ def _short(text: str, limit: int = 160) -> str:
 
 __all__ = [
     "Brain", "BrainError", "BrainUnavailable", "BrainTimeout", "BrainHTTPError", "BrainReplyError",
+    "is_context_overflow",
     "Completion", "ToolCall", "Usage", "TextDelta", "StreamDone", "JSONExtractError",
 ]

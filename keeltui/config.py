@@ -119,6 +119,8 @@ class ChiefConfig:
     """Conversation turns kept verbatim after a compaction summary."""
     window_rows: int = 120
     """Rows the room mounts at once; older rows page in when you scroll to the top."""
+    report_max_chars: int = 20000
+    """Longest report the room shows; a longer one is cut there and kept whole in the database."""
     system_prompt: str = (
         "You are the owner's companion, the Chief: a calm, direct partner in one endless "
         "conversation. Lines marked as reports come from background jobs, not from you."
@@ -399,6 +401,7 @@ NUMBER_RANGES: tuple[tuple[str, float, float], ...] = (
     ("evidence.poll_secs", 0.1, _WEEK),
     ("chief.keep_recent", 1, 10_000),
     ("chief.window_rows", 10, 100_000),
+    ("chief.report_max_chars", 1_000, 10_000_000),
     ("frame.max_chars", 200, 10_000_000),
     ("focus.default_minutes", 1, 24 * 60),
     ("focus.grace_secs", 0, _WEEK),
