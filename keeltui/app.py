@@ -36,6 +36,7 @@ from keeltui.panes.status_line import StatusLine
 from keeltui.services.chief_turns import ChiefTurns
 from keeltui.statusfile import StatusState, render_status, write_status
 from keeltui.store import Store
+from keeltui.terminal_guard import install_signal_exit
 
 log = logging.getLogger("keeltui.app")
 
@@ -130,6 +131,7 @@ class KeelApp(App):
     # -- start-up -------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        install_signal_exit(self)  # SIGTERM/SIGINT/SIGHUP: exit the ordinary way, terminal restored
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.quiet = quiet_mode_on(self.store)

@@ -8,6 +8,7 @@ nothing the user typed and at most a second of the reply.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -113,6 +114,11 @@ class ChiefTurns:
                     elif isinstance(event, StreamDone):
                         usage = event.completion.usage
                 break
+            except asyncio.CancelledError:
+                # Stopped (the app closing on a signal, or the owner): settle the row as cut
+                # off with everything received, never leave it "streaming" for good.
+                self._settle_cut_off(reply_id, "".join(pieces), "stopped before the reply was complete")
+                raise
             except BrainError as exc:
                 if retried or pieces or not is_context_overflow(exc):
                     error = exc
@@ -142,6 +148,15 @@ class ChiefTurns:
         )
         compact = usage is not None and chief_context.needs_compaction(usage.fraction, self.config.chief.compact_at)
         return TurnResult(reply_id, text, usage, needs_compaction=compact)
+
+    def _settle_cut_off(self, reply_id: int, text: str, why: str) -> None:
+        try:
+            self.store.update_message(
+                reply_id, content=text, status="partial" if text else "error",
+                parts=[{"type": "error", "message": why}],
+            )
+        except Exception:  # already leaving; what was persisted while streaming stays
+            pass
 
     async def compact(self, keep_recent: int | None = None, window_tokens: int | None = None) -> int | None:
         """Fold older turns into a summary row; the latest turns stay verbatim."""
