@@ -408,6 +408,67 @@ def _no_ambient_headers() -> dict:
     return {name: Omit() for name in names}
 
 
+def _text(value) -> str:
+    """Text from the wire as valid Unicode: JSON may carry lone surrogates ("\\ud800"),
+    which neither SQLite nor the terminal can encode."""
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        return value.encode("utf-8", errors="replace").decode("utf-8")
+
+
+def _is_count(value) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _checked_event(event: dict) -> dict:
+    """A stream chunk shaped as the protocol says, or ValueError (the reply cannot be read).
+
+    Anything a buggy proxy may put in a field (a number for ``content``, an object for
+    ``choices``) is a protocol error, never an exception deep in the app. An odd
+    ``usage`` or ``model`` is only dropped: it is not worth losing a reply over.
+    """
+    choices = event.get("choices")
+    if choices is not None and not isinstance(choices, list):
+        raise ValueError(f"choices is {type(choices).__name__}, not a list")
+    for choice in choices or ():
+        if not isinstance(choice, dict):
+            raise ValueError(f"a choice is {type(choice).__name__}, not an object")
+        delta = choice.get("delta")
+        if delta is not None and not isinstance(delta, dict):
+            raise ValueError(f"a delta is {type(delta).__name__}, not an object")
+        delta = delta or {}
+        content = delta.get("content")
+        if content is not None and not isinstance(content, str):
+            raise ValueError(f"a chunk's content is {type(content).__name__}, not text")
+        if content:
+            delta["content"] = _text(content)
+        calls = delta.get("tool_calls")
+        if calls is not None and not (isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
+            raise ValueError("tool_calls is not a list of objects")
+        for call in calls or ():
+            function = call.get("function")
+            if function is not None and not isinstance(function, dict):
+                raise ValueError("a tool call's function is not an object")
+            if not _is_count(call.get("index")):
+                raise ValueError("a tool call's index is not a whole number")
+            for value in (call.get("id"), (function or {}).get("name"), (function or {}).get("arguments")):
+                if value is not None and not isinstance(value, str):
+                    raise ValueError("a tool call's id, name or arguments is not text")
+        reason = choice.get("finish_reason")
+        if reason is not None and not isinstance(reason, str):
+            raise ValueError("finish_reason is not text")
+    usage = event.get("usage")
+    if usage is not None and not (
+        isinstance(usage, dict) and _is_count(usage.get("prompt_tokens")) and _is_count(usage.get("completion_tokens"))
+    ):
+        event["usage"] = None  # estimated instead
+    if not isinstance(event.get("model"), (str, type(None))):
+        event["model"] = None
+    return event
+
+
 DONE = object()
 """What :func:`parse_sse_line` returns for the stream's ``[DONE]`` line."""
 
@@ -424,7 +485,7 @@ def parse_sse_line(line: str):
     value = json.loads(data)  # a broken payload is a ValueError: the reply is unreadable
     if not isinstance(value, dict):
         raise ValueError("a stream event that is not a JSON object")
-    return value
+    return _checked_event(value)
 
 
 def _error_text(error) -> str:
