@@ -34,9 +34,9 @@ from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.status_line import StatusLine
 from keeltui.services.chief_turns import ChiefTurns
+from keeltui.terminal_guard import install_signal_exit
 from keeltui.statusfile import StatusState, render_status, write_status
 from keeltui.store import Store
-from keeltui.terminal_guard import install_signal_exit
 
 log = logging.getLogger("keeltui.app")
 

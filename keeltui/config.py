@@ -495,8 +495,8 @@ def load_config(
         raise ConfigError(str(file_path), "", "no such file")
     config = _fill(str(file_path), "", Config, data)
     config.source_path = str(file_path) if file_path.exists() else ""
+    configured_url = config.brain.base_url  # the key's endpoint, before any env override
     validate(config, str(file_path))
-    configured_url = config.brain.base_url
     _apply_env(config, env)
     from keeltui.keyroute import route_key
 
