@@ -422,6 +422,10 @@ def _is_count(value) -> bool:
     return value is None or (isinstance(value, int) and not isinstance(value, bool))
 
 
+def _broken(what: str) -> ValueError:
+    return ValueError(f"it breaks the stream protocol: {what}")
+
+
 def _checked_event(event: dict) -> dict:
     """A stream chunk shaped as the protocol says, or ValueError (the reply cannot be read).
 
@@ -431,34 +435,34 @@ def _checked_event(event: dict) -> dict:
     """
     choices = event.get("choices")
     if choices is not None and not isinstance(choices, list):
-        raise ValueError(f"choices is {type(choices).__name__}, not a list")
+        raise _broken(f"choices is {type(choices).__name__}, not a list")
     for choice in choices or ():
         if not isinstance(choice, dict):
-            raise ValueError(f"a choice is {type(choice).__name__}, not an object")
+            raise _broken(f"a choice is {type(choice).__name__}, not an object")
         delta = choice.get("delta")
         if delta is not None and not isinstance(delta, dict):
-            raise ValueError(f"a delta is {type(delta).__name__}, not an object")
+            raise _broken(f"a delta is {type(delta).__name__}, not an object")
         delta = delta or {}
         content = delta.get("content")
         if content is not None and not isinstance(content, str):
-            raise ValueError(f"a chunk's content is {type(content).__name__}, not text")
+            raise _broken(f"a chunk's content is {type(content).__name__}, not text")
         if content:
             delta["content"] = _text(content)
         calls = delta.get("tool_calls")
         if calls is not None and not (isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
-            raise ValueError("tool_calls is not a list of objects")
+            raise _broken("tool_calls is not a list of objects")
         for call in calls or ():
             function = call.get("function")
             if function is not None and not isinstance(function, dict):
-                raise ValueError("a tool call's function is not an object")
+                raise _broken("a tool call's function is not an object")
             if not _is_count(call.get("index")):
-                raise ValueError("a tool call's index is not a whole number")
+                raise _broken("a tool call's index is not a whole number")
             for value in (call.get("id"), (function or {}).get("name"), (function or {}).get("arguments")):
                 if value is not None and not isinstance(value, str):
-                    raise ValueError("a tool call's id, name or arguments is not text")
+                    raise _broken("a tool call's id, name or arguments is not text")
         reason = choice.get("finish_reason")
         if reason is not None and not isinstance(reason, str):
-            raise ValueError("finish_reason is not text")
+            raise _broken("finish_reason is not text")
     usage = event.get("usage")
     if usage is not None and not (
         isinstance(usage, dict) and _is_count(usage.get("prompt_tokens")) and _is_count(usage.get("completion_tokens"))
