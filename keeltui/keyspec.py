@@ -72,7 +72,8 @@ def parse_key(spec: str) -> str:
     if len(key) == 1 and key.isprintable() and not key.isspace():
         pass  # Textual names a lone character only when it is the whole spec
     elif key not in NAMED_KEYS and not _is_character_name(key):
-        raise KeySpecError(f"{spec!r}: {key!r} is not a key name (e.g. ctrl+k, f3, escape, space)")
+        where = f"{spec!r}: " if modifiers else ""
+        raise KeySpecError(f"{where}{key!r} is not a key name (e.g. ctrl+k, f3, escape, space)")
     return "+".join([*modifiers, key])
 
 
