@@ -211,37 +211,40 @@ def summary_request(
 ) -> list[dict]:
     """The messages that ask the brain for a summary covering rows up to ``up_to_id``.
 
-    With ``window_tokens``, every row is cut to its share and, if the whole still does
-    not fit, the oldest lines give way (the earlier summary stays): the request that
-    relieves an overflowing context must not overflow itself.
+    With ``window_tokens``, the request is bounded too (see :func:`_fit_summary_lines`):
+    the call that relieves an overflowing context must not overflow itself.
     """
-    limit = row_limit(window_tokens) if window_tokens > 0 else 0
-
-    def cut(text: str) -> str:
-        return cut_text(text, limit) if limit else text
-
-    head: list[str] = []
-    if previous_summary is not None:
-        head.append(f"Earlier summary:\n{cut(previous_summary.content)}\n")
     lines: list[str] = []
+    if previous_summary is not None:
+        lines.append(f"Earlier summary:\n{previous_summary.content}\n")
     start = summary_covers(previous_summary) if previous_summary else 0
     for row in rows:
         if row.id <= start or row.id > up_to_id:
             continue
         if row.turn_kind is None and row.content:
-            lines.append(f"{row.role}: {cut(row.content)}")
+            lines.append(f"{row.role}: {row.content}")
         elif row.turn_kind not in (None, SUMMARY, NOTICE):
-            lines.append(f"[background report — {badge(row.turn_kind)}]: {cut(row.content)}")
+            lines.append(f"[background report — {badge(row.turn_kind)}]: {row.content}")
     if window_tokens > 0:
-        budget = int(window_tokens * CHARS_PER_TOKEN * FIT_SHARE) - len(SUMMARY_INSTRUCTIONS)
-        size = sum(len(line) + 1 for line in head + lines)
-        dropped = 0
-        while lines and size > budget:
-            size -= len(lines.pop(0)) + 1
-            dropped += 1
-        if dropped:
-            head.append(f"[{dropped} earlier lines left out: they did not fit]")
+        lines = _fit_summary_lines(lines, window_tokens, keep_first=previous_summary is not None)
     return [
         {"role": "system", "content": SUMMARY_INSTRUCTIONS},
-        {"role": "user", "content": "\n".join(head + lines)},
+        {"role": "user", "content": "\n".join(lines)},
     ]
+
+
+def _fit_summary_lines(lines: list[str], window_tokens: int, keep_first: bool) -> list[str]:
+    """Every line cut to a row's share; then, if still too long, the oldest lines give way
+    (the earlier summary, when ``keep_first``, stays) with a line saying how many."""
+    limit = row_limit(window_tokens)
+    lines = [cut_text(line, limit) for line in lines]
+    head, rest = (lines[:1], lines[1:]) if keep_first else ([], lines)
+    budget = int(window_tokens * CHARS_PER_TOKEN * FIT_SHARE) - len(SUMMARY_INSTRUCTIONS)
+    size = sum(len(line) + 1 for line in head + rest)
+    dropped = 0
+    while rest and size > budget:
+        size -= len(rest.pop(0)) + 1
+        dropped += 1
+    if dropped:
+        head.append(f"[{dropped} earlier lines left out: they did not fit]")
+    return head + rest
