@@ -68,9 +68,8 @@ class ChiefTurns:
             self.config.chief.system_prompt, rows, summary, window_tokens or self.brain.window_for("chief"),
         ).messages
 
-    async def _context_before_call(self) -> list[dict]:
+    async def _compacted_before_call(self, messages: list[dict]) -> list[dict]:
         """The context, compacted first if it would reach ``chief.compact_at`` (not only after a turn)."""
-        messages = self.context()
         window = self.brain.window_for("chief")
         if chief_context.needs_compaction(chief_context.estimate_fraction(messages, window),
                                           self.config.chief.compact_at):
@@ -89,7 +88,8 @@ class ChiefTurns:
         Never raises for brain failures: the partial reply is kept (status
         ``partial``) and the error is returned in one line.
         """
-        messages = await self._context_before_call()
+        messages = self.context()
+        messages = await self._compacted_before_call(messages)
         reply_id = self.store.add_message(
             self.room_id, "assistant", "", status="streaming", reply_to=user_id
         )
