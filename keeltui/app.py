@@ -34,7 +34,6 @@ from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.status_line import StatusLine
 from keeltui.services.chief_turns import ChiefTurns
-from keeltui.terminal_guard import install_signal_exit
 from keeltui.statusfile import StatusState, render_status, write_status
 from keeltui.store import Store
 
@@ -131,6 +130,8 @@ class KeelApp(App):
     # -- start-up -------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        from keeltui.terminal_guard import install_signal_exit
+
         install_signal_exit(self)  # SIGTERM/SIGINT/SIGHUP: exit the ordinary way, terminal restored
         if self.config.keys:
             self.set_keymap(self.config.keys)

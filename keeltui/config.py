@@ -234,11 +234,11 @@ class Config:
     keys: dict[str, str] = field(default_factory=dict)
     """Key remaps by binding id, e.g. quiet = "ctrl+q" (see README for the ids)."""
 
+    key_route: typing.Any = field(default=None, repr=False, compare=False, metadata={"internal": True})
+    """Set by load_config: which variable's key goes to which host (a keyroute.KeyRoute)."""
     # Set by load_config, not by the file.
     source_path: str = field(default="", metadata={"internal": True})
     api_key: str | None = field(default=None, repr=False, metadata={"internal": True})
-    key_route: typing.Any = field(default=None, repr=False, compare=False, metadata={"internal": True})
-    """Which variable's key goes to which host (a keyroute.KeyRoute), set by load_config."""
 
     def database_path(self) -> Path:
         if self.paths.database:
