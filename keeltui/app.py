@@ -130,6 +130,9 @@ class KeelApp(App):
     # -- start-up -------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        from keeltui.terminal_guard import install_signal_exit
+
+        install_signal_exit(self)  # SIGTERM/SIGINT/SIGHUP: exit the ordinary way, terminal restored
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.quiet = quiet_mode_on(self.store)

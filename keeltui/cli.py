@@ -149,7 +149,12 @@ def cmd_report(args) -> int:
 
     # A report is the owner's own delivery: it lands whatever the screen shows.
     check_access(Access.OWNER, quiet_mode_on(store))
-    row_id = store.add_report(args.source.strip(), text)
+    from keeltui.services.report_intake import deliver_report
+
+    delivered = deliver_report(store, args.source.strip(), text, config.chief.report_max_chars)
+    if delivered.note:
+        _err(delivered.note)
+    row_id = delivered.row_id
     print(row_id)
     return EXIT_OK
 

@@ -38,7 +38,8 @@ def run_doctor(config_path: str | None) -> int:
 
     from keeltui.brain import Brain, BrainError
 
-    key_note = f"API key from ${config.brain.api_key_env}: {'set' if config.api_key else 'not set'}"
+    key_note = config.key_route.describe()
+    print(_line(None if config.api_key is None else True, f"key: {key_note}"))
     brain = Brain(config.brain, config.api_key)
 
     async def probe():
@@ -52,13 +53,13 @@ def run_doctor(config_path: str | None) -> int:
     models, problem = asyncio.run(probe())
     if problem:
         failures += 1
-        print(_line(False, f"brain: {problem} ({key_note})",
+        print(_line(False, f"brain: {problem}",
                     f"start a server at {config.brain.base_url} (e.g. `ollama serve`) or set brain.base_url "
                     "/ KEEL_BRAIN_BASE_URL"))
     else:
         wanted = {config.brain.model_for(role) for role in ("chief", "judge", "prober", "teacher")}
         missing = sorted(m for m in wanted if models and m not in models)
-        print(_line(True, f"brain: {config.brain.base_url} answers ({len(models or [])} models; {key_note})"))
+        print(_line(True, f"brain: {config.brain.base_url} answers ({len(models or [])} models)"))
         if missing:
             print(_line(None, f"brain: model(s) not listed by the server: {', '.join(missing)}",
                         "pull them (e.g. `ollama pull NAME`) or set brain.model / brain.models.*"))

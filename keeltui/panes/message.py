@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from keeltui.chief.streaming import StreamBuffer, split_settled
 
+from keeltui.safe_markdown import safe_markdown
 from keeltui.textsafe import clean_text, looks_like_markdown
 
 # Ten redraws a second while text streams: smooth to the eye, light on an SSH link. The
@@ -34,8 +35,12 @@ def speaker_header(speaker: str, status: str) -> Text:
 
 
 def copy_row_text(widget: Widget, text: str) -> None:
-    """Copy a row through OSC 52, which works over SSH (tmux: `set -g set-clipboard on`)."""
-    widget.app.copy_to_clipboard(text)
+    """Copy a row through OSC 52, which works over SSH (tmux: `set -g set-clipboard on`).
+
+    Only the visible text: hidden escape sequences in a stored row (CSI, OSC 52, a
+    bracketed-paste end ``ESC[201~``) would otherwise replay wherever it is pasted.
+    """
+    widget.app.copy_to_clipboard(clean_text(text))
     widget.app.notify("Copied to the clipboard.", timeout=2)
 
 
@@ -86,9 +91,7 @@ class ChatMessage(Static, can_focus=True):
         if self._plain or not looks_like_markdown(body):
             # Plain prose needs no Markdown parser (~40 ms of imports before a first frame).
             return Group(header, Text(body))
-        from rich.markdown import Markdown
-
-        return Group(header, Markdown(body))
+        return Group(header, safe_markdown(body))
 
     def set_content(self, content: str, status: str | None = None) -> None:
         self.row_text = content
@@ -157,10 +160,8 @@ class StreamingReply(Widget, can_focus=True):
         return [Strip(line) for line in console.render_lines(renderable, options, pad=False)]
 
     def _markdown(self, text: str) -> list[Strip]:
-        from rich.markdown import Markdown
-
         body = clean_text(text)
-        return self._lines(Markdown(body)) if body.strip() else []
+        return self._lines(safe_markdown(body)) if body.strip() else []
 
     def _rebuild(self, full: bool) -> None:
         """Bring the cached strips up to date with ``row_text``."""
