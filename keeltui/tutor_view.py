@@ -9,26 +9,31 @@ an action means come from the pure core (:mod:`keeltui.tutor.session`, ``phases`
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher, Input, OptionList, Static
+from textual.widgets import ContentSwitcher, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
+from textual.worker import Worker
 
 from keeltui.brain import Brain, Usage
+from keeltui.chief.streaming import StreamBuffer
 from keeltui.config import Config
-from keeltui.messages import StatusMessage
+from keeltui.messages import ContextChanged
 from keeltui.panes.assessment import AssessmentCard
 from keeltui.panes.composer import Composer
 from keeltui.panes.message import ChatMessage
 from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
+from keeltui.panes.tutor_cards import ThinkingIndicator, TurnErrorCard
 from keeltui.services.tutor_turns import TurnOutcome, TutorTurns
 from keeltui.store import Store
 from keeltui.textsafe import clean_text
@@ -40,6 +45,9 @@ log = logging.getLogger("keeltui.tutor")
 
 NEW_SESSION = "new-session"
 AGENT_NAMES = {"prober": "Prober", "teacher": "Teacher"}
+LIVE_FLUSH_SECS = 0.05
+UNFINISHED = "Its last turn did not finish (keeltui stopped, or the turn was cut short)."
+STOPPED = "You stopped the turn."
 
 
 class VerdictLine(Static):
@@ -76,10 +84,13 @@ class TutorPane(Vertical):
     TutorPane #tutor-log { height: 1fr; scrollbar-size-vertical: 1; }
     """
 
+    # On the pane, so they work wherever focus is inside it (the quiz, the log, a button).
     BINDINGS = [
         Binding("ctrl+l", "sessions", "Sessions", id="tutor_sessions"),
         Binding("f5", "retry", "Retry", id="tutor_retry"),
-        Binding("escape", "leave_input", "Leave input", show=False, id="tutor_leave_input"),
+        Binding("ctrl+o", "accept", "Accept plan", id="accept_plan"),
+        Binding("ctrl+r", "decline", "Decline plan", id="decline_plan"),
+        Binding("escape", "leave_input", "Stop / leave input", show=False, id="tutor_leave_input"),
     ]
 
     class TurnProgress(Message):
@@ -105,11 +116,15 @@ class TutorPane(Vertical):
         self.turns = TutorTurns(store, brain, app_config)
         self.session_id: int | None = None
         self._busy_sessions: set[int] = set()
+        self._workers: dict[int, Worker] = {}
+        self._buffers: dict[int, StreamBuffer] = {}  # the streaming step's text, per session
+        self._errors: dict[int, str] = {}  # why a session's last turn failed (this run)
+        self._warnings: dict[int, str] = {}  # the latest context warning, per session
+        self._live: ChatMessage | None = None  # the reply streaming in the open session
         self._widgets: dict[str, Widget] = {}
         self._items: dict[str, ts.Item] = {}
         self._keys: list[str] = []
         self._focused_for: str | None = None  # the item or state focus last moved for
-        self._status_error = False
 
     # -- layout -----------------------------------------------------------------------
 
@@ -123,11 +138,13 @@ class TutorPane(Vertical):
                 with Vertical(id="tutor-main"):
                     yield Static("", id="tutor-header", markup=False)
                     yield VerticalScroll(id="tutor-log")
+                    yield ThinkingIndicator(id="tutor-thinking")
                     yield Composer("Answer, ask, or note…", id="tutor-composer")
                 yield PlanMap(id="plan-map")
 
     def on_mount(self) -> None:
         self.query_one("#tutor-log", VerticalScroll).anchor()
+        self._live_timer = self.set_interval(LIVE_FLUSH_SECS, self._flush_live, pause=True)
         self._fill_session_list()
 
     @property
@@ -193,10 +210,12 @@ class TutorPane(Vertical):
         self.remove_class("-asking-topic")
         session_id = self.turns.start_session(topic)  # write-ahead: the topic is stored first
         self.open_session(session_id)
+        self.run_turn(session_id)  # the one call the learner asked for: a new session
 
     def action_sessions(self) -> None:
         """Back to the session list."""
         self.remove_class("-asking-topic")
+        self._post_context(None)  # no session in view: its percentage and warning go
         self._fill_session_list(keep_place=False)
         self.query_one(ContentSwitcher).current = "tutor-picker"
         self.refresh_bindings()
@@ -205,7 +224,8 @@ class TutorPane(Vertical):
     # -- one session ------------------------------------------------------------------
 
     def open_session(self, session_id: int) -> None:
-        """Show ``session_id``; an agent that still owes a turn (a crash, an error) gets it."""
+        """Show ``session_id``. Never calls the model by itself: an agent that still owes
+        a turn (a crash, an error) shows a card with Retry, and the learner decides."""
         if session_id != self.session_id:
             self._clear_log()
         self.session_id = session_id
@@ -213,10 +233,8 @@ class TutorPane(Vertical):
         self.query_one(ContentSwitcher).current = "tutor-session"
         self.refresh_bindings()
         rows = self.turns.transcript(session_id)
-        self._show_usage(_last_usage(rows))
+        self._post_context(session_id, _last_usage(rows))
         self._draw(rows)
-        if ts.needs_reply(rows) and session_id not in self._busy_sessions:
-            self.run_turn(session_id)
         self.call_after_refresh(self._focus_default)
 
     def _clear_log(self) -> None:
@@ -224,6 +242,7 @@ class TutorPane(Vertical):
         self._widgets.clear()
         self._items.clear()
         self._keys = []
+        self._live = None
 
     def refresh_from_store(self) -> None:
         """Re-read the store (the app calls this when another process wrote to it)."""
@@ -249,14 +268,18 @@ class TutorPane(Vertical):
             self._items[item.key] = item
         self._keys = keys
         if new:
-            self.query_one("#tutor-log", VerticalScroll).mount_all(new)
+            log_view = self.query_one("#tutor-log", VerticalScroll)
+            # Stored rows go above whatever is still live (a streaming reply, an error card).
+            anchor = self._live if self._live is not None else self._error_card()
+            log_view.mount_all(new, before=anchor) if anchor is not None else log_view.mount_all(new)
         self._show_state(rows, items)
 
     def _widget_for(self, item: ts.Item) -> Widget:
         if isinstance(item, ts.LearnerLine):
             return ChatMessage(0, "user", self.config.owner.name, item.text)
         if isinstance(item, ts.AgentText):
-            return ChatMessage(0, "assistant", AGENT_NAMES.get(item.agent, "Tutor"), item.text)
+            text = item.text + ("\n\n*— stopped*" if item.stopped else "")
+            return ChatMessage(0, "assistant", AGENT_NAMES.get(item.agent, "Tutor"), text)
         if isinstance(item, ts.QuizItem):
             return QuizCard(item)
         if isinstance(item, ts.AskItem):
@@ -284,6 +307,8 @@ class TutorPane(Vertical):
         composer = self.composer
         composer.verdict_mode = verdict
         composer.busy = busy
+        self.refresh_bindings()
+        self._show_waiting(rows, busy)
         if busy or not self._visible() or not self._focus_is_ours():
             return
         quiz = self._active_quiz()
@@ -339,7 +364,12 @@ class TutorPane(Vertical):
             self._focus_default()
 
     def action_leave_input(self) -> None:
-        """Escape: cancel a new topic, or hand the keys to a waiting quiz, or let go."""
+        """Escape: stop a running turn; else cancel a new topic, or hand the keys to a
+        waiting quiz, or leave the text field for the transcript (focus stays in the
+        pane, so its keys keep working)."""
+        if self.in_session and self.session_id in self._busy_sessions:
+            self.action_stop()
+            return
         if self.has_class("-asking-topic"):
             self.remove_class("-asking-topic")
             self.query_one("#tutor-session-list", OptionList).focus()
@@ -347,13 +377,45 @@ class TutorPane(Vertical):
         quiz = self._active_quiz() if self.in_session else None
         if quiz is not None and self.app.focused is not quiz:
             quiz.focus()
-        else:
-            self.app.set_focus(None)
+        elif self.in_session:
+            self.query_one("#tutor-log", VerticalScroll).focus()
+
+    def action_stop(self) -> None:
+        """Stop the open session's turn: the in-flight call is cancelled, what streamed is kept."""
+        worker = self._workers.get(self.session_id) if self.session_id is not None else None
+        if worker is not None:
+            worker.cancel()
+
+    def action_accept(self) -> None:
+        self.composer.action_accept()
+
+    def action_decline(self) -> None:
+        self.composer.action_decline()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "retry":
             return self.in_session
+        if action in ("accept", "decline"):
+            # Shown (and live) only while a plan waits for the verdict.
+            return self.in_session and self.composer.verdict_mode and not self.composer.busy
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing never fires an app key: a character typed while a quiz, the transcript
+        or a button has the keys starts (or continues) a draft in the composer. Digits
+        on a focused quiz stay the quiz's."""
+        if not event.is_printable or not event.character:
+            return
+        focused = self.app.focused
+        if isinstance(focused, (TextArea, Input)):
+            return
+        if isinstance(focused, QuizCard) and event.character.isdigit():
+            return  # the quiz's own binding answers it
+        event.stop()
+        event.prevent_default()
+        if self.in_session:
+            self.composer.focus_input()
+            self.composer.input.insert(event.character)
 
     # -- learner actions (each stored before the agents run) --------------------------
 
@@ -394,6 +456,11 @@ class TutorPane(Vertical):
             return  # not the open quiz (a stale card, or a turn is running)
         self._learner_acts(ts.quiz_pick(waiting, event.choice))
 
+    @on(TurnErrorCard.RetryRequested)
+    def _retry_pressed(self, event: TurnErrorCard.RetryRequested) -> None:
+        event.stop()
+        self.action_retry()
+
     def action_retry(self) -> None:
         """F5: let the agent finish a turn that a brain error or a crash cut short."""
         session_id = self.session_id
@@ -408,53 +475,120 @@ class TutorPane(Vertical):
 
     def run_turn(self, session_id: int) -> None:
         self._busy_sessions.add(session_id)
+        self._errors.pop(session_id, None)
+        self._buffers[session_id] = StreamBuffer()
+        self._live_timer.resume()
         if session_id == self.session_id:
             self.composer.busy = True
             self._draw(self._rows())
-        self.run_worker(self._turn(session_id), name="tutor-turn", group="tutor", exit_on_error=False)
+        self._workers[session_id] = self.run_worker(
+            self._turn(session_id), name="tutor-turn", group="tutor", exit_on_error=False
+        )
 
     async def _turn(self, session_id: int) -> None:
+        def on_text(agent: str, piece: str) -> None:
+            self._buffers[session_id].append(piece)
+
         def on_step(agent: str, usage: Usage) -> None:
+            # The step is stored: its streamed text is drawn from the store from now on.
+            self._buffers[session_id] = StreamBuffer()
             self.post_message(self.TurnProgress(session_id, agent, usage))
 
         try:
-            outcome = await self.turns.respond(session_id, on_step)
+            outcome = await self.turns.respond(session_id, on_step, on_text)
+        except asyncio.CancelledError:
+            self.post_message(self.TurnFinished(session_id, TurnOutcome("tutor", stopped=True)))
+            raise
         except Exception as exc:  # a bug, not a brain error: say so, keep the pane usable
             log.exception("tutor turn failed")
             outcome = TurnOutcome("tutor", error=f"tutor turn failed: {type(exc).__name__}: {exc}")
         self.post_message(self.TurnFinished(session_id, outcome))
 
+    def _flush_live(self) -> None:
+        """Draw what the open session's reply has streamed so far (on a timer, not per token)."""
+        session_id = self.session_id
+        buffer = self._buffers.get(session_id) if session_id is not None else None
+        if buffer is None or session_id not in self._busy_sessions or not self.in_session:
+            return
+        piece = buffer.drain()
+        if not piece:
+            return
+        if self._live is None:
+            agent = "prober" if phase_of(self._rows()) == "probe" else "teacher"
+            self._live = ChatMessage(0, "assistant", AGENT_NAMES[agent], piece, status="streaming")
+            self.query_one("#tutor-log", VerticalScroll).mount(self._live)
+            self.query_one(ThinkingIndicator).stop()
+        else:
+            self._live.set_content(self._live.row_text + piece)
+
+    def _drop_live(self) -> None:
+        if self._live is not None:
+            self._live.remove()
+            self._live = None
+
     def on_tutor_pane_turn_progress(self, message: TurnProgress) -> None:
         message.stop()
         if message.session_id == self.session_id:
-            self._show_usage(message.usage)
+            self._drop_live()
+            self._post_context(message.session_id, message.usage)
             self._draw(self._rows())
 
     def on_tutor_pane_turn_finished(self, message: TurnFinished) -> None:
         message.stop()
-        self._busy_sessions.discard(message.session_id)
+        session_id = message.session_id
+        self._busy_sessions.discard(session_id)
+        self._workers.pop(session_id, None)
+        if not self._busy_sessions:
+            self._live_timer.pause()
         outcome = message.outcome
-        text = outcome.status_text
-        if text:
-            self._status_error = outcome.error is not None
-            self.post_message(StatusMessage(text))
-        elif self._status_error:
-            self._status_error = False
-            self.post_message(StatusMessage(""))
-        if message.session_id == self.session_id:
-            if outcome.usage is not None:
-                self._show_usage(outcome.usage)
+        if outcome.error:
+            self._errors[session_id] = outcome.error
+        elif outcome.stopped:
+            self._errors[session_id] = STOPPED
+        if outcome.warnings:
+            self._warnings[session_id] = outcome.warnings[-1]
+        if session_id == self.session_id:
+            self._drop_live()
+            if outcome.usage is not None or outcome.warnings:
+                self._post_context(session_id, outcome.usage or _last_usage(self._rows()))
             self._draw(self._rows())
             if self.composer.busy is False and self._active_quiz() is None and self._visible() and self._focus_is_ours():
                 self.call_after_refresh(self._focus_default)
 
-    def _show_usage(self, usage: Usage | dict | None) -> None:
-        """The live context percentage of this session, in the status line."""
-        if usage is None or not hasattr(self.app, "context_text"):
+    def _post_context(self, session_id: int | None, usage: Usage | dict | None = None) -> None:
+        """Tell the app this session's context percentage and warning (both "" clear)."""
+        text = ""
+        if usage is not None:
+            fraction = usage.fraction if isinstance(usage, Usage) else usage.get("fraction")
+            if isinstance(fraction, (int, float)):
+                text = f"tutor context {round(fraction * 100)}%"
+        warning = self._warnings.get(session_id, "") if session_id is not None else ""
+        self.post_message(ContextChanged(session_id, text, warning))
+
+    def _error_card(self) -> TurnErrorCard | None:
+        found = self.query("#tutor-log > TurnErrorCard")
+        return found.first(TurnErrorCard) if found else None
+
+    def _show_waiting(self, rows: Sequence, busy: bool) -> None:
+        """The indicator while a turn runs (until text streams); the error card with
+        Retry when the agent owes a turn and none runs."""
+        indicator = self.query_one(ThinkingIndicator)
+        if busy and self._live is None:
+            agent = "Prober" if phase_of(rows) == "probe" else "Teacher"
+            indicator.start(f"{agent} is thinking…")
+        elif not busy:
+            indicator.stop()
+        card = self._error_card()
+        owed = not busy and ts.needs_reply(rows)
+        if not owed:
+            if card is not None:
+                card.remove()
             return
-        fraction = usage.fraction if isinstance(usage, Usage) else usage.get("fraction")
-        if isinstance(fraction, (int, float)):
-            self.app.context_text = f"tutor context {round(fraction * 100)}%"
+        reason = self._errors.get(self.session_id, UNFINISHED) if self.session_id is not None else UNFINISHED
+        if card is None:
+            self.query_one("#tutor-log", VerticalScroll).mount(TurnErrorCard(reason))
+        else:
+            card.show_reason(reason)
 
 
 def _last_usage(rows: Sequence) -> dict | None:

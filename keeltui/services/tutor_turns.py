@@ -23,11 +23,12 @@ the turn and come back as one line; what the learner wrote is already stored.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from keeltui.brain import Brain, BrainError, ToolCall, Usage
+from keeltui.brain import Brain, BrainError, Completion, StreamDone, TextDelta, ToolCall, Usage
 from keeltui.chief.turn_warning import Levels, TurnWarner
 from keeltui.config import Config
 from keeltui.store import Conversation, Message, Store
@@ -56,6 +57,8 @@ class TurnOutcome:
     """Context warnings raised (at most one per agent turn)."""
     usage: Usage | None = None
     """The last call's usage (its fraction is the live context percentage)."""
+    stopped: bool = False
+    """The learner stopped the turn (Escape); what had streamed is kept, marked."""
 
     @property
     def status_text(self) -> str | None:
@@ -66,6 +69,8 @@ class TurnOutcome:
 
 
 StepCallback = Callable[[str, Usage], None]
+TextCallback = Callable[[str, str], None]
+"""``on_text(agent, piece)``: a piece of the reply as it streams."""
 
 
 class TutorTurns:
@@ -118,7 +123,9 @@ class TutorTurns:
 
     # -- turns ------------------------------------------------------------------------
 
-    async def respond(self, session_id: int, on_step: StepCallback | None = None) -> TurnOutcome:
+    async def respond(
+        self, session_id: int, on_step: StepCallback | None = None, on_text: TextCallback | None = None
+    ) -> TurnOutcome:
         """Run the active agent's turn, and the teacher's wake if the probe concluded.
 
         ``on_step(agent, usage)`` is called after each stored step, so a view can show
@@ -126,10 +133,10 @@ class TutorTurns:
         failures.
         """
         agent = active_agent(self.transcript(session_id))
-        outcome = await self._agent_turn(session_id, agent, on_step)
+        outcome = await self._agent_turn(session_id, agent, on_step, on_text)
         if not outcome.woke_teacher or outcome.error:
             return outcome
-        wake = await self._agent_turn(session_id, active_agent(self.transcript(session_id)), on_step)
+        wake = await self._agent_turn(session_id, active_agent(self.transcript(session_id)), on_step, on_text)
         return replace(
             wake,
             steps=outcome.steps + wake.steps,
@@ -143,7 +150,7 @@ class TutorTurns:
         return Levels(warning=config.warning, emergency=config.emergency)
 
     async def _agent_turn(
-        self, session_id: int, agent: str, on_step: StepCallback | None
+        self, session_id: int, agent: str, on_step: StepCallback | None, on_text: TextCallback | None = None
     ) -> TurnOutcome:
         system = compose_prompt(agent, self.prompts_dir)
         tools = tools_for(agent)
@@ -153,7 +160,7 @@ class TutorTurns:
         for step in range(1, self.max_steps + 1):
             rows = self.transcript(session_id)
             try:
-                completion = await self.brain.complete(agent, model_messages(system, rows), tools=tools)
+                completion = await self._streamed(session_id, agent, model_messages(system, rows), tools, on_text)
             except BrainError as exc:
                 return TurnOutcome(agent, step - 1, error=f"tutor ({agent}): {exc}",
                                    warnings=tuple(turn_warnings), usage=usage)
@@ -176,6 +183,28 @@ class TutorTurns:
                   "F5 lets it try again",
             warnings=tuple(turn_warnings), usage=usage,
         )
+
+    async def _streamed(
+        self, session_id: int, agent: str, messages: list[dict], tools: list[dict], on_text: TextCallback | None
+    ) -> Completion:
+        """One model call, streamed: text pieces go to ``on_text``, tool calls are
+        assembled from the stream. Cancelled (the learner stopped it), the text so far
+        is stored, marked stopped, and the cancellation goes on."""
+        pieces: list[str] = []
+        try:
+            async for event in self.brain.stream(agent, messages, tools=tools):
+                if isinstance(event, TextDelta):
+                    pieces.append(event.text)
+                    if on_text is not None:
+                        on_text(agent, event.text)
+                elif isinstance(event, StreamDone):
+                    return event.completion
+        except asyncio.CancelledError:
+            text = "".join(pieces)
+            if text.strip():
+                self.store.add_message(session_id, tx.ASSISTANT, text, parts=[{"type": tx.TURN_STOPPED}])
+            raise
+        raise BrainError(f"the brain at {self.brain.base_url} ended the stream without finishing")
 
     def _run_calls(self, session_id: int, agent: str, calls: list[ToolCall]) -> tuple[bool, bool]:
         """Judge and store each call's result in order; return (turn ended, wake teacher)."""

@@ -31,6 +31,7 @@ from .transcript import (
     TOOL,
     TOOL_CALL,
     TOOL_RESULT,
+    TURN_STOPPED,
     USER,
     Message,
     MessageLike,
@@ -171,6 +172,8 @@ class AgentText:
     key: str
     agent: str
     text: str
+    stopped: bool = False
+    """The learner stopped this reply while it streamed."""
 
 
 @dataclass(frozen=True)
@@ -244,6 +247,16 @@ def _learner_item(key: str, message: MessageLike) -> Item | None:
     return LearnerLine(key, text) if text.strip() else None
 
 
+def _refused_attempt(message: MessageLike, results: Mapping[str, Mapping[str, Any]]) -> bool:
+    """True for a step whose every call was refused: the model tries again, and the
+    learner sees only the accepted attempt (its words would otherwise repeat per try)."""
+    calls = [part for part in parts_of(message) if part.get("type") == TOOL_CALL]
+    if not calls:
+        return False
+    outcomes = [results.get(str(part.get("id"))) for part in calls]
+    return all(result is not None and result.get("ok") is not True for result in outcomes)
+
+
 def session_items(messages: Sequence[MessageLike]) -> list[Item]:
     """The transcript as display items, oldest first, each with a stable key.
 
@@ -271,8 +284,9 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
             continue
         agent = "prober" if probe_done_at is None or index <= probe_done_at else "teacher"
         text = content_of(message)
-        if text.strip():
-            items.append(AgentText(f"m{index}", agent, text))
+        if text.strip() and not _refused_attempt(message, results):
+            stopped = any(part.get("type") == TURN_STOPPED for part in parts_of(message))
+            items.append(AgentText(f"m{index}", agent, text, stopped))
         for number, part in enumerate(parts_of(message)):
             if part.get("type") != TOOL_CALL:
                 continue
