@@ -121,6 +121,7 @@ class TutorPane(Vertical):
         self._errors: dict[int, str] = {}  # why a session's last turn failed (this run)
         self._warnings: dict[int, str] = {}  # the latest context warning, per session
         self._live: ChatMessage | None = None  # the reply streaming in the open session
+        self._owed = False  # the open session's agent owes a turn and none runs (F5 shows)
         self._widgets: dict[str, Widget] = {}
         self._items: dict[str, ts.Item] = {}
         self._keys: list[str] = []
@@ -394,7 +395,7 @@ class TutorPane(Vertical):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "retry":
-            return self.in_session
+            return self.in_session and self._owed
         if action in ("accept", "decline"):
             # Shown (and live) only while a plan waits for the verdict.
             return self.in_session and self.composer.verdict_mode and not self.composer.busy
@@ -580,6 +581,9 @@ class TutorPane(Vertical):
             indicator.stop()
         card = self._error_card()
         owed = not busy and ts.needs_reply(rows)
+        if owed != self._owed:
+            self._owed = owed
+            self.refresh_bindings()
         if not owed:
             if card is not None:
                 card.remove()

@@ -119,6 +119,8 @@ class Composer(Horizontal):
         # Send is visibly off while a turn runs (typing a draft stays possible).
         for button in self.query(Button):
             button.disabled = busy
+        if self._buttons:
+            self.query_one("#send", Button).label = "Wait…" if busy else "Send ⏎"
 
     def watch_verdict_mode(self, on: bool) -> None:
         self.set_class(on, "-verdict")
