@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher, Input, OptionList, Static, TextArea
+from textual.widgets import ContentSwitcher, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker
 
@@ -405,12 +405,12 @@ class TutorPane(Vertical):
         """Typing never fires an app key: a character typed while a quiz, the transcript
         or a button has the keys starts (or continues) a draft in the composer. Digits
         on a focused quiz stay the quiz's."""
+        # A text field consumes the characters it is typed, so any that bubbles up here
+        # was typed elsewhere — or queued for the quiz in the same burst as the first
+        # letter, after which focus already sits in the composer: never ask who has it.
         if not event.is_printable or not event.character:
             return
-        focused = self.app.focused
-        if isinstance(focused, (TextArea, Input)):
-            return
-        if isinstance(focused, QuizCard) and event.character.isdigit():
+        if isinstance(self.app.focused, QuizCard) and event.character.isdigit():
             return  # the quiz's own binding answers it
         event.stop()
         event.prevent_default()

@@ -1,0 +1,79 @@
+"""The real keeltui's tutor in tmux against the loopback brain: keys where the learner is,
+replies that stream, a stop that keeps what streamed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.test_chief_e2e import _config
+from tests.support.loopback import Reply
+from tests.support.tmux import Tmux, keeltui_command
+
+QUIZ = {"question": "Which amino acid drives MPS most?", "choices": ["Glycine", "Leucine", "Proline"],
+        "correct": 1}
+
+
+@pytest.fixture(params=[(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def sized_tmux(request, tmux: Tmux) -> Tmux:
+    tmux.width, tmux.height = request.param
+    return tmux
+
+
+def _script(loopback, replies: list[Reply]) -> None:
+    def responder(request: dict) -> Reply:
+        step = len(loopback.requests) - 1
+        return replies[step] if step < len(replies) else Reply(status=500, error_message="unscripted")
+
+    loopback.responder = responder
+
+
+def _start_session(tmux: Tmux, config, env, topic: str) -> None:
+    tmux.start(keeltui_command(config), env)
+    tmux.wait_text("Write to the Chief")
+    tmux.send("C-t")
+    tmux.wait_text("New session")
+    tmux.send("Enter")
+    tmux.wait_text("What do you want to learn?")
+    tmux.type(topic)
+    tmux.send("Enter")
+
+
+def test_letters_beside_a_quiz_are_a_draft_and_tutor_keys_work_after_escape_and_tab(
+    tmp_path, loopback, sized_tmux, e2e_env
+):
+    _script(loopback, [
+        Reply(text="Let us see.", tool_calls=[{"name": "quiz", "arguments": QUIZ}]),
+        Reply(text="Focus means attention."),
+    ])
+    tmux = sized_tmux
+    _start_session(tmux, _config(tmp_path, loopback), e2e_env, "muscle protein")
+    screen = tmux.wait_text("Press 1–3")
+    assert len(screen.splitlines()) == tmux.height  # the pane has the size asked for
+    # The quiz has the keys; f and z are app keys elsewhere (focus dialog, snooze).
+    tmux.type("fz? what")
+    screen = tmux.wait_text("fz? what")
+    assert "Start a focus session" not in screen
+    tmux.send("Enter")
+    tmux.wait_text("Focus means attention.")
+    screen = tmux.capture()
+    assert "Start a focus session" not in screen and "Press 1–3" in screen  # the quiz stays open
+    # Escape leaves the composer for the quiz, Tab moves on: the tutor's keys still work.
+    tmux.send("Escape")
+    tmux.send("Tab")
+    tmux.wait_text("Sessions")  # the footer still shows the pane's keys
+    tmux.send("C-l")
+    tmux.wait_text("Enter opens")
+
+
+def test_a_reply_streams_and_escape_stops_it(tmp_path, loopback, sized_tmux, e2e_env):
+    _script(loopback, [Reply(chunks=[f"w{n} " for n in range(200)], chunk_delay=0.1, delay=1.0)])
+    tmux = sized_tmux
+    _start_session(tmux, _config(tmp_path, loopback), e2e_env, "streams")
+    tmux.wait_text("is thinking…")  # from send to the first token
+    assert "Wait…" in tmux.capture()  # Send is visibly off
+    screen = tmux.wait_text("w3 ")
+    assert "w199" not in screen  # it grows on screen while it streams
+    tmux.send("Escape")
+    screen = tmux.wait_text("— stopped")
+    assert "w199" not in screen
+    tmux.wait_text("Send ⏎")
