@@ -33,10 +33,12 @@ from keeltui.panes.composer import Composer
 from keeltui.panes.message import ChatMessage
 from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
-from keeltui.panes.tutor_cards import ThinkingIndicator, TurnErrorCard
+from keeltui.panes.tutor_cards import JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
+from keeltui.services.tutor_jobs import TutorJobs
 from keeltui.services.tutor_turns import TurnOutcome, TutorTurns
 from keeltui.store import Store
 from keeltui.textsafe import clean_text
+from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
 from keeltui.tutor.phases import awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
 from keeltui.tutor.plan_status import plan_statuses
@@ -90,8 +92,26 @@ class TutorPane(Vertical):
         Binding("f5", "retry", "Retry", id="tutor_retry"),
         Binding("ctrl+o", "accept", "Accept plan", id="accept_plan"),
         Binding("ctrl+r", "decline", "Decline plan", id="decline_plan"),
+        Binding("f9", "abort_job", "Abort job", id="tutor_abort_job"),
         Binding("escape", "leave_input", "Stop / leave input", show=False, id="tutor_leave_input"),
     ]
+
+    class JobStarted(Message):
+        """The teacher's job call was accepted in ``session_id``: run it."""
+
+        def __init__(self, session_id: int, job: tj.Job) -> None:
+            super().__init__()
+            self.session_id = session_id
+            self.job = job
+
+    class JobLanded(Message):
+        """A job's worker finished; ``steer`` is its result (or failure) to deliver."""
+
+        def __init__(self, session_id: int, job: tj.Job, steer) -> None:
+            super().__init__()
+            self.session_id = session_id
+            self.job = job
+            self.steer = steer
 
     class TurnProgress(Message):
         """A worker stored one step of an agent's turn in ``session_id``."""
@@ -114,6 +134,8 @@ class TutorPane(Vertical):
         super().__init__(id=id)
         self.config = app_config
         self.turns = TutorTurns(store, brain, app_config)
+        self.jobs = TutorJobs(store, brain, app_config)
+        self._job_workers: dict[str, tuple[int, tj.Job, Worker]] = {}  # running jobs by id
         self.session_id: int | None = None
         self._busy_sessions: set[int] = set()
         self._workers: dict[int, Worker] = {}
@@ -172,9 +194,12 @@ class TutorPane(Vertical):
 
     def _fill_session_list(self, keep_place: bool = True) -> None:
         options = [Option(Text("+ New session", style="bold"), id=NEW_SESSION)]
+        working = self._working_sessions()
         for conversation in self.turns.sessions():
             phase = phase_of(self.turns.transcript(conversation.id))
-            prompt = Text(conversation.title or f"Session {conversation.id}")
+            # The busy dot: a turn or a background job runs in this session.
+            prompt = Text("● " if conversation.id in working else "  ", style="bold yellow")
+            prompt.append(conversation.title or f"Session {conversation.id}")
             prompt.append(f"   {phase}", style="dim")
             options.append(Option(prompt, id=f"session-{conversation.id}"))
         listing = self.query_one("#tutor-session-list", OptionList)
@@ -289,6 +314,10 @@ class TutorPane(Vertical):
             return AssessmentCard(item)
         if isinstance(item, ts.PlanItem):
             return PlanCard(item)
+        if isinstance(item, ts.JobItem):
+            return JobCard(item, live=item.job_id in self._job_workers)
+        if isinstance(item, ts.JobResultItem):
+            return job_result_card(item)
         return VerdictLine(item)
 
     def _show_state(self, rows: Sequence, items: list[ts.Item]) -> None:
@@ -396,6 +425,8 @@ class TutorPane(Vertical):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "retry":
             return self.in_session and self._owed
+        if action == "abort_job":
+            return any(sid == self.session_id for sid, _, _ in self._job_workers.values())
         if action in ("accept", "decline"):
             # Shown (and live) only while a plan waits for the verdict.
             return self.in_session and self.composer.verdict_mode and not self.composer.busy
@@ -490,13 +521,16 @@ class TutorPane(Vertical):
         def on_text(agent: str, piece: str) -> None:
             self._buffers[session_id].append(piece)
 
+        def on_job(job: tj.Job) -> None:
+            self.post_message(self.JobStarted(session_id, job))
+
         def on_step(agent: str, usage: Usage) -> None:
             # The step is stored: its streamed text is drawn from the store from now on.
             self._buffers[session_id] = StreamBuffer()
             self.post_message(self.TurnProgress(session_id, agent, usage))
 
         try:
-            outcome = await self.turns.respond(session_id, on_step, on_text)
+            outcome = await self.turns.respond(session_id, on_step, on_text, on_job)
         except asyncio.CancelledError:
             self.post_message(self.TurnFinished(session_id, TurnOutcome("tutor", stopped=True)))
             raise
@@ -548,6 +582,11 @@ class TutorPane(Vertical):
             self._errors[session_id] = STOPPED
         if outcome.warnings:
             self._warnings[session_id] = outcome.warnings[-1]
+        if not outcome.error and not outcome.stopped and self.jobs.flush(session_id):
+            self.run_turn(session_id)  # a job landed while the turn ran: its steer wakes the teacher
+            return
+        if not self.in_session:
+            self._fill_session_list()
         if session_id == self.session_id:
             self._drop_live()
             if outcome.usage is not None or outcome.warnings:
@@ -555,6 +594,61 @@ class TutorPane(Vertical):
             self._draw(self._rows())
             if self.composer.busy is False and self._active_quiz() is None and self._visible() and self._focus_is_ours():
                 self.call_after_refresh(self._focus_default)
+
+    # -- background jobs ------------------------------------------------------------------
+
+    def _working_sessions(self) -> set[int]:
+        return set(self._busy_sessions) | {session_id for session_id, _, _ in self._job_workers.values()}
+
+    def on_tutor_pane_job_started(self, message: JobStarted) -> None:
+        message.stop()
+        worker = self.run_worker(self._job(message.session_id, message.job), name="tutor-job",
+                                 group="tutor-jobs", exit_on_error=False)
+        self._job_workers[message.job.job_id] = (message.session_id, message.job, worker)
+        self._job_changed(message.session_id, message.job)
+
+    async def _job(self, session_id: int, job: tj.Job) -> None:
+        try:
+            steer = await self.jobs.run(session_id, job)
+        except asyncio.CancelledError:
+            raise  # aborted: the abort has said so already
+        except Exception as exc:  # a bug, not a brain error: the job fails, the pane lives
+            log.exception("tutor job failed")
+            text = tj.result_text(job, tj.FAILED, f"The job failed: {type(exc).__name__}: {exc}")
+            steer = tj.steer(job, tj.FAILED, text)
+        self.post_message(self.JobLanded(session_id, job, steer))
+
+    def on_tutor_pane_job_landed(self, message: JobLanded) -> None:
+        message.stop()
+        session_id = message.session_id
+        self._job_workers.pop(message.job.job_id, None)
+        if self.jobs.settle(session_id, message.steer, turn_running=session_id in self._busy_sessions):
+            self.run_turn(session_id)  # the steer wakes the teacher
+        self._job_changed(session_id, message.job)
+
+    def action_abort_job(self) -> None:
+        """F9: abort the newest job running in the open session (the usage so far is kept)."""
+        running = [(job, worker) for sid, job, worker in self._job_workers.values() if sid == self.session_id]
+        if not running or self.session_id is None:
+            return
+        job, worker = running[-1]
+        session_id = self.session_id
+        worker.cancel()  # the in-flight call is cancelled with it
+        self._job_workers.pop(job.job_id, None)
+        if self.jobs.abort(session_id, job, turn_running=session_id in self._busy_sessions):
+            if session_id not in self._busy_sessions:
+                self.run_turn(session_id)  # the teacher hears of it, so no promise hangs
+        self._job_changed(session_id, job)
+
+    def _job_changed(self, session_id: int, job: tj.Job) -> None:
+        if not self.in_session:
+            self._fill_session_list()
+        elif session_id == self.session_id:
+            for widget in self._widgets.values():
+                if isinstance(widget, JobCard) and widget.item.job_id == job.job_id:
+                    widget.show_item(widget.item, live=job.job_id in self._job_workers)
+            self._draw(self._rows())
+            self.refresh_bindings()
 
     def _post_context(self, session_id: int | None, usage: Usage | dict | None = None) -> None:
         """Tell the app this session's context percentage and warning (both "" clear)."""

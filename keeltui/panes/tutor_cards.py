@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from keeltui.textsafe import clean_text
@@ -92,3 +93,63 @@ class ThinkingIndicator(Static):
 
     def _draw(self) -> None:
         self.update(f"{SPINNER[self._frame]} {self._label}  ·  Esc stops")
+
+
+class JobCard(Static):
+    """A background job the teacher started: what it does and where it stands."""
+
+    DEFAULT_CSS = """
+    JobCard { height: auto; margin: 1 1 0 1; padding: 0 1; border-left: thick $secondary; color: $text-muted; }
+    JobCard.-running { color: $text; }
+    """
+
+    MARKS = {"running": "⧗", "done": "✓", "failed": "✗", "aborted": "·", "interrupted": "·"}
+    WORDS = {
+        "running": "running · F9 aborts",
+        "done": "done — the result is below",
+        "failed": "failed — see below",
+        "aborted": "aborted",
+        "interrupted": "interrupted (keeltui stopped before it finished)",
+    }
+
+    def __init__(self, item, *, live: bool) -> None:
+        self.item = item
+        self.live = live
+        super().__init__(self._text(), markup=False)
+        self.set_class(self._status() == "running", "-running")
+
+    def _status(self) -> str:
+        if self.item.status == "running" and not self.live:
+            return "interrupted"
+        return self.item.status
+
+    def _text(self) -> Text:
+        status = self._status()
+        text = Text(f"{self.MARKS.get(status, '·')} {self.item.kind.capitalize()} job: ", style="bold")
+        text.append(clean_text(self.item.title))
+        text.append(f"  ·  {self.WORDS.get(status, status)}", style="dim")
+        return text
+
+    def show_item(self, item, live: bool | None = None) -> None:
+        self.item = item
+        if live is not None:
+            self.live = live
+        self.set_class(self._status() == "running", "-running")
+        self.update(self._text())
+
+
+def job_result_card(item) -> Widget:
+    """A landed job: a collapsible card with its result; an abort is a quiet mark."""
+    from rich.markdown import Markdown
+    from textual.widgets import Collapsible
+
+    if item.status == "aborted":
+        mark = Static(Text(f"· {item.kind} job aborted: {clean_text(item.title)}", style="dim italic"),
+                      classes="job-aborted")
+        mark.styles.margin = (1, 1, 0, 2)
+        return mark
+    title = f"{item.kind.capitalize()}: {clean_text(item.title)} — {'result' if item.status == 'done' else 'failed'}"
+    card = Collapsible(Static(Markdown(clean_text(item.text))), title=title, collapsed=item.status == "done",
+                       classes="job-result")
+    card.styles.margin = (1, 1, 0, 1)
+    return card

@@ -32,6 +32,7 @@ from keeltui.brain import Brain, BrainError, Completion, StreamDone, TextDelta, 
 from keeltui.chief.turn_warning import Levels, TurnWarner
 from keeltui.config import Config
 from keeltui.store import Conversation, Message, Store
+from keeltui.tutor import jobs as tj
 from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import active_agent
 from keeltui.tutor.prompts import compose_prompt
@@ -71,6 +72,8 @@ class TurnOutcome:
 StepCallback = Callable[[str, Usage], None]
 TextCallback = Callable[[str, str], None]
 """``on_text(agent, piece)``: a piece of the reply as it streams."""
+JobCallback = Callable[[tj.Job], None]
+"""``on_job(job)``: the teacher started a background job (its call was accepted)."""
 
 
 class TutorTurns:
@@ -124,7 +127,8 @@ class TutorTurns:
     # -- turns ------------------------------------------------------------------------
 
     async def respond(
-        self, session_id: int, on_step: StepCallback | None = None, on_text: TextCallback | None = None
+        self, session_id: int, on_step: StepCallback | None = None, on_text: TextCallback | None = None,
+        on_job: JobCallback | None = None,
     ) -> TurnOutcome:
         """Run the active agent's turn, and the teacher's wake if the probe concluded.
 
@@ -133,10 +137,11 @@ class TutorTurns:
         failures.
         """
         agent = active_agent(self.transcript(session_id))
-        outcome = await self._agent_turn(session_id, agent, on_step, on_text)
+        outcome = await self._agent_turn(session_id, agent, on_step, on_text, on_job)
         if not outcome.woke_teacher or outcome.error:
             return outcome
-        wake = await self._agent_turn(session_id, active_agent(self.transcript(session_id)), on_step, on_text)
+        wake = await self._agent_turn(session_id, active_agent(self.transcript(session_id)), on_step, on_text,
+                                      on_job)
         return replace(
             wake,
             steps=outcome.steps + wake.steps,
@@ -150,7 +155,8 @@ class TutorTurns:
         return Levels(warning=config.warning, emergency=config.emergency)
 
     async def _agent_turn(
-        self, session_id: int, agent: str, on_step: StepCallback | None, on_text: TextCallback | None = None
+        self, session_id: int, agent: str, on_step: StepCallback | None, on_text: TextCallback | None = None,
+        on_job: JobCallback | None = None,
     ) -> TurnOutcome:
         system = compose_prompt(agent, self.prompts_dir)
         tools = tools_for(agent)
@@ -171,7 +177,7 @@ class TutorTurns:
                                    warnings=tuple(turn_warnings), usage=usage)
             calls = _unique_ids(rows, completion.tool_calls)
             self._add(session_id, tx.assistant(completion.text, *(_call_part(c) for c in calls)), usage)
-            ended, woke = self._run_calls(session_id, agent, calls)
+            ended, woke = self._run_calls(session_id, agent, calls, on_job)
             if on_step is not None:
                 on_step(agent, usage)
             if not calls or ended:
@@ -206,7 +212,9 @@ class TutorTurns:
             raise
         raise BrainError(f"the brain at {self.brain.base_url} ended the stream without finishing")
 
-    def _run_calls(self, session_id: int, agent: str, calls: list[ToolCall]) -> tuple[bool, bool]:
+    def _run_calls(
+        self, session_id: int, agent: str, calls: list[ToolCall], on_job: JobCallback | None = None
+    ) -> tuple[bool, bool]:
         """Judge and store each call's result in order; return (turn ended, wake teacher)."""
         ended_by: str | None = None
         woke = False
@@ -224,6 +232,11 @@ class TutorTurns:
                 # results, so a probe_done beside a quiz sees the quiz as open.
                 outcome = validate_tool_call(agent, call.name, call.arguments, self.transcript(session_id))
             self._add(session_id, tx.tool(call.id, call.name, outcome.ok, outcome.result))
+            if outcome.ok and call.name in tj.JOB_TOOLS and on_job is not None:
+                # Started once its acceptance is stored; it answers later, as a steer.
+                job = tj.job_of(_call_part(call))
+                if job is not None:
+                    on_job(job)
             if outcome.ok and outcome.ends_turn:
                 ended_by = call.name
             woke = woke or (outcome.ok and outcome.wake_teacher)

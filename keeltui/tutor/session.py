@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import jobs as tj
 from .mermaid import PlanError, parse_plan
 from .phases import awaiting_verdict, ok_tool_calls, pending_question, phase_of
 from .transcript import (
@@ -212,7 +213,32 @@ class PlanItem:
     status: str  # "awaiting" (the verdict), "current", "superseded"
 
 
-Item = LearnerLine | VerdictLine | AgentText | QuizItem | AskItem | AssessmentItem | PlanItem
+@dataclass(frozen=True)
+class JobItem:
+    """A background job the teacher started, with where it stands."""
+
+    key: str
+    job_id: str
+    kind: str
+    title: str
+    status: str  # running, done, failed, aborted
+
+
+@dataclass(frozen=True)
+class JobResultItem:
+    """A job's steer: its result (a collapsible card) or a quiet "aborted" mark."""
+
+    key: str
+    job_id: str
+    kind: str
+    title: str
+    status: str
+    text: str
+    files: tuple[str, ...] = ()
+
+
+Item = (LearnerLine | VerdictLine | AgentText | QuizItem | AskItem | AssessmentItem | PlanItem
+        | JobItem | JobResultItem)
 
 
 def _answers(messages: Sequence[MessageLike]) -> dict[str, Mapping[str, Any]]:
@@ -236,6 +262,14 @@ def _plan_steps(call: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:
 
 
 def _learner_item(key: str, message: MessageLike) -> Item | None:
+    steer = tj.steer_part(message)
+    if steer is not None:
+        files = steer.get("files")
+        return JobResultItem(
+            key, str(steer.get("job_id")), str(steer.get("kind")), str(steer.get("title") or ""),
+            str(steer.get("status") or tj.DONE), content_of(message),
+            tuple(str(f) for f in files) if isinstance(files, list) else (),
+        )
     kinds = {part.get("type"): part for part in parts_of(message)}
     if QUIZ_ANSWER in kinds:
         return None  # the quiz card shows the pick and the grade
@@ -271,6 +305,7 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
     probe_done_at = next(iter(ok_tool_calls(messages, PROBE_DONE)), (None, None))[0]
     plan_calls = [call.get("id") for _, call in ok_tool_calls(messages, PLAN_INIT)]
     verdict_open = awaiting_verdict(messages)
+    job_status = tj.job_statuses(messages)
 
     items: list[Item] = []
     for index, message in enumerate(messages):
@@ -311,6 +346,11 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
                 )
             elif name == ASK:
                 items.append(AskItem(key, call_id, str(args.get("question", "")), call_id == waiting_id))
+            elif name in tj.JOB_TOOLS:
+                job = tj.job_of(part)
+                if job is not None:
+                    items.append(JobItem(key, job.job_id, job.kind, job.title,
+                                         job_status.get(job.job_id, tj.RUNNING)))
             elif name == PROBE_DONE:
                 strands = args.get("strands")
                 items.append(

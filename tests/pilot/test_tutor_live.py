@@ -111,3 +111,97 @@ async def test_tutor_keys_work_wherever_focus_is_in_the_pane(make_app, loopback)
         assert "Sessions" in screen_text(app)
         await pilot.press("ctrl+l")
         await wait_for(pilot, lambda: "New session" in screen_text(app), what="the session list")
+
+
+def _teaching_session(app) -> int:
+    from keeltui.services.tutor_turns import TutorTurns
+    from tests.pilot.test_tutor_pane import taught_rows
+
+    turns = TutorTurns(app.store, app.brain, app.config)
+    session = turns.start_session("protein")
+    for row in taught_rows():
+        turns.add_learner(session, row)
+    return session
+
+
+async def _open_first_session(pilot) -> None:
+    from tests.pilot.test_tutor_pane import open_tutor
+
+    await open_tutor(pilot)
+    await pilot.press("down", "enter")
+    await wait_for(pilot, lambda: pane(pilot.app).in_session, what="the session")
+
+
+def _job_script(loopback, gate: threading.Event) -> None:
+    replies = [
+        Reply(text="I will look that up.", tool_calls=[{"name": "research", "arguments": {
+            "query": "leucine per meal"}}]),
+        Reply(text="Meanwhile, on to basics."),
+        Reply(text="Two to three grams per meal."),  # the job's own call
+        Reply(text="The research landed: two to three grams."),  # the wake
+    ]
+
+    def responder(request: dict) -> Reply:
+        step = len(loopback.requests) - 1
+        if step == 2:
+            gate.wait(30)  # the job's call waits until the test lets it answer
+        return replies[step] if step < len(replies) else Reply(text="ok")
+
+    loopback.responder = responder
+
+
+async def test_a_background_job_runs_shows_a_busy_dot_and_lands_as_a_card(make_app, loopback):
+    from textual.widgets import Collapsible
+
+    gate = threading.Event()
+    _job_script(loopback, gate)
+    app = make_app()
+    _teaching_session(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_first_session(pilot)
+        await type_into(pilot, "how much leucine?")
+        await wait_for(pilot, lambda: "Meanwhile, on to basics." in screen_text(app) and idle(app),
+                       what="the turn that goes on after the start")
+        assert "Research job: leucine per meal" in screen_text(app) and "F9 aborts" in screen_text(app)
+        assert "Abort job" in screen_text(app)  # the footer offers F9 while a job runs
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: "● protein" in screen_text(app), what="the busy dot")
+        await pilot.press("enter")  # back into the session
+        await wait_for(pilot, lambda: pane(app).in_session)
+        gate.set()
+        await wait_for(pilot, lambda: "The research landed" in screen_text(app) and idle(app), what="the wake")
+        card = app.query_one(".job-result", Collapsible)
+        assert card.collapsed and "Research: leucine per meal — result" in screen_text(app)
+        assert "done — the result is below" in screen_text(app)
+        assert loopback.requests[3]["messages"][-1]["content"].startswith("[research job finished")
+        card.collapsed = False
+        await wait_for(pilot, lambda: "Two to three grams per meal." in screen_text(app), what="the result text")
+
+
+async def test_f9_aborts_a_running_job_quietly_and_no_result_follows(make_app, loopback):
+    gate = threading.Event()
+    _job_script(loopback, gate)
+    app = make_app()
+    session = _teaching_session(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_first_session(pilot)
+        await type_into(pilot, "how much leucine?")
+        await wait_for(pilot, lambda: "Meanwhile, on to basics." in screen_text(app) and idle(app)
+                       and len(loopback.requests) == 3, what="the job's call in flight")
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: "research job aborted: leucine per meal" in screen_text(app), what="the mark")
+        await wait_for(pilot, lambda: len(loopback.requests) == 4 and idle(app), what="the teacher hears of it")
+        assert "do not wait for it" in loopback.requests[3]["messages"][-1]["content"]
+        gate.set()
+        await pilot.pause(0.5)
+        steers = [r.parts[0]["status"] for r in app.store.messages(session) if r.parts and
+                  r.parts[0].get("type") == "job_steer"]
+        assert steers == ["aborted"]
+        assert "Abort job" not in screen_text(app)
+
+
+async def type_into(pilot, text: str) -> None:
+    composer = pane(pilot.app).composer
+    composer.focus_input()
+    composer.input.insert(text)
+    await pilot.press("enter")
