@@ -563,7 +563,7 @@ class TutorPane(Vertical):
 
     def on_tutor_pane_turn_progress(self, message: TurnProgress) -> None:
         message.stop()
-        if message.session_id == self.session_id:
+        if message.session_id == self.session_id and self.in_session:
             self._drop_live()
             self._post_context(message.session_id, message.usage)
             self._draw(self._rows())
@@ -587,7 +587,7 @@ class TutorPane(Vertical):
             return
         if not self.in_session:
             self._fill_session_list()
-        if session_id == self.session_id:
+        if session_id == self.session_id and self.in_session:
             self._drop_live()
             if outcome.usage is not None or outcome.warnings:
                 self._post_context(session_id, outcome.usage or _last_usage(self._rows()))

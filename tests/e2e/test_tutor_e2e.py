@@ -3,6 +3,8 @@ replies that stream, a stop that keeps what streamed."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from tests.e2e.test_chief_e2e import _config
@@ -66,11 +68,19 @@ def test_letters_beside_a_quiz_are_a_draft_and_tutor_keys_work_after_escape_and_
 
 
 def test_a_reply_streams_and_escape_stops_it(tmp_path, loopback, sized_tmux, e2e_env):
-    _script(loopback, [Reply(chunks=[f"w{n} " for n in range(200)], chunk_delay=0.1, delay=1.0)])
+    gate = threading.Event()
+    reply = Reply(chunks=[f"w{n} " for n in range(200)], chunk_delay=0.1)
+
+    def responder(request: dict) -> Reply:
+        gate.wait(30)  # the reply waits until the test has seen the waiting state
+        return reply
+
+    loopback.responder = responder
     tmux = sized_tmux
     _start_session(tmux, _config(tmp_path, loopback), e2e_env, "streams")
-    tmux.wait_text("is thinking…")  # from send to the first token
-    assert "Wait…" in tmux.capture()  # Send is visibly off
+    tmux.wait_for(lambda text: "is thinking…" in text and "Wait…" in text,
+                  what="the indicator and Send visibly off")
+    gate.set()
     screen = tmux.wait_text("w3 ")
     assert "w199" not in screen  # it grows on screen while it streams
     tmux.send("Escape")
