@@ -34,8 +34,15 @@ def _start_session(tmux: Tmux, config, env, topic: str) -> None:
     tmux.wait_text("Write to the Chief")
     tmux.send("C-t")
     tmux.wait_text("New session")
-    tmux.send("Enter")
-    tmux.wait_text("What do you want to learn?")
+    # The list takes the keys a frame after it shows: press until the topic prompt opens
+    # (an extra Enter in the empty prompt only rings the bell).
+    for _ in range(10):
+        tmux.send("Enter")
+        try:
+            tmux.wait_text("What do you want to learn?", timeout=3)
+            break
+        except AssertionError:
+            continue
     tmux.type(topic)
     tmux.send("Enter")
 
