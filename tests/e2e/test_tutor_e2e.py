@@ -94,3 +94,55 @@ def test_a_reply_streams_and_escape_stops_it(tmp_path, loopback, sized_tmux, e2e
     screen = tmux.wait_text("— stopped")
     assert "w199" not in screen
     tmux.wait_text("Send ⏎")
+
+
+def test_a_background_job_shows_while_it_runs_and_f9_aborts_it(tmp_path, loopback, sized_tmux, e2e_env):
+    from keeltui.store import Store
+    from tests.pilot.test_tutor_pane import taught_rows
+
+    config = _config(tmp_path, loopback)
+    store = Store(tmp_path / "k.db")
+    session = store.create_conversation("tutor", "protein")
+    store.add_message(session, "user", "protein")
+    for row in taught_rows():
+        store.add_message(session, row.role, row.content, parts=[dict(p) for p in row.parts] or None)
+    store.close()
+    gate = threading.Event()
+    replies = [
+        Reply(text="I will look that up.", tool_calls=[{"name": "research", "arguments": {"query": "leucine"}}]),
+        Reply(text="Meanwhile, basics."),
+        Reply(text="never delivered"),  # the job's call, held until after the abort
+        Reply(text="Understood, no research then."),  # the teacher hears of the abort
+    ]
+
+    def responder(request: dict) -> Reply:
+        step = len(loopback.requests) - 1
+        if step == 2:
+            gate.wait(30)
+        return replies[step] if step < len(replies) else Reply(status=500, error_message="unscripted")
+
+    loopback.responder = responder
+    tmux = sized_tmux
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text("Write to the Chief")
+    tmux.send("C-t")
+    tmux.wait_text("protein")
+    for _ in range(10):  # the list takes the keys a frame after it shows
+        tmux.send("Down", "Enter")
+        try:
+            tmux.wait_text("Answer, ask, or note", timeout=3)
+            break
+        except AssertionError:
+            continue
+    tmux.type("how much leucine?")
+    tmux.send("Enter")
+    # The turn goes on while the job runs; the footer offers F9 (the card may scroll off).
+    tmux.wait_for(lambda text: "Meanwhile, basics." in text and "Abort job" in text,
+                  what="the running job beside the turn that goes on")
+    tmux.wait_for(lambda _: len(loopback.requests) == 3, what="the job's own call in flight")
+    tmux.send("F9")
+    tmux.wait_text("research job aborted: leucine")
+    tmux.wait_text("Understood, no research then.")
+    gate.set()
+    screen = tmux.capture()
+    assert "never delivered" not in screen and "Abort job" not in screen
