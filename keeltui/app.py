@@ -346,6 +346,8 @@ class KeelApp(App):
 
     def _show_tutor_context(self) -> None:
         text, warning = self._tutor_context
+        if not self.screen_stack:
+            return  # a message that lands during teardown
         in_view = self.main_screen.query_one(TabbedContent).active == "tutor-tab"
         self.context_text = text if in_view else ""
         self.context_warning = warning if in_view else ""
