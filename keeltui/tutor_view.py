@@ -224,9 +224,8 @@ class TutorPane(Vertical):
         elif option_id.startswith("session-"):
             self.open_session(int(option_id.removeprefix("session-")))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id != "tutor-topic":
-            return
+    @on(Input.Submitted, "#tutor-topic")
+    def _topic_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         topic = event.value.strip()
         if not topic:
@@ -261,6 +260,10 @@ class TutorPane(Vertical):
         rows = self.turns.transcript(session_id)
         self._post_context(session_id, _last_usage(rows))
         self._draw(rows)
+        if self._focus_is_ours() and self._active_quiz() is None:
+            # At once, so the first keys typed after opening are not lost in the
+            # frame before the refresh; _focus_default may hand them to a quiz then.
+            self.composer.focus_input()
         self.call_after_refresh(self._focus_default)
 
     def _clear_log(self) -> None:
@@ -462,17 +465,15 @@ class TutorPane(Vertical):
         self._draw(self._rows())
         self.run_turn(session_id)
 
-    def on_composer_submitted(self, event: Composer.Submitted) -> None:
-        if event.composer.id != "tutor-composer":
-            return
+    @on(Composer.Submitted, "#tutor-composer")
+    def _composer_submitted(self, event: Composer.Submitted) -> None:
         event.stop()
         if self.session_id is None or self.session_id in self._busy_sessions:
             return
         self._learner_acts(ts.learner_line(self._rows(), event.text))
 
-    def on_composer_verdict_chosen(self, event: Composer.VerdictChosen) -> None:
-        if event.composer.id != "tutor-composer":
-            return
+    @on(Composer.VerdictChosen, "#tutor-composer")
+    def _verdict_chosen(self, event: Composer.VerdictChosen) -> None:
         event.stop()
         rows = self._rows()
         if self.session_id in self._busy_sessions or not awaiting_verdict(rows):
