@@ -53,7 +53,7 @@ class TurnOutcome:
     """Model calls made."""
     woke_teacher: bool = False
     error: str | None = None
-    """One line for the status line when the turn was cut short."""
+    """Why the turn was cut short (the pane shows it whole, on a card with Retry)."""
     warnings: tuple[str, ...] = ()
     """Context warnings raised (at most one per agent turn)."""
     usage: Usage | None = None
