@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from textual import work
+from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -30,6 +30,7 @@ from keeltui.paths import config_stamp
 from keeltui.messages import (
     BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage, StoreWritten,
 )
+from keeltui.messages import ContextChanged
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.status_line import StatusLine
@@ -76,6 +77,8 @@ class KeelApp(App):
     ambient_line: reactive[str] = reactive("")
     focus_text: reactive[str] = reactive("")
     context_text: reactive[str] = reactive("")
+    context_warning: reactive[str] = reactive("")
+    """The tutor's context warning, while the tutor is in view (the Chief never warns)."""
     judge_name: reactive[str] = reactive("")
 
     def __init__(self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time) -> None:
@@ -94,6 +97,7 @@ class KeelApp(App):
         self._reprobe = None
         self.ambient = None  # the ambient controller, mounted after the first frame
         self.tutor = None  # the tutor pane, mounted after the first frame
+        self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
 
     # -- layout ---------------------------------------------------------------------
 
@@ -329,10 +333,34 @@ class KeelApp(App):
     def watch_judge_name(self) -> None:
         self._update_status()
 
+    def watch_context_warning(self) -> None:
+        self._update_status()
+
+    # -- the tutor's context: its open session's, shown while the tutor is in view -------
+
+    @on(ContextChanged)
+    def _tutor_context_changed(self, message: ContextChanged) -> None:
+        self._tutor_context = (message.context_text, message.warning)
+        self._show_tutor_context()
+
+    @on(TabbedContent.TabActivated)
+    def _tutor_context_follows_the_tab(self) -> None:
+        self._show_tutor_context()
+
+    def _show_tutor_context(self) -> None:
+        text, warning = self._tutor_context
+        if not self.screen_stack:
+            return  # a message that lands during teardown
+        in_view = self.main_screen.query_one(TabbedContent).active == "tutor-tab"
+        self.context_text = text if in_view else ""
+        self.context_warning = warning if in_view else ""
+        self._update_status()
+
     def status_state(self) -> StatusState:
         return StatusState(
             quiet=self.quiet, ambient_line=self.ambient_line, focus_text=self.focus_text,
             context_text=self.context_text, judge=self.judge_name,
+            context_warning=self.context_warning,
         )
 
     def _update_status(self) -> None:
@@ -342,7 +370,8 @@ class KeelApp(App):
         self.status_line.state = state
         # Quiet Mode holds the drift text back from the banner as well.
         self.banner.line = "" if self.focus_text else screen_safe(self.ambient_line, self.quiet)
-        line = render_status(state)
+        # The status file (tmux, `keeltui status`) mirrors the warning whichever pane shows.
+        line = render_status(state._replace(context_warning=self._tutor_context[1]))
         if line != self._status_written:
             self._status_written = line
             try:

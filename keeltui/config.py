@@ -33,6 +33,7 @@ BINDING_IDS = (
 )
 # The tutor's records: the summary (F4), and rename/delete on the session list.
 BINDING_IDS += ("tutor_summary", "tutor_rename_session", "tutor_delete_session")
+BINDING_IDS += ("tutor_abort_job",)  # the tutor's background jobs (issue 12)
 
 
 class ConfigError(Exception):
@@ -147,6 +148,13 @@ class ContextWarnings:
 
 
 @dataclass
+class TutorConfig:
+    research_command: str = ""
+    """Command for the tutor's research jobs: run with the query as its last argument, its
+    output (search results) is handed to the model; empty means the model alone."""
+
+
+@dataclass
 class AmbientConfig:
     mode: str = "notify"
     """off | status | notify. Env: KEEL_AMBIENT_MODE."""
@@ -221,6 +229,8 @@ class Config:
     """The Chief room."""
     context_warnings: ContextWarnings = field(default_factory=ContextWarnings)
     """Context warnings for tutor sessions (the Chief never warns)."""
+    tutor: TutorConfig = field(default_factory=TutorConfig)
+    """The tutor's background jobs."""
     ambient: AmbientConfig = field(default_factory=AmbientConfig)
     """The ambient drift sentinel."""
     evidence: EvidenceConfig = field(default_factory=EvidenceConfig)

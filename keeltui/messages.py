@@ -42,3 +42,17 @@ class StatusMessage(Message):
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
+
+
+class ContextChanged(Message):
+    """The tutor's open session has a new context percentage or warning ("" clears).
+
+    Posted by the tutor pane (attributes down, messages up); the app decides where
+    it shows: the status line only while the tutor is in view, the status file always.
+    """
+
+    def __init__(self, session_id: int | None, context_text: str, warning: str = "") -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.context_text = context_text
+        self.warning = warning

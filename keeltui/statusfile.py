@@ -19,10 +19,11 @@ QUIET = "◌ Quiet Mode"
 # path of `keeltui status`, which tmux runs every few seconds.
 StatusState = namedtuple(
     "StatusState",
-    ["quiet", "ambient_line", "focus_text", "context_text", "judge"],
-    defaults=[False, "", "", "", ""],
+    ["quiet", "ambient_line", "focus_text", "context_text", "judge", "context_warning"],
+    defaults=[False, "", "", "", "", ""],
 )
-StatusState.__doc__ = """quiet, drift line, focus text, context text, and which judge runs ("brain"/"local")."""
+StatusState.__doc__ = """quiet, drift line, focus text, context text, which judge runs ("brain"/"local"),
+and the tutor's context warning (mirrored beside the drift line)."""
 
 
 def render_status(state: StatusState) -> str:
@@ -33,10 +34,20 @@ def render_status(state: StatusState) -> str:
         # Quiet Mode hides everything that is not screen-safe, drift text included.
         return QUIET
     if state.focus_text:
-        return one_line(state.focus_text, 120)
+        return _with_context_warning(one_line(state.focus_text, 120), state)
     if state.ambient_line:
-        return "⚠ " + one_line(state.ambient_line, 118)
-    return IDLE
+        return _with_context_warning("⚠ " + one_line(state.ambient_line, 118), state)
+    return _with_context_warning(IDLE, state)
+
+
+def _with_context_warning(line: str, state: StatusState) -> str:
+    """The tutor's context warning beside the line (alone when the line is idle)."""
+    from keeltui.textsafe import one_line
+
+    if not state.context_warning:
+        return line
+    warning = one_line(state.context_warning, 120)
+    return warning if line == IDLE else f"{line}  ·  {warning}"
 
 
 def tmux_escape(line: str) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
@@ -64,10 +63,7 @@ class Composer(Horizontal):
     Composer #decline { width: 18; height: 3; background: $error-darken-1; color: $text; }
     """
 
-    BINDINGS = [
-        Binding("ctrl+o", "accept", "Accept plan", id="accept_plan"),
-        Binding("ctrl+r", "decline", "Decline plan", id="decline_plan"),
-    ]
+    # Ctrl+O / Ctrl+R live on the tutor pane, so they work wherever focus is inside it.
 
     verdict_mode: reactive[bool] = reactive(False)
     busy: reactive[bool] = reactive(False)
@@ -118,6 +114,13 @@ class Composer(Horizontal):
 
     def focus_input(self) -> None:
         self.input.focus()
+
+    def watch_busy(self, busy: bool) -> None:
+        # Send is visibly off while a turn runs (typing a draft stays possible).
+        for button in self.query(Button):
+            button.disabled = busy
+        if self._buttons:
+            self.query_one("#send", Button).label = "Wait…" if busy else "Send ⏎"
 
     def watch_verdict_mode(self, on: bool) -> None:
         self.set_class(on, "-verdict")

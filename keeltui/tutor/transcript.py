@@ -29,6 +29,7 @@ PLAN_ACCEPTED = "plan-accepted"  # on the learner's accept turn: {"plan_version"
 PLAN_DECLINED = "plan-declined"  # on the learner's decline turn
 QUIZ_ANSWER = "quiz_answer"  # on the learner's answer: {"call_id", "choice", "correct"}
 ASK_ANSWER = "ask_answer"  # on the learner's reply to an ask: {"call_id"}
+TURN_STOPPED = "turn_stopped"  # on an agent reply the learner stopped while it streamed
 
 # Tool names the tutor knows about (the schemas live in tools.py).
 ASK = "ask"

@@ -155,7 +155,7 @@ async def test_prober_then_teacher_each_with_its_own_tools_and_prompt(make_turns
     prober, wake = loopback.requests[-2], loopback.requests[-1]
     assert tool_names(prober) == ["quiz", "ask", "probe_done"]
     assert quiz_params(prober) == {"question", "choices", "correct"}
-    assert tool_names(wake) == ["plan_init", "quiz", "ask"]
+    assert tool_names(wake) == ["plan_init", "quiz", "ask", "research", "demo", "visual"]
     assert quiz_params(wake) == {"question", "choices", "correct", "node_id"}
     assert prober["messages"][0] == {"role": "system", "content": compose_prompt("prober")}
     assert wake["messages"][0] == {"role": "system", "content": compose_prompt("teacher")}
