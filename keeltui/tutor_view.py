@@ -445,15 +445,14 @@ class TutorPane(Vertical):
         # A text field consumes the characters it is typed, so any that bubbles up here
         # was typed elsewhere — or queued for the quiz in the same burst as the first
         # letter, after which focus already sits in the composer: never ask who has it.
-        if not event.is_printable or not event.character:
-            return
+        if not event.is_printable or not event.character or not self.in_session:
+            return  # on the session list, letters are its own keys (r renames, d deletes)
         if isinstance(self.app.focused, QuizCard) and event.character.isdigit():
             return  # the quiz's own binding answers it
         event.stop()
         event.prevent_default()
-        if self.in_session:
-            self.composer.focus_input()
-            self.composer.input.insert(event.character)
+        self.composer.focus_input()
+        self.composer.input.insert(event.character)
 
     # -- learner actions (each stored before the agents run) --------------------------
 
