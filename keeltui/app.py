@@ -32,6 +32,7 @@ from keeltui.messages import (
 )
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
+from keeltui.panes.pane_tabs import PaneTabs
 from keeltui.panes.status_line import StatusLine
 from keeltui.services.chief_turns import ChiefTurns
 from keeltui.statusfile import StatusState, render_status, write_status
@@ -65,10 +66,11 @@ class KeelApp(App):
         Binding("ctrl+g", "toggle_quiet", "Quiet", priority=True, id="quiet"),
         Binding("ctrl+t", "switch_pane", "Chief/Tutor", priority=True, id="switch_pane"),
         Binding("escape", "leave_composer", "Leave input", show=False, id="leave_composer"),
-        Binding("i", "compose", "Write", id="compose"),
-        Binding("z", "snooze", "Snooze 1h", id="snooze"),
-        Binding("f", "start_focus", "Focus", id="focus"),
-        Binding("F", "stop_focus", "Stop focus", show=False, id="stop_focus"),
+        # F-keys work while typing (priority: the TextArea has its own F6/F7); the
+        # single letters z/f/F/i live on the room's row list (panes/row_keys.py).
+        Binding("f6", "snooze", "Snooze 1h", priority=True, id="snooze"),
+        Binding("f7", "start_focus", "Focus", priority=True, id="focus"),
+        Binding("f8", "stop_focus", "Stop focus", priority=True, show=False, id="stop_focus"),
         Binding("f2", "settings", "Settings", id="settings"),
     ]
 
@@ -99,7 +101,7 @@ class KeelApp(App):
 
     def compose(self) -> ComposeResult:
         yield DriftBanner(id="drift-banner")
-        with TabbedContent(id="panes", initial="chief-tab"):
+        with PaneTabs(id="panes", initial="chief-tab"):
             with TabPane("Chief", id="chief-tab"):
                 yield ChiefRoom(
                     self.config.owner.name, self.config.owner.companion,
@@ -139,7 +141,8 @@ class KeelApp(App):
         if rows:
             self.call_after_refresh(self._page_in_backlog, rows[0].id)
         self._data_version = self.store.data_version()
-        self.room.composer.focus_input()
+        if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
+            self.room.composer.focus_input()
         self.set_interval(STORE_POLL_SECS, self._poll_store)
         self._attach_ambient()
         self.call_after_refresh(self._mount_tutor)
@@ -256,6 +259,9 @@ class KeelApp(App):
         if message.composer.id != "chief-composer":
             return
         message.stop()
+        if self.quiet:
+            self.bell()  # the room is hidden: nothing typed goes to the Chief
+            return
         if not self.room.at_latest:
             # Sending jumps back to the newest rows, where the reply will stand.
             self.room.show_rows(self.store.tail(self.store.chief_id(), INITIAL_ROWS))
@@ -312,6 +318,9 @@ class KeelApp(App):
 
     def watch_quiet(self, quiet: bool) -> None:
         self.room.quiet = quiet
+        focused = self.focused
+        if quiet and focused is not None and self.room in focused.ancestors_with_self:
+            self.set_focus(None)  # nothing hidden keeps the keyboard
         self._update_status()
 
     def watch_ambient_line(self) -> None:
@@ -356,6 +365,7 @@ class KeelApp(App):
 
     def action_switch_pane(self) -> None:
         panes = self.main_screen.query_one(TabbedContent)
+        self.set_focus(None)  # a focus left in the old pane must not pull it back (see PaneTabs)
         panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
@@ -374,12 +384,18 @@ class KeelApp(App):
         rows = [w for w in self.room.log_view.children if w.can_focus] if panes.active == "chief-tab" else []
         if rows and not self.quiet:
             rows[-1].focus(scroll_visible=False)
+        elif panes.active == "chief-tab" and not self.quiet:
+            self.room.log_view.focus(scroll_visible=False)  # an empty room: its keys still work
         else:
             self.set_focus(None)
 
     def action_compose(self) -> None:
         panes = self.main_screen.query_one(TabbedContent)
-        if panes.active == "chief-tab" and not self.quiet:
+        if panes.active == "chief-tab" and self.quiet:
+            # Quiet Mode: the Chief tab shows only its sentence and takes no text; the
+            # tutor's input must not get it either (it would pull the tutor tab forward).
+            self.set_focus(None)
+        elif panes.active == "chief-tab":
             self.room.composer.focus_input()
         else:
             if self.tutor is not None:

@@ -22,6 +22,7 @@ from keeltui.panes.composer import Composer
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.panes.message import ChatMessage, StreamingReply
 from keeltui.panes.system_line import SystemLine
+from keeltui.panes.row_keys import RowList
 
 PAGE_ROWS = 40
 
@@ -34,7 +35,7 @@ class RowLike(Protocol):
     status: str
 
 
-class RoomLog(VerticalScroll):
+class RoomLog(RowList):
     DEFAULT_CSS = """
     RoomLog { height: 1fr; scrollbar-size-vertical: 1; }
     """

@@ -272,7 +272,8 @@ async def test_escape_hands_the_keys_back_to_an_open_quiz(make_app, loopback):
     async with app.run_test(size=SIZE) as pilot:
         await new_session(pilot, "logic")
         await wait_for(pilot, lambda: isinstance(app.focused, QuizCard) and idle(app))
-        await pilot.press("i")
+        pane(app).composer.focus_input()  # `i` is a row-list key now, never app-wide (issue 9)
+        await pilot.pause()
         assert app.focused is pane(app).composer.input
         await pilot.press(*"why?")
         await pilot.press("enter")  # a side question: the quiz stays open

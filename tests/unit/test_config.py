@@ -187,7 +187,9 @@ def test_binding_ids_in_example_exist_in_the_app():
     from keeltui.panes.system_line import SystemLine
     from keeltui.tutor_view import TutorPane
 
-    classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard)
+    from keeltui.panes.row_keys import RowList
+
+    classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard, RowList)
     real = {b.id for cls in classes for b in cls.BINDINGS if getattr(b, "id", None)}
     assert listed == real, listed ^ real
     from keeltui.config import BINDING_IDS
