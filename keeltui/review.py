@@ -6,6 +6,7 @@ import time
 from typing import Iterable
 
 from keeltui.chief.turn_kinds import badge
+from keeltui.markdown_fences import close_open_fence
 from keeltui.textsafe import clean_text
 
 _TEAL = "\x1b[48;5;23m\x1b[38;5;159m"
@@ -48,5 +49,6 @@ def format_markdown(rows: Iterable, owner: str, companion: str) -> str:
             quoted = "\n".join(f"> {line}" for line in body.splitlines() or [""])
             out.append(f"> **[{badge(row.turn_kind)}]** · {_stamp(row.created_at)}\n>\n{quoted}\n")
         else:
-            out.append(f"**{_speaker(row, owner, companion)}** · {_stamp(row.created_at)}\n\n{body}\n")
+            # A fence the message left open would swallow every message after it.
+            out.append(f"**{_speaker(row, owner, companion)}** · {_stamp(row.created_at)}\n\n{close_open_fence(body)}\n")
     return "\n".join(out) + "\n"

@@ -282,9 +282,9 @@ async def test_focus_from_the_banner_silences_the_sentinel_and_reports(ambient_a
         assert out.returncode == 0 and "1 drift" in out.stdout
         await wait_for(pilot, lambda: app.focus_text == "", timeout=5, what="focus ended")
         await wait_for(pilot, lambda: any(FIRST_TASK in line.row_text for line in app.room.log_view.query(SystemLine)
-                                          if line.turn_kind == "task"), what="task line")
+                                          if line.turn_kind == "notice"), what="the Notice line")
         rows = app.store.messages(app.store.chief_id())
-        assert rows[-1].turn_kind == "task" and "1 drift" in rows[-1].content
+        assert rows[-1].turn_kind == "notice" and "1 drift" in rows[-1].content
         assert judge_calls(loopback, FOCUS_SYSTEM) == 1
 
 
@@ -306,7 +306,7 @@ async def test_f_key_prompt_a_timed_session_ends_itself(ambient_app, window):
         await wait_for(pilot, lambda: app.focus_text == "", what="the session to end on time")
         assert ambient_state.current_focus(app.store) is None
         rows = app.store.messages(app.store.chief_id())
-        assert rows[-1].turn_kind == "task" and '"tidy the inbox"' in rows[-1].content
+        assert rows[-1].turn_kind == "notice" and '"tidy the inbox"' in rows[-1].content
         assert "no drifts" in rows[-1].content
 
 
@@ -449,7 +449,7 @@ async def test_shift_f_stops_focus_and_reports_it(ambient_app, window, tmp_path)
         await wait_for(pilot, lambda: app.focus_text == "", what="focus stopped")
         assert ambient_state.current_focus(app.store) is None
         rows = app.store.messages(app.store.chief_id())
-        assert rows[-1].turn_kind == "task" and '"sort the receipts"' in rows[-1].content
+        assert rows[-1].turn_kind == "notice" and '"sort the receipts"' in rows[-1].content
 
 
 async def test_the_drift_judge_returns_to_the_brain_when_it_comes_back(ambient_app, window, monkeypatch):
