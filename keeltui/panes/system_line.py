@@ -13,7 +13,7 @@ from textual.widget import Widget
 
 from keeltui.chief.turn_kinds import SUMMARY, badge
 from keeltui.panes.message import copy_row_text
-from keeltui.textsafe import clean_text
+from keeltui.textsafe import clean_text, looks_like_markdown
 
 
 class SystemLine(Widget, can_focus=True):
@@ -64,7 +64,7 @@ class SystemLine(Widget, can_focus=True):
         self.set_class(folded and self.foldable, "-folded")
         self.refresh(layout=True)
 
-    def render(self) -> Text:
+    def render(self):
         label = Text(f" {badge(self.turn_kind)} ", style="bold #0e4f4f on #7fe0d6")
         body = clean_text(self.row_text)
         if self.foldable and self.folded:
@@ -73,4 +73,10 @@ class SystemLine(Widget, can_focus=True):
             line = Text.assemble(label, (" ▸ ", "bold"), (first, "italic"), no_wrap=True, overflow="ellipsis")
             return line
         marker = (" ▾ ", "bold") if self.foldable else " "
+        if looks_like_markdown(body):
+            # Reports are often Markdown (a list, `code`, **bold**): drawn, not shown raw.
+            from rich.console import Group
+            from rich.markdown import Markdown
+
+            return Group(Text.assemble(label, marker), Markdown(body))
         return Text.assemble(label, marker, body)

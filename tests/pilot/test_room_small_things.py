@@ -37,3 +37,17 @@ async def test_focus_dialog_blank_minutes_starts_an_open_ended_session(ambient_a
         line = [w for w in app.room.log_view.query(SystemLine) if "Focus session ended" in w.row_text][-1]
         assert line.turn_kind == "notice"
         assert "Notice" in screen_text(app) and "Scheduled task" not in screen_text(app)
+
+
+async def test_a_report_renders_its_markdown(make_app, tmp_path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        other = Store(tmp_path / "k.db")
+        other.add_report("cron:backup", "Backup **finished** in `restic`:\n\n- home: 41 GB\n- mail: 2 GB")
+        other.close()
+        await wait_for(pilot, lambda: "home: 41 GB" in screen_text(app), what="the report on screen")
+        screen = screen_text(app)
+        assert "• home: 41 GB" in screen and "• mail: 2 GB" in screen
+        assert "**finished**" not in screen and "finished" in screen
+        assert "`restic`" not in screen and "restic" in screen
+        assert "Scheduled task" in screen  # still a system line, behind its badge
