@@ -65,7 +65,7 @@ class KeelApp(App):
         Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
         Binding("ctrl+g", "toggle_quiet", "Quiet", priority=True, id="quiet"),
         Binding("ctrl+t", "switch_pane", "Chief/Tutor", priority=True, id="switch_pane"),
-        Binding("escape", "leave_composer", "Leave input", show=False, id="leave_composer"),
+        Binding("escape", "leave_composer", "Leave input", id="leave_composer"),
         # F-keys work while typing (priority: the TextArea has its own F6/F7); the
         # single letters z/f/F/i live on the room's row list (panes/row_keys.py).
         Binding("f6", "snooze", "Snooze 1h", priority=True, id="snooze"),
@@ -377,6 +377,14 @@ class KeelApp(App):
             return
         self.set_focus(None)
         self.call_after_refresh(self.action_compose)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_composer":
+            # Escape leaves a text field; the footer offers it only there.
+            from textual.widgets import Input, TextArea
+
+            return isinstance(self.focused, (TextArea, Input))
+        return True
 
     def action_leave_composer(self) -> None:
         """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""

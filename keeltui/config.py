@@ -30,7 +30,7 @@ BINDING_IDS = (
     "settings", "accept_plan", "decline_plan", "copy_message", "tutor_sessions", "tutor_retry",
     "tutor_leave_input", "quiz_answer",
     # the Chief room's row list (issue 9): letter aliases and ↑/↓ between messages
-    "row_snooze", "row_focus", "row_stop_focus", "row_up", "row_down",
+    "row_snooze", "row_focus", "row_stop_focus", "row_up", "row_down", "fold_summary",
 )
 
 

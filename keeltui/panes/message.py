@@ -57,7 +57,7 @@ class ChatMessage(Static, can_focus=True):
     }
     """
 
-    BINDINGS = [Binding("c", "copy", "Copy", show=False, id="copy_message")]
+    BINDINGS = [Binding("c", "copy", "Copy", id="copy_message")]
 
     def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "complete",
                  *, plain_first: bool = False, id: str | None = None) -> None:
@@ -121,7 +121,7 @@ class StreamingReply(Widget, can_focus=True):
     StreamingReply:focus { background: $boost; }
     """
 
-    BINDINGS = [Binding("c", "copy", "Copy", show=False, id="copy_message")]
+    BINDINGS = [Binding("c", "copy", "Copy", id="copy_message")]
 
     MIN_BOX = 8
     KEEP_ON_PAGE_TURN = 3

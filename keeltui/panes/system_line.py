@@ -35,8 +35,8 @@ class SystemLine(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("enter", "toggle_fold", "Fold/unfold", show=False),
-        Binding("c", "copy", "Copy", show=False, id="copy_message"),
+        Binding("enter", "toggle_fold", "Fold/unfold", id="fold_summary"),
+        Binding("c", "copy", "Copy", id="copy_message"),
     ]
 
     folded: reactive[bool] = reactive(True)
@@ -52,6 +52,10 @@ class SystemLine(Widget, can_focus=True):
     @property
     def foldable(self) -> bool:
         return self.turn_kind == SUMMARY
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Only a summary folds: elsewhere Enter is not offered in the footer.
+        return self.foldable if action == "toggle_fold" else True
 
     def action_toggle_fold(self) -> None:
         if self.foldable:
