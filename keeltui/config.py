@@ -31,6 +31,9 @@ BINDING_IDS = (
     "tutor_leave_input", "quiz_answer",
     # the Chief room's row list (issue 9): letter aliases and ↑/↓ between messages
     "row_snooze", "row_focus", "row_stop_focus", "row_up", "row_down", "fold_summary",
+    # the Chief room's conversation controls and search (issue 9)
+    "stop_reply", "chief_retry", "regenerate", "edit_last", "search_room", "toggle_version",
+    "search_older", "search_newer", "search_close",
 )
 
 

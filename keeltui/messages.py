@@ -42,3 +42,7 @@ class StatusMessage(Message):
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
+
+
+class ChiefFirstChunk(Message):
+    """The reply's first text arrived: the working indicator's job is done."""

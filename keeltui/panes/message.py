@@ -30,6 +30,10 @@ def speaker_header(speaker: str, status: str) -> Text:
         header.append("  …", style="dim")
     elif status in ("partial", "error"):
         header.append("  (cut off: the brain stopped answering)", style="bold red")
+    else:
+        from keeltui.panes.versions import status_mark
+
+        header.append_text(status_mark(status))
     return header
 
 
@@ -57,7 +61,13 @@ class ChatMessage(Static, can_focus=True):
     }
     """
 
-    BINDINGS = [Binding("c", "copy", "Copy", id="copy_message")]
+    BINDINGS = [
+        Binding("c", "copy", "Copy", id="copy_message"),
+        Binding("enter", "toggle_version", "Show/hide", id="toggle_version"),
+    ]
+
+    unfolded = False
+    """An earlier version (status ``superseded``) is drawn folded until Enter unfolds it."""
 
     def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "complete",
                  *, plain_first: bool = False, id: str | None = None) -> None:
@@ -83,6 +93,10 @@ class ChatMessage(Static, can_focus=True):
         body = clean_text(self.row_text)
         if not body:
             return header
+        if self.status == "superseded" and not self.unfolded:
+            from keeltui.panes.versions import folded_line
+
+            return folded_line(header, body)
         if self._plain or not looks_like_markdown(body):
             # Plain prose needs no Markdown parser (~40 ms of imports before a first frame).
             return Group(header, Text(body))
@@ -98,6 +112,13 @@ class ChatMessage(Static, can_focus=True):
 
     def action_copy(self) -> None:
         copy_row_text(self, self.row_text)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.status == "superseded" if action == "toggle_version" else True
+
+    def action_toggle_version(self) -> None:
+        self.unfolded = not self.unfolded
+        self.update(self._renderable())
 
 
 class StreamingReply(Widget, can_focus=True):
