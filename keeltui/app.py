@@ -518,6 +518,7 @@ class KeelApp(App):
             return
         self._editing = user.id
         self.room.composer.input.load_text(user.content)
+        self.room.composer.input.move_cursor(self.room.composer.input.document.end)  # ready to type on
         self.room.composer.focus_input()
         self.status_line.message = "Editing your last message: Enter resends it (the old one is kept, folded)."
 

@@ -78,7 +78,8 @@ class ChatMessage(Static, can_focus=True):
         self.row_text = content
         self.status = status
         self._plain = plain_first
-        super().__init__(self._renderable(), id=id, classes=f"-{role}")
+        folded = " -folded" if status == "superseded" else ""  # an earlier version: one line
+        super().__init__(self._renderable(), id=id, classes=f"-{role}{folded}")
 
     def on_mount(self) -> None:
         if self._plain:
@@ -108,6 +109,7 @@ class ChatMessage(Static, can_focus=True):
         self.row_text = content
         if status is not None:
             self.status = status
+        self.set_class(self.status == "superseded" and not self.unfolded, "-folded")
         self.update(self._renderable())
 
     def action_copy(self) -> None:
@@ -118,6 +120,7 @@ class ChatMessage(Static, can_focus=True):
 
     def action_toggle_version(self) -> None:
         self.unfolded = not self.unfolded
+        self.set_class(not self.unfolded, "-folded")
         self.update(self._renderable())
 
 

@@ -18,6 +18,7 @@ class RoomControls(Vertical):
     DEFAULT_CSS = """
     RoomControls.-quiet SearchBar, RoomControls.-quiet WorkingIndicator { display: none; }
     RoomControls .-match { background: $warning 25%; }
+    RoomControls ChatMessage.-folded { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     BINDINGS = [

@@ -48,7 +48,7 @@ class SearchBar(Horizontal):
     SearchBar { height: 1; padding: 0 1; display: none; background: $boost; }
     SearchBar.-open { display: block; }
     SearchBar #search-label { width: auto; padding-right: 1; text-style: bold; }
-    SearchBar SearchInput { width: 1fr; height: 1; border: none; padding: 0; }
+    SearchBar SearchInput, SearchBar SearchInput:focus { width: 1fr; height: 1; border: none; padding: 0; }
     SearchBar #search-status { width: auto; padding-left: 1; color: $text-muted; }
     """
 
@@ -67,7 +67,8 @@ class SearchBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Static("Find:", id="search-label")
-        yield SearchInput(placeholder="text in the room (Enter/↑ older, ↓ newer, Esc closes)", id="search-input")
+        yield SearchInput(placeholder="text in the room (Enter/↑ older, ↓ newer, Esc closes)", id="search-input",
+                          compact=True)
         yield Static("", id="search-status", markup=False)
 
     @property

@@ -87,15 +87,16 @@ async def test_retry_after_an_error_resends_the_same_turn(make_app, loopback):
 
 
 async def test_regenerate_keeps_the_previous_reply_folded(make_app, loopback):
-    loopback.queue(Reply(text="First answer here.\n\nWith a second paragraph."), Reply(text="Second answer here."))
+    long_line = "First answer here, " + "and it goes on " * 12
+    loopback.queue(Reply(text=long_line + "\n\nWith a second paragraph."), Reply(text="Second answer here."))
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await send(pilot, "say something")
-        await wait_for(pilot, lambda: "First answer here." in screen_text(app) and idle(app), timeout=20)
+        await wait_for(pilot, lambda: "First answer here," in screen_text(app) and idle(app), timeout=20)
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: "Second answer here." in screen_text(app) and idle(app), timeout=20)
         screen = screen_text(app)
-        assert "(earlier version)" in screen and "First answer here." in screen
+        assert "(earlier version)" in screen and "First answer here," in screen
         assert "With a second paragraph." not in screen  # folded to one line
         old = [r for r in rows(app) if r.role == "assistant" and "First answer" in r.content][0]
         assert old.status == "superseded"
@@ -103,6 +104,7 @@ async def test_regenerate_keeps_the_previous_reply_folded(make_app, loopback):
         # Enter on the earlier version unfolds it.
         widget = app.room.row_widget(old.id)
         assert isinstance(widget, ChatMessage)
+        await wait_for(pilot, lambda: widget.size.height == 1, what="the earlier version on one line")
         widget.focus()
         await pilot.press("enter")
         await wait_for(pilot, lambda: "With a second paragraph." in screen_text(app), what="the unfolded version")
