@@ -11,7 +11,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from textual import work
 from textual.app import App, ComposeResult, SystemCommand
@@ -33,7 +33,6 @@ from keeltui.messages import (
 from keeltui.messages import ChiefFirstChunk
 from keeltui.chief import controls as chief_controls
 from keeltui.panes.room_controls import RoomControls
-from keeltui.panes.search_bar import SearchBar
 from keeltui.panes.working import WorkingIndicator
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
@@ -42,6 +41,9 @@ from keeltui.panes.status_line import StatusLine
 from keeltui.services.chief_turns import ChiefTurns
 from keeltui.statusfile import StatusState, render_status, write_status
 from keeltui.store import Store
+
+if TYPE_CHECKING:
+    from keeltui.panes.search_bar import SearchBar  # mounted on first use (Ctrl+F)
 
 log = logging.getLogger("keeltui.app")
 
@@ -532,11 +534,12 @@ class KeelApp(App):
             self.status_line.message = ""
         return user_id
 
-    def action_search_room(self) -> None:
+    async def action_search_room(self) -> None:
         if not self.quiet:
-            self.room.action_search()
+            await self.room.action_search()
 
     def on_search_bar_find(self, message: SearchBar.Find) -> None:
+        from keeltui.panes.search_bar import SearchBar
         needle = message.needle.strip()
         bar = self.room.query_one(SearchBar)
         if not needle:
@@ -563,6 +566,7 @@ class KeelApp(App):
         self.call_after_refresh(self.room.mark_match, row.id)
 
     def on_search_bar_closed(self, message: SearchBar.Closed) -> None:
+        from keeltui.panes.search_bar import SearchBar
         self._search = None
         self.room.query_one(SearchBar).close()
         self.room.mark_match(None)

@@ -23,7 +23,6 @@ from keeltui.panes.message import ChatMessage, StreamingReply
 from keeltui.panes.system_line import SystemLine
 from keeltui.panes.row_keys import RowList
 from keeltui.panes.room_controls import RoomControls
-from keeltui.panes.search_bar import SearchBar
 from keeltui.panes.working import WorkingIndicator
 
 PAGE_ROWS = 40
@@ -99,7 +98,6 @@ class ChiefRoom(RoomControls):
         yield Static(QUIET_MODE_REFUSAL, id="quiet-curtain", markup=False)
         with RoomLog(id="room-log"):
             yield Static("The room is empty. Say something below.", classes="room-empty")
-        yield SearchBar(id="room-search")
         yield WorkingIndicator(self.companion_name, id="room-working")
         yield Composer("Write to the Chief…  (Enter sends, Alt+Enter: new line)", buttons=False, id="chief-composer")
 

@@ -71,10 +71,17 @@ class RoomControls(Vertical):
     def action_edit_last(self) -> None:
         self.post_message(self.EditWanted())
 
-    def action_search(self) -> None:
+    async def action_search(self) -> None:
+        # Mounted on first use: the first frame does not pay for a search field.
         from keeltui.panes.search_bar import SearchBar
 
-        self.query_one(SearchBar).open()
+        bars = self.query(SearchBar)
+        if bars:
+            bars.first().open()
+            return
+        bar = SearchBar(id="room-search")
+        await self.mount(bar, before=self.query_one("#room-working"))
+        bar.open()
 
     # -- what the app hands down ---------------------------------------------------------
 

@@ -2,41 +2,10 @@
 
 from __future__ import annotations
 
-from keeltui import ambient_state
-from keeltui.panes.modals import FocusPrompt
-from keeltui.panes.system_line import SystemLine
 from keeltui.store import Store
-from tests.pilot.test_ambient_app import ambient_app, toasts, window, script  # noqa: F401 (fixtures)
 from tests.support.pilot import screen_text, wait_for
 
 SIZE = (100, 30)
-
-
-async def test_focus_dialog_blank_minutes_starts_an_open_ended_session(ambient_app):  # noqa: F811
-    app = ambient_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted, what="the ambient controller")
-        await pilot.press("f7")  # works while the composer has the keys
-        await wait_for(pilot, lambda: isinstance(app.screen, FocusPrompt), what="the focus prompt")
-        prompt = app.screen
-        await pilot.press(*"read the paper")
-        await pilot.press("tab")
-        minutes = prompt.query_one("#minutes")
-        assert app.focused is minutes
-        await pilot.press("ctrl+u")  # clear the offered length: "blank: open-ended"
-        await wait_for(pilot, lambda: minutes.value == "", what="a blank minutes field")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: app.focus_text.startswith("◎ Focus:"), what="focus text")
-        session = ambient_state.current_focus(app.store)
-        assert session is not None and session["minutes"] is None
-        assert " in" in app.focus_text and "left" not in app.focus_text
-        await wait_for(pilot, lambda: "read the paper" in screen_text(app) and " in" in screen_text(app))
-        # F8 ends it: the end is the app's own Notice in the room, not a Scheduled task.
-        await pilot.press("f8")
-        await wait_for(pilot, lambda: "Focus session ended" in screen_text(app), what="the end in the room")
-        line = [w for w in app.room.log_view.query(SystemLine) if "Focus session ended" in w.row_text][-1]
-        assert line.turn_kind == "notice"
-        assert "Notice" in screen_text(app) and "Scheduled task" not in screen_text(app)
 
 
 async def test_a_report_renders_its_markdown(make_app, tmp_path):
