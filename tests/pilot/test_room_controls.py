@@ -161,3 +161,21 @@ async def test_search_finds_rows_anywhere_in_the_store_paging_them_in(make_app, 
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.focused is app.room.composer.input, what="the composer again")
         assert not bar.is_open
+
+
+async def test_every_control_is_in_the_command_palette(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        for title in ("Stop the reply", "Retry", "Regenerate", "Edit last message", "Search the room"):
+            await pilot.press("ctrl+p")
+            await pilot.press(*title)
+            await wait_for(pilot, lambda: title in screen_text(app), what=f"{title!r} in the palette")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is app.main_screen, what="the palette closed")
+        # Run one from the palette: the search field opens.
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Search the room")
+        await wait_for(pilot, lambda: "Search the room" in screen_text(app))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(app.room.query(SearchBar)) and app.room.query_one(SearchBar).is_open,
+                       what="the search field from the palette")

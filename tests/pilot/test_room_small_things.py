@@ -55,3 +55,8 @@ async def test_the_footer_shows_the_keys_that_work_in_the_current_focus(make_app
         await pilot.press("up")
         await wait_for(pilot, lambda: "Fold" not in _footer(app) and "c Copy" in _footer(app))
         assert app.focused.row_text == "hello"
+        # ↓ moves back down, message by message.
+        await pilot.press("down")
+        await wait_for(pilot, lambda: getattr(app.focused, "turn_kind", None) == "summary", what="down to the summary")
+        await pilot.press("down")
+        await wait_for(pilot, lambda: getattr(app.focused, "row_text", "") == "nightly ok", what="down to the report")
