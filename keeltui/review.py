@@ -12,6 +12,8 @@ from keeltui.textsafe import clean_text
 _TEAL = "\x1b[48;5;23m\x1b[38;5;159m"
 _BOLD = "\x1b[1m"
 _RESET = "\x1b[0m"
+# Turns the owner stopped or replaced (Escape, regenerate, edit) are kept, and say so.
+_MARKS = {"stopped": "stopped", "superseded": "earlier version"}
 
 
 def _stamp(created_at: float) -> str:
@@ -37,6 +39,8 @@ def format_log(rows: Iterable, owner: str, companion: str, *, color: bool = Fals
                 label = f"{_BOLD}{label}{_RESET}"
             if row.status in ("partial", "error"):
                 body += " [cut off]"
+            elif row.status in _MARKS:
+                body += f" [{_MARKS[row.status]}]"
         lines.append(f"{_stamp(row.created_at)}  {label} {body}")
     return lines
 
@@ -50,5 +54,6 @@ def format_markdown(rows: Iterable, owner: str, companion: str) -> str:
             out.append(f"> **[{badge(row.turn_kind)}]** · {_stamp(row.created_at)}\n>\n{quoted}\n")
         else:
             # A fence the message left open would swallow every message after it.
-            out.append(f"**{_speaker(row, owner, companion)}** · {_stamp(row.created_at)}\n\n{close_open_fence(body)}\n")
+            mark = f" · *{_MARKS[row.status]}*" if row.status in _MARKS else ""
+            out.append(f"**{_speaker(row, owner, companion)}** · {_stamp(row.created_at)}{mark}\n\n{close_open_fence(body)}\n")
     return "\n".join(out) + "\n"

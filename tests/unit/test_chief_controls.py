@@ -61,3 +61,23 @@ def test_store_search_over_the_whole_room(store):
     assert store.search(room, "heron", after_id=ids[0]).id == ids[2]
     assert store.count_matches(room, "heron") == 3 and store.count_matches(room, "heron", from_id=ids[2]) == 2
     assert store.search(room, "100%") is None  # instr, not LIKE: no wildcards
+
+
+def test_log_and_export_say_which_turns_were_stopped_or_replaced():
+    from keeltui.review import format_log, format_markdown
+
+    @dataclass
+    class Row:
+        role: str
+        content: str
+        turn_kind: str | None = None
+        status: str = "complete"
+        created_at: float = 0.0
+
+    rows = [Row("user", "helo", status="superseded"), Row("assistant", "half", status="stopped"),
+            Row("assistant", "whole")]
+    lines = format_log(rows, "Ada", "Chief")
+    assert lines[0].endswith("Ada: helo [earlier version]") and lines[1].endswith("Chief: half [stopped]")
+    assert lines[2].endswith("Chief: whole")
+    text = format_markdown(rows, "Ada", "Chief")
+    assert "· *earlier version*" in text and "· *stopped*" in text
