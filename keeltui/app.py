@@ -354,9 +354,6 @@ class KeelApp(App):
 
     def watch_quiet(self, quiet: bool) -> None:
         self.room.quiet = quiet
-        focused = self.focused
-        if quiet and focused is not None and self.room in focused.ancestors_with_self:
-            self.set_focus(None)  # nothing hidden keeps the keyboard
         self._update_status()
 
     def watch_ambient_line(self) -> None:

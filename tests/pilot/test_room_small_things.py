@@ -60,3 +60,18 @@ async def test_the_footer_shows_the_keys_that_work_in_the_current_focus(make_app
         await wait_for(pilot, lambda: getattr(app.focused, "turn_kind", None) == "summary", what="down to the summary")
         await pilot.press("down")
         await wait_for(pilot, lambda: getattr(app.focused, "row_text", "") == "nightly ok", what="down to the report")
+
+
+async def test_quiet_mode_turned_on_while_typing_takes_the_keyboard_from_the_hidden_composer(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.focused is app.room.composer.input, what="the composer")
+        await pilot.press(*"draft")
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: "Quiet Mode is on" in screen_text(app), what="the Quiet sentence")
+        assert app.focused is None
+        await pilot.press(*"secret")
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert not [r for r in app.store.messages(app.store.chief_id()) if r.role == "user"]
+        assert "secret" not in app.room.composer.input.text
