@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from textual import work
+from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -472,22 +472,16 @@ class KeelApp(App):
         self.room.query_one(WorkingIndicator).active = False
         self.room.retry_ready = row is None or row.status in chief_controls.UNFINISHED
 
-    def on_room_controls_stop_wanted(self, message: RoomControls.StopWanted) -> None:
+    @on(RoomControls.StopWanted)
+    def action_stop_reply(self) -> None:
         if self._stop_reply is not None:
             self._stop_reply.set()
 
-    def action_stop_reply(self) -> None:
-        self.on_room_controls_stop_wanted(RoomControls.StopWanted())
-
-    async def on_room_controls_retry_wanted(self, message: RoomControls.RetryWanted) -> None:
-        await self._answer_again(only_unfinished=True)
-
-    async def on_room_controls_regenerate_wanted(self, message: RoomControls.RegenerateWanted) -> None:
-        await self._answer_again(only_unfinished=False)
-
+    @on(RoomControls.RetryWanted)
     async def action_chief_retry(self) -> None:
         await self._answer_again(only_unfinished=True)
 
+    @on(RoomControls.RegenerateWanted)
     async def action_regenerate(self) -> None:
         await self._answer_again(only_unfinished=False)
 
@@ -507,9 +501,7 @@ class KeelApp(App):
         self.status_line.message = ""
         self._start_reply(user_id)
 
-    def on_room_controls_edit_wanted(self, message: RoomControls.EditWanted) -> None:
-        self.action_edit_last()
-
+    @on(RoomControls.EditWanted)
     def action_edit_last(self) -> None:
         user, reply = self.chief.last_exchange()
         if self.quiet or self.room.replying or not chief_controls.can_edit(user, reply):

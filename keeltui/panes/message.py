@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from keeltui.chief.streaming import StreamBuffer, split_settled
+from keeltui.panes.versions import folded_line, status_mark
 
 from keeltui.textsafe import clean_text, looks_like_markdown
 
@@ -31,8 +32,6 @@ def speaker_header(speaker: str, status: str) -> Text:
     elif status in ("partial", "error"):
         header.append("  (cut off: the brain stopped answering)", style="bold red")
     else:
-        from keeltui.panes.versions import status_mark
-
         header.append_text(status_mark(status))
     return header
 
@@ -95,8 +94,6 @@ class ChatMessage(Static, can_focus=True):
         if not body:
             return header
         if self.status == "superseded" and not self.unfolded:
-            from keeltui.panes.versions import folded_line
-
             return folded_line(header, body)
         if self._plain or not looks_like_markdown(body):
             # Plain prose needs no Markdown parser (~40 ms of imports before a first frame).
