@@ -25,7 +25,7 @@ from keeltui.ambient.focus import (
     is_over,
 )
 from keeltui.ambient.modes import parse_mode
-from keeltui.chief.turn_kinds import FOCUS_SOURCE, TASK
+from keeltui.chief.turn_kinds import FOCUS_SOURCE, NOTICE
 
 log = logging.getLogger("keeltui.ambient_state")
 
@@ -72,9 +72,9 @@ def current_focus(store) -> dict | None:
 
 
 def _report(store, session: FocusSession, ended_at: float) -> str:
-    """Say in the Chief room, as a ``task`` line, what the session was."""
+    """Say in the Chief room, as a Notice (the app's own line, not a scheduled task), what the session was."""
     text = focus_report_text(session, ended_at)
-    store.add_message(store.chief_id(), "assistant", text, source=FOCUS_SOURCE, turn_kind=TASK)
+    store.add_message(store.chief_id(), "assistant", text, source=FOCUS_SOURCE, turn_kind=NOTICE)
     return text
 
 

@@ -11,7 +11,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -31,12 +31,20 @@ from keeltui.messages import (
     BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage, StoreWritten,
 )
 from keeltui.messages import ContextChanged
+from keeltui.messages import ChiefFirstChunk
+from keeltui.chief import controls as chief_controls
+from keeltui.panes.room_controls import RoomControls
+from keeltui.panes.working import WorkingIndicator
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
+from keeltui.panes.pane_tabs import PaneTabs
 from keeltui.panes.status_line import StatusLine
 from keeltui.services.chief_turns import ChiefTurns
 from keeltui.statusfile import StatusState, render_status, write_status
 from keeltui.store import Store
+
+if TYPE_CHECKING:
+    from keeltui.panes.search_bar import SearchBar  # mounted on first use (Ctrl+F)
 
 log = logging.getLogger("keeltui.app")
 
@@ -65,11 +73,12 @@ class KeelApp(App):
         Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
         Binding("ctrl+g", "toggle_quiet", "Quiet", priority=True, id="quiet"),
         Binding("ctrl+t", "switch_pane", "Chief/Tutor", priority=True, id="switch_pane"),
-        Binding("escape", "leave_composer", "Leave input", show=False, id="leave_composer"),
-        Binding("i", "compose", "Write", id="compose"),
-        Binding("z", "snooze", "Snooze 1h", id="snooze"),
-        Binding("f", "start_focus", "Focus", id="focus"),
-        Binding("F", "stop_focus", "Stop focus", show=False, id="stop_focus"),
+        Binding("escape", "leave_composer", "Leave input", id="leave_composer"),
+        # F-keys work while typing (priority: the TextArea has its own F6/F7); the
+        # single letters z/f/F/i live on the room's row list (panes/row_keys.py).
+        Binding("f6", "snooze", "Snooze 1h", priority=True, id="snooze"),
+        Binding("f7", "start_focus", "Focus", priority=True, id="focus"),
+        Binding("f8", "stop_focus", "Stop focus", priority=True, show=False, id="stop_focus"),
         Binding("f2", "settings", "Settings", id="settings"),
     ]
 
@@ -98,12 +107,15 @@ class KeelApp(App):
         self.ambient = None  # the ambient controller, mounted after the first frame
         self.tutor = None  # the tutor pane, mounted after the first frame
         self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
+        self._stop_reply = None  # an asyncio.Event while a Chief reply is on its way
+        self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
+        self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
 
     # -- layout ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield DriftBanner(id="drift-banner")
-        with TabbedContent(id="panes", initial="chief-tab"):
+        with PaneTabs(id="panes", initial="chief-tab"):
             with TabPane("Chief", id="chief-tab"):
                 yield ChiefRoom(
                     self.config.owner.name, self.config.owner.companion,
@@ -146,7 +158,8 @@ class KeelApp(App):
         if rows:
             self.call_after_refresh(self._page_in_backlog, rows[0].id)
         self._data_version = self.store.data_version()
-        self.room.composer.focus_input()
+        if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
+            self.room.composer.focus_input()
         self.set_interval(STORE_POLL_SECS, self._poll_store)
         self._attach_ambient()
         self.call_after_refresh(self._mount_tutor)
@@ -263,21 +276,43 @@ class KeelApp(App):
         if message.composer.id != "chief-composer":
             return
         message.stop()
+        if self.quiet:
+            self.bell()  # the room is hidden: nothing typed goes to the Chief
+            return
         if not self.room.at_latest:
             # Sending jumps back to the newest rows, where the reply will stand.
             self.room.show_rows(self.store.tail(self.store.chief_id(), INITIAL_ROWS))
-        user_id = self.chief.add_user_turn(message.text)  # write-ahead
-        self.refresh_room()
-        message.composer.busy = True
-        self.run_worker(self._chief_reply(user_id), name="chief-reply", group="chief", exit_on_error=False)
+        user_id = self._resend_edited(message.text) if self._editing is not None else None
+        if user_id is None:
+            user_id = self.chief.add_user_turn(message.text)  # write-ahead
+        self._start_reply(user_id)
 
-    async def _chief_reply(self, user_id: int) -> None:
+    def _start_reply(self, user_id: int) -> None:
+        import asyncio
+
+        self.refresh_room()
+        self.room.composer.busy = True
+        self.room.replying = True
+        self.room.retry_ready = False
+        self.room.query_one(WorkingIndicator).active = True
+        self._stop_reply = asyncio.Event()
+        self.run_worker(self._chief_reply(user_id, self._stop_reply), name="chief-reply", group="chief",
+                        exit_on_error=False)
+
+    async def _chief_reply(self, user_id: int, stop=None) -> None:
         buffer = StreamBuffer()
+        first: list[bool] = []
 
         def on_start(reply_id: int) -> None:
             self.post_message(ChiefReplyStarted(self.store.message(reply_id), buffer))
 
-        result = await self.chief.reply(user_id, buffer.append, on_start)
+        def on_delta(piece: str) -> None:
+            buffer.append(piece)
+            if not first:
+                first.append(True)
+                self.post_message(ChiefFirstChunk())
+
+        result = await self.chief.reply(user_id, on_delta, on_start, stop=stop)
         self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error))
         if result.needs_compaction and await self.chief.compact() is not None:
             self.post_message(StoreWritten())
@@ -286,8 +321,14 @@ class KeelApp(App):
         self._room_cursor = max(self._room_cursor, message.row.id)
         self.room.begin_stream(message.row, message.buffer)
 
+    def on_chief_first_chunk(self, message: ChiefFirstChunk) -> None:
+        self.room.query_one(WorkingIndicator).active = False
+
     def on_chief_reply_finished(self, message: ChiefReplyFinished) -> None:
         self.room.composer.busy = False
+        self._reply_settled(message.row)
+        if message.row is not None and message.row.status == chief_controls.STOPPED:
+            self.status_line.message = "Reply stopped; F5 asks again."
         if message.row is not None:
             self.room.end_stream(message.row)
         self.refresh_room()
@@ -308,6 +349,7 @@ class KeelApp(App):
             self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
             if event.worker.group == "chief":
                 self.room.composer.busy = False
+                self._reply_settled(None)
 
     def on_store_written(self, message: StoreWritten) -> None:
         self.refresh_room()
@@ -388,6 +430,7 @@ class KeelApp(App):
 
     def action_switch_pane(self) -> None:
         panes = self.main_screen.query_one(TabbedContent)
+        self.set_focus(None)  # a focus left in the old pane must not pull it back (see PaneTabs)
         panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
@@ -400,18 +443,32 @@ class KeelApp(App):
         self.set_focus(None)
         self.call_after_refresh(self.action_compose)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_composer":
+            # Escape leaves a text field; the footer offers it only there.
+            from textual.widgets import Input, TextArea
+
+            return isinstance(self.focused, (TextArea, Input))
+        return True
+
     def action_leave_composer(self) -> None:
         """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""
         panes = self.main_screen.query_one(TabbedContent)
         rows = [w for w in self.room.log_view.children if w.can_focus] if panes.active == "chief-tab" else []
         if rows and not self.quiet:
             rows[-1].focus(scroll_visible=False)
+        elif panes.active == "chief-tab" and not self.quiet:
+            self.room.log_view.focus(scroll_visible=False)  # an empty room: its keys still work
         else:
             self.set_focus(None)
 
     def action_compose(self) -> None:
         panes = self.main_screen.query_one(TabbedContent)
-        if panes.active == "chief-tab" and not self.quiet:
+        if panes.active == "chief-tab" and self.quiet:
+            # Quiet Mode: the Chief tab shows only its sentence and takes no text; the
+            # tutor's input must not get it either (it would pull the tutor tab forward).
+            self.set_focus(None)
+        elif panes.active == "chief-tab":
             self.room.composer.focus_input()
         else:
             if self.tutor is not None:
@@ -439,8 +496,113 @@ class KeelApp(App):
     def on_drift_banner_focus_requested(self, message: DriftBanner.FocusRequested) -> None:
         self.action_start_focus()
 
+    # -- the room's conversation controls (decided in chief/controls.py) -----------------
+
+    def _reply_settled(self, row) -> None:
+        self._stop_reply = None
+        self.room.replying = False
+        self.room.query_one(WorkingIndicator).active = False
+        self.room.retry_ready = row is None or row.status in chief_controls.UNFINISHED
+
+    @on(RoomControls.StopWanted)
+    def action_stop_reply(self) -> None:
+        if self._stop_reply is not None:
+            self._stop_reply.set()
+
+    @on(RoomControls.RetryWanted)
+    async def action_chief_retry(self) -> None:
+        await self._answer_again(only_unfinished=True)
+
+    @on(RoomControls.RegenerateWanted)
+    async def action_regenerate(self) -> None:
+        await self._answer_again(only_unfinished=False)
+
+    async def _answer_again(self, *, only_unfinished: bool) -> None:
+        if self.quiet or self.room.replying:
+            self.bell()
+            return
+        _, old_reply = self.chief.last_exchange()
+        user_id = self.chief.prepare_again(only_unfinished=only_unfinished)
+        if user_id is None:
+            self.status_line.message = (
+                "Nothing to retry: the last reply finished." if only_unfinished else "No reply to regenerate yet."
+            )
+            return
+        if old_reply is not None:
+            await self.room.redraw_rows([self.store.message(old_reply.id)])
+        self.status_line.message = ""
+        self._start_reply(user_id)
+
+    @on(RoomControls.EditWanted)
+    def action_edit_last(self) -> None:
+        user, reply = self.chief.last_exchange()
+        if self.quiet or self.room.replying or not chief_controls.can_edit(user, reply):
+            self.bell()
+            return
+        self._editing = user.id
+        self.room.composer.input.load_text(user.content)
+        self.room.composer.input.move_cursor(self.room.composer.input.document.end)  # ready to type on
+        self.room.composer.focus_input()
+        self.status_line.message = "Editing your last message: Enter resends it (the old one is kept, folded)."
+
+    def _resend_edited(self, text: str) -> int | None:
+        editing, self._editing = self._editing, None
+        _, old_reply = self.chief.last_exchange()
+        user_id = self.chief.resend_edited(editing, text)
+        if user_id is not None:
+            stale = [editing] + ([old_reply.id] if old_reply is not None else [])
+            self.run_worker(self.room.redraw_rows([self.store.message(i) for i in stale]), group="redraw")
+            self.status_line.message = ""
+        return user_id
+
+    async def action_search_room(self) -> None:
+        if not self.quiet:
+            await self.room.action_search()
+
+    def on_search_bar_find(self, message: SearchBar.Find) -> None:
+        from keeltui.panes.search_bar import SearchBar
+        needle = message.needle.strip()
+        bar = self.room.query_one(SearchBar)
+        if not needle:
+            return
+        room_id = self.store.chief_id()
+        at = self._search[1] if self._search and self._search[0] == needle else None
+        if message.older:
+            row = self.store.search(room_id, needle, before_id=at)
+        else:
+            row = self.store.search(room_id, needle, after_id=at) if at is not None else None
+        if row is None:
+            bar.status = "no match" if at is None else ("no older match" if message.older else "no newer match")
+            self.bell()
+            return
+        self._search = (needle, row.id)
+        total = self.store.count_matches(room_id, needle)
+        bar.status = f"{self.store.count_matches(room_id, needle, from_id=row.id)} of {total} (newest first)"
+        if self.room.row_widget(row.id) is None:
+            # Not mounted: show the rows around the match (the rest pages in as you scroll).
+            half = PAGE_ROWS // 2
+            newer = self.store.after(room_id, row.id, half + 1)
+            self.room.show_rows(self.store.before(room_id, row.id, half) + [row] + newer[:half])
+            self.room.at_latest = len(newer) <= half
+        self.call_after_refresh(self.room.mark_match, row.id)
+
+    def on_search_bar_closed(self, message: SearchBar.Closed) -> None:
+        from keeltui.panes.search_bar import SearchBar
+        self._search = None
+        self.room.query_one(SearchBar).close()
+        self.room.mark_match(None)
+        self.room.composer.focus_input()
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        yield SystemCommand("Stop the reply", "Stop the Chief's reply on its way (Escape); its text is kept",
+                            self.action_stop_reply)
+        yield SystemCommand("Retry", "Ask the Chief again after a failed, cut or stopped reply (F5)",
+                            self.action_chief_retry)
+        yield SystemCommand("Regenerate", "Ask for the last reply again; the old one is kept, folded (Ctrl+R)",
+                            self.action_regenerate)
+        yield SystemCommand("Edit last message", "Change and resend your last message (Ctrl+↑)", self.action_edit_last)
+        yield SystemCommand("Search the room", "Find text anywhere in the Chief room (Ctrl+F)", self.action_search_room)
         yield SystemCommand("Quiet Mode", "Toggle Quiet Mode (hide the Chief room)", self.action_toggle_quiet)
         yield SystemCommand("Chief / Tutor", "Switch between the Chief room and the tutor", self.action_switch_pane)
         yield SystemCommand("Snooze drift coaching", "Snooze the ambient sentinel for an hour", self.action_snooze)

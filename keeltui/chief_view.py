@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Iterable, Protocol
 
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -22,6 +21,9 @@ from keeltui.panes.composer import Composer
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.panes.message import ChatMessage, StreamingReply
 from keeltui.panes.system_line import SystemLine
+from keeltui.panes.row_keys import RowList
+from keeltui.panes.room_controls import RoomControls
+from keeltui.panes.working import WorkingIndicator
 
 PAGE_ROWS = 40
 
@@ -34,7 +36,7 @@ class RowLike(Protocol):
     status: str
 
 
-class RoomLog(VerticalScroll):
+class RoomLog(RowList):
     DEFAULT_CSS = """
     RoomLog { height: 1fr; scrollbar-size-vertical: 1; }
     """
@@ -53,7 +55,7 @@ class RoomLog(VerticalScroll):
             self.post_message(self.ReachedBottom())
 
 
-class ChiefRoom(Vertical):
+class ChiefRoom(RoomControls):
     DEFAULT_CSS = """
     ChiefRoom { height: 1fr; }
     ChiefRoom #quiet-curtain {
@@ -96,6 +98,7 @@ class ChiefRoom(Vertical):
         yield Static(QUIET_MODE_REFUSAL, id="quiet-curtain", markup=False)
         with RoomLog(id="room-log"):
             yield Static("The room is empty. Say something below.", classes="room-empty")
+        yield WorkingIndicator(self.companion_name, id="room-working")
         yield Composer("Write to the Chief…  (Enter sends, Alt+Enter: new line)", buttons=False, id="chief-composer")
 
     def on_mount(self) -> None:

@@ -30,6 +30,11 @@ BINDING_IDS = (
     "quit", "quiet", "switch_pane", "leave_composer", "compose", "snooze", "focus", "stop_focus",
     "settings", "accept_plan", "decline_plan", "copy_message", "tutor_sessions", "tutor_retry",
     "tutor_leave_input", "quiz_answer",
+    # the Chief room's row list (issue 9): letter aliases and ↑/↓ between messages
+    "row_snooze", "row_focus", "row_stop_focus", "row_up", "row_down", "fold_summary",
+    # the Chief room's conversation controls and search (issue 9)
+    "stop_reply", "chief_retry", "regenerate", "edit_last", "search_room", "toggle_version",
+    "search_older", "search_newer", "search_close",
 )
 # The tutor's records: the summary (F4), and rename/delete on the session list.
 BINDING_IDS += ("tutor_summary", "tutor_rename_session", "tutor_delete_session")

@@ -56,3 +56,5 @@ class ContextChanged(Message):
         self.session_id = session_id
         self.context_text = context_text
         self.warning = warning
+class ChiefFirstChunk(Message):
+    """The reply's first text arrived: the working indicator's job is done."""

@@ -457,6 +457,31 @@ class Store:
             rows = self._conn.execute(sql, params).fetchall()
         return [_row_to_message(r) for r in reversed(rows)]
 
+    def search(self, conversation_id: int, needle: str, *, before_id: int | None = None,
+               after_id: int | None = None) -> Message | None:
+        """The nearest row containing ``needle`` (case-insensitive) older than ``before_id``
+        or newer than ``after_id``; the newest match when neither is given."""
+        where = "conversation_id = ? AND instr(lower(content), lower(?)) > 0"
+        params: list[Any] = [conversation_id, needle]
+        if after_id is not None:
+            sql = f"SELECT * FROM messages WHERE {where} AND id > ? ORDER BY id LIMIT 1"
+            params.append(after_id)
+        else:
+            sql = f"SELECT * FROM messages WHERE {where} AND id < ? ORDER BY id DESC LIMIT 1"
+            params.append(before_id if before_id is not None else 2**62)
+        with self._lock:
+            row = self._conn.execute(sql, params).fetchone()
+        return _row_to_message(row) if row else None
+
+    def count_matches(self, conversation_id: int, needle: str, *, from_id: int = 0) -> int:
+        """How many rows with id >= ``from_id`` contain ``needle`` (case-insensitive)."""
+        with self._lock:
+            return self._conn.execute(
+                "SELECT count(*) FROM messages WHERE conversation_id = ? AND id >= ? "
+                "AND instr(lower(content), lower(?)) > 0",
+                (conversation_id, from_id, needle),
+            ).fetchone()[0]
+
     # -- events and state -----------------------------------------------------------
 
     def add_event(self, kind: str, data: dict | None = None) -> int:

@@ -187,8 +187,10 @@ class TutorPane(Vertical):
         return self.query_one(ContentSwitcher).current == "tutor-session" and self.session_id is not None
 
     def _visible(self) -> bool:
-        # A pane in a hidden tab has no region; never pull focus there.
-        return self.region.area > 0
+        # A pane in a hidden tab has no region; never pull focus there. The region lags a
+        # tab switch by a frame; the tab pane's display does not (Ctrl+T twice, fast).
+        tab = self.parent
+        return self.region.area > 0 and (tab is None or bool(tab.display))
 
     def _focus_is_ours(self) -> bool:
         focused = self.app.focused

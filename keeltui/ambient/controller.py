@@ -320,7 +320,7 @@ class AmbientController(Widget):
         """Open the focus prompt, prefilled with today's first task; refuse while one runs."""
         refusal = state.busy_refusal(self.store, self.clock())
         if refusal:
-            self._tell(f"{refusal} — F (or keeltui focus stop) ends it.", private="A focus session is already running.",
+            self._tell(f"{refusal} — F8 (or keeltui focus stop) ends it.", private="A focus session is already running.",
                        severity="warning")
             return
         if isinstance(self.app.screen, (FocusPrompt, SettingsScreen)):

@@ -63,6 +63,8 @@ def reply_to(rows: Sequence[Row], user_row_id: int) -> Row | None:
 
 
 def _as_message(row: Row) -> dict | None:
+    if row.status == "superseded":
+        return None  # an earlier version the owner replaced (regenerated or edited)
     if row.turn_kind is None:
         if row.role not in ("user", "assistant") or not row.content:
             return None
@@ -221,7 +223,7 @@ def summary_request(
     for row in rows:
         if row.id <= start or row.id > up_to_id:
             continue
-        if row.turn_kind is None and row.content:
+        if row.turn_kind is None and row.content and row.status != "superseded":
             lines.append(f"{row.role}: {row.content}")
         elif row.turn_kind not in (None, SUMMARY, NOTICE):
             lines.append(f"[background report — {badge(row.turn_kind)}]: {row.content}")

@@ -40,7 +40,7 @@ class DriftBanner(Horizontal):
     def watch_line(self, line: str) -> None:
         if line and not self.query("Button"):
             # Mounted at the first drift, not at start: nothing to click before then.
-            self.mount(Button("Snooze 1h (z)", id="snooze"), Button("Start focus (f)", id="focus", variant="primary"))
+            self.mount(Button("F6 snooze 1h", id="snooze"), Button("F7 start focus", id="focus", variant="primary"))
         self.set_class(bool(line), "-shown")
         self.query_one("#drift-text", Static).update("⚠ " + one_line(line, 200) if line else "")
 

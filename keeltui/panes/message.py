@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from keeltui.chief.streaming import StreamBuffer, split_settled
+from keeltui.panes.versions import folded_line, status_mark
 
 from keeltui.safe_markdown import safe_markdown
 from keeltui.textsafe import clean_text, looks_like_markdown
@@ -31,6 +32,8 @@ def speaker_header(speaker: str, status: str) -> Text:
         header.append("  …", style="dim")
     elif status in ("partial", "error"):
         header.append("  (cut off: the brain stopped answering)", style="bold red")
+    else:
+        header.append_text(status_mark(status))
     return header
 
 
@@ -62,7 +65,13 @@ class ChatMessage(Static, can_focus=True):
     }
     """
 
-    BINDINGS = [Binding("c", "copy", "Copy", show=False, id="copy_message")]
+    BINDINGS = [
+        Binding("c", "copy", "Copy", id="copy_message"),
+        Binding("enter", "toggle_version", "Show/hide", id="toggle_version"),
+    ]
+
+    unfolded = False
+    """An earlier version (status ``superseded``) is drawn folded until Enter unfolds it."""
 
     def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "complete",
                  *, plain_first: bool = False, id: str | None = None) -> None:
@@ -73,7 +82,8 @@ class ChatMessage(Static, can_focus=True):
         self.row_text = content
         self.status = status
         self._plain = plain_first
-        super().__init__(self._renderable(), id=id, classes=f"-{role}")
+        folded = " -folded" if status == "superseded" else ""  # an earlier version: one line
+        super().__init__(self._renderable(), id=id, classes=f"-{role}{folded}")
 
     def on_mount(self) -> None:
         if self._plain:
@@ -88,6 +98,8 @@ class ChatMessage(Static, can_focus=True):
         body = clean_text(self.row_text)
         if not body:
             return header
+        if self.status == "superseded" and not self.unfolded:
+            return folded_line(header, body)
         if self._plain or not looks_like_markdown(body):
             # Plain prose needs no Markdown parser (~40 ms of imports before a first frame).
             return Group(header, Text(body))
@@ -97,10 +109,19 @@ class ChatMessage(Static, can_focus=True):
         self.row_text = content
         if status is not None:
             self.status = status
+        self.set_class(self.status == "superseded" and not self.unfolded, "-folded")
         self.update(self._renderable())
 
     def action_copy(self) -> None:
         copy_row_text(self, self.row_text)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.status == "superseded" if action == "toggle_version" else True
+
+    def action_toggle_version(self) -> None:
+        self.unfolded = not self.unfolded
+        self.set_class(not self.unfolded, "-folded")
+        self.update(self._renderable())
 
 
 class StreamingReply(Widget, can_focus=True):
@@ -124,7 +145,7 @@ class StreamingReply(Widget, can_focus=True):
     StreamingReply:focus { background: $boost; }
     """
 
-    BINDINGS = [Binding("c", "copy", "Copy", show=False, id="copy_message")]
+    BINDINGS = [Binding("c", "copy", "Copy", id="copy_message")]
 
     MIN_BOX = 8
     KEEP_ON_PAGE_TURN = 3

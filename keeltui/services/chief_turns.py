@@ -15,6 +15,7 @@ from typing import Callable
 
 from keeltui.brain import Brain, BrainError, StreamDone, TextDelta, Usage, estimate_tokens, is_context_overflow
 from keeltui.chief import context as chief_context
+from keeltui.chief import controls
 from keeltui.chief.turn_kinds import SUMMARY, SUMMARY_SOURCE
 from keeltui.config import Config
 from keeltui.store import Message, Store
@@ -34,6 +35,8 @@ class TurnResult:
     text: str
     usage: Usage | None
     error: str | None = None
+    stopped: bool = False
+    """The owner stopped the reply; its text so far is kept (status ``stopped``)."""
     needs_compaction: bool = False
     """The context reached ``chief.compact_at``: call :meth:`ChiefTurns.compact` next
     (after the reply is on screen, so the summary call never delays it)."""
@@ -82,12 +85,17 @@ class ChiefTurns:
         user_id: int,
         on_delta: Callable[[str], None] | None = None,
         on_start: Callable[[int], None] | None = None,
+        stop: asyncio.Event | None = None,
     ) -> TurnResult:
         """Stream the companion's reply to ``user_id`` into a new row.
 
         Never raises for brain failures: the partial reply is kept (status
-        ``partial``) and the error is returned in one line.
+        ``partial``) and the error is returned in one line. Setting ``stop`` ends the
+        stream at once (even before its first chunk); the text so far is kept as
+        ``stopped``.
         """
+        if stop is not None:
+            return await self._reply_until_stopped(user_id, on_delta, on_start, stop)
         messages = self.context()
         messages = await self._compacted_before_call(messages)
         reply_id = self.store.add_message(
@@ -180,3 +188,71 @@ class ChiefTurns:
             self.room_id, "assistant", text, source=SUMMARY_SOURCE, turn_kind=SUMMARY,
             parts=chief_context.summary_parts(cut),
         )
+
+    async def _reply_until_stopped(self, user_id, on_delta, on_start, stop: asyncio.Event) -> TurnResult:
+        reply_id: list[int] = []
+        shown: list[str] = []
+
+        def started(row_id: int) -> None:
+            reply_id.append(row_id)
+            if on_start is not None:
+                on_start(row_id)
+
+        def delta(piece: str) -> None:
+            shown.append(piece)
+            if on_delta is not None:
+                on_delta(piece)
+
+        streaming = asyncio.ensure_future(self.reply(user_id, delta, started))
+        stopping = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({streaming, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if streaming.done():
+            return streaming.result()
+        streaming.cancel()
+        try:
+            await streaming
+        except asyncio.CancelledError:
+            pass
+        if not reply_id:
+            # Stopped before the reply row existed: there is nothing to keep.
+            return TurnResult(0, "", None, stopped=True)
+        text = "".join(shown)
+        self.store.update_message(reply_id[0], content=text, status=controls.STOPPED)
+        return TurnResult(reply_id[0], text, None, stopped=True)
+
+    # -- the owner's controls: retry, regenerate, edit (decided in chief/controls.py) ----
+
+    def last_exchange(self):
+        """``(user row, reply row)`` of the newest turn (either may be None)."""
+        return controls.last_exchange(self.store.tail(self.room_id, CONTEXT_ROWS_WITHOUT_SUMMARY))
+
+    def supersede(self, *row_ids: int) -> None:
+        """Keep rows as earlier versions: shown folded, never sent to the model again."""
+        for row_id in row_ids:
+            self.store.update_message(row_id, status=controls.SUPERSEDED)
+
+    def prepare_again(self, *, only_unfinished: bool) -> int | None:
+        """The user turn to answer again (retry or regenerate), its old answer kept folded.
+
+        ``only_unfinished`` (retry): only when the last answer failed, was cut or
+        stopped. None when there is nothing to do.
+        """
+        user, reply = self.last_exchange()
+        allowed = controls.can_retry(user, reply) if only_unfinished else controls.can_regenerate(user, reply)
+        if not allowed:
+            return None
+        if reply is not None:
+            self.supersede(reply.id)
+        return user.id
+
+    def resend_edited(self, user_id: int, text: str) -> int | None:
+        """The owner's edit of their last turn: the old turn and its answer kept folded.
+
+        Returns the new user row's id; None when ``user_id`` is no longer the last turn.
+        """
+        user, reply = self.last_exchange()
+        if user is None or user.id != user_id or not controls.can_edit(user, reply):
+            return None
+        self.supersede(user.id, *([reply.id] if reply is not None else []))
+        return self.add_user_turn(text)

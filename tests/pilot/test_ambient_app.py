@@ -282,9 +282,9 @@ async def test_focus_from_the_banner_silences_the_sentinel_and_reports(ambient_a
         assert out.returncode == 0 and "1 drift" in out.stdout
         await wait_for(pilot, lambda: app.focus_text == "", timeout=5, what="focus ended")
         await wait_for(pilot, lambda: any(FIRST_TASK in line.row_text for line in app.room.log_view.query(SystemLine)
-                                          if line.turn_kind == "task"), what="task line")
+                                          if line.turn_kind == "notice"), what="the Notice line")
         rows = app.store.messages(app.store.chief_id())
-        assert rows[-1].turn_kind == "task" and "1 drift" in rows[-1].content
+        assert rows[-1].turn_kind == "notice" and "1 drift" in rows[-1].content
         assert judge_calls(loopback, FOCUS_SYSTEM) == 1
 
 
@@ -306,7 +306,7 @@ async def test_f_key_prompt_a_timed_session_ends_itself(ambient_app, window):
         await wait_for(pilot, lambda: app.focus_text == "", what="the session to end on time")
         assert ambient_state.current_focus(app.store) is None
         rows = app.store.messages(app.store.chief_id())
-        assert rows[-1].turn_kind == "task" and '"tidy the inbox"' in rows[-1].content
+        assert rows[-1].turn_kind == "notice" and '"tidy the inbox"' in rows[-1].content
         assert "no drifts" in rows[-1].content
 
 
@@ -449,7 +449,7 @@ async def test_shift_f_stops_focus_and_reports_it(ambient_app, window, tmp_path)
         await wait_for(pilot, lambda: app.focus_text == "", what="focus stopped")
         assert ambient_state.current_focus(app.store) is None
         rows = app.store.messages(app.store.chief_id())
-        assert rows[-1].turn_kind == "task" and '"sort the receipts"' in rows[-1].content
+        assert rows[-1].turn_kind == "notice" and '"sort the receipts"' in rows[-1].content
 
 
 async def test_the_drift_judge_returns_to_the_brain_when_it_comes_back(ambient_app, window, monkeypatch):
@@ -483,3 +483,31 @@ async def test_the_app_keeps_working_under_an_open_dialog(ambient_app, script, w
         await pilot.press("escape")
         await wait_for(pilot, lambda: "landed under the dialog" in screen_text(app))
         other.close()
+
+
+# Issue 9, point 9: the focus dialog's "blank: open-ended" and the end as a Notice.
+async def test_focus_dialog_blank_minutes_starts_an_open_ended_session(ambient_app):
+    app = ambient_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted, what="the ambient controller")
+        await pilot.press("f7")  # works while the composer has the keys
+        await wait_for(pilot, lambda: isinstance(app.screen, FocusPrompt), what="the focus prompt")
+        prompt = app.screen
+        await pilot.press(*"read the paper")
+        await pilot.press("tab")
+        minutes = prompt.query_one("#minutes")
+        assert app.focused is minutes
+        await pilot.press("ctrl+u")  # clear the offered length: "blank: open-ended"
+        await wait_for(pilot, lambda: minutes.value == "", what="a blank minutes field")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.focus_text.startswith("◎ Focus:"), what="focus text")
+        session = ambient_state.current_focus(app.store)
+        assert session is not None and session["minutes"] is None
+        assert " in" in app.focus_text and "left" not in app.focus_text
+        await wait_for(pilot, lambda: "read the paper" in screen_text(app) and " in" in screen_text(app))
+        # F8 ends it: the end is the app's own Notice in the room, not a Scheduled task.
+        await pilot.press("f8")
+        await wait_for(pilot, lambda: "Focus session ended" in screen_text(app), what="the end in the room")
+        line = [w for w in app.room.log_view.query(SystemLine) if "Focus session ended" in w.row_text][-1]
+        assert line.turn_kind == "notice"
+        assert "Notice" in screen_text(app) and "Scheduled task" not in screen_text(app)

@@ -226,7 +226,12 @@ def test_binding_ids_in_example_exist_in_the_app():
     from keeltui.panes.tutor_records import SessionList
     from keeltui.tutor_view import TutorPane
 
-    classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard, SessionList)
+    from keeltui.panes.room_controls import RoomControls
+    from keeltui.panes.row_keys import RowList
+    from keeltui.panes.search_bar import SearchInput
+
+    classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard, SessionList,
+               RowList, RoomControls, SearchInput)
     real = {b.id for cls in classes for b in cls.BINDINGS if getattr(b, "id", None)}
     assert listed == real, listed ^ real
     from keeltui.config import BINDING_IDS
