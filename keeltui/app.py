@@ -424,6 +424,9 @@ class KeelApp(App):
 
 
 def run_app(config: Config, store: Store) -> int:
+    from keeltui.keyinput import install as install_alt_enter
+
+    install_alt_enter()  # Alt+Enter from tmux/SSH (ESC CR) is a new line, never a send
     app = KeelApp(config, store)
     app.run()
     return app.return_code or 0
