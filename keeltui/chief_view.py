@@ -35,22 +35,83 @@ class RowLike(Protocol):
 
 
 class RoomLog(VerticalScroll):
+    """The mounted window of rows; asks for more before the owner reaches either end.
+
+    Rows paged in above (or pruned above) would move what the owner is reading: a
+    pinned row keeps its place on screen through such changes, in the same frame.
+    """
+
     DEFAULT_CSS = """
     RoomLog { height: 1fr; scrollbar-size-vertical: 1; }
     """
 
     class ReachedTop(Message):
-        """The owner scrolled to the top of what is mounted."""
+        """The owner scrolled near the top of what is mounted."""
 
     class ReachedBottom(Message):
-        """The owner scrolled to the bottom of what is mounted."""
+        """The owner scrolled near the bottom of what is mounted."""
+
+    class EndPressed(Message):
+        """The owner asked for the end of the room (End)."""
+
+    def __init__(self, *children: Widget, id: str | None = None) -> None:
+        super().__init__(*children, id=id)
+        self._pinned: Widget | None = None
+        self._pinned_y = 0
+        self._last_arrangement = None
+
+    @property
+    def following(self) -> bool:
+        """Whether the view follows the bottom (the owner has not scrolled away)."""
+        return self.is_vertical_scroll_end or (self.is_anchored and not self._anchor_released)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
-        if new <= 0 and old > 0:
+        # Page in a viewport ahead, so holding a key or the wheel never hits a wall.
+        near = max(1, self.size.height)
+        if new < old and new <= near:
             self.post_message(self.ReachedTop())
-        elif new > old and new >= self.max_scroll_y:
+        elif new > old and new >= self.max_scroll_y - near:
             self.post_message(self.ReachedBottom())
+
+    def action_scroll_end(self) -> None:
+        super().action_scroll_end()
+        self.post_message(self.EndPressed())
+
+    def pin(self, widget: Widget) -> None:
+        """Keep ``widget`` where it is on screen while rows are added or removed around it."""
+        self._pinned = widget
+        self._pinned_y = self._placed_y(self._last_arrangement, widget) or 0
+
+    @staticmethod
+    def _placed_y(arrangement, widget: Widget) -> int | None:
+        if arrangement is None:
+            return None
+        for placement in arrangement.placements:
+            if placement.widget is widget:
+                return placement.region.y
+        return None
+
+    def arrange(self, size, optimal: bool = False):
+        # The compositor arranges, then reads scroll_y to place rows: correcting it
+        # here moves the view with the content in the same frame (no visible jump).
+        result = super().arrange(size, optimal)
+        if optimal or result is self._last_arrangement:
+            return result
+        self._last_arrangement = result
+        pinned = self._pinned
+        if pinned is not None:
+            y = self._placed_y(result, pinned)
+            if y is None:
+                self._pinned = None
+            elif y != self._pinned_y:
+                shift = y - self._pinned_y
+                self._pinned_y = y
+                if not (self.is_anchored and not self._anchor_released):
+                    target = max(0, self.scroll_y + shift)
+                    self.set_reactive(RoomLog.scroll_y, target)
+                    self.set_reactive(RoomLog.scroll_target_y, target)
+        return result
 
 
 class ChiefRoom(Vertical):
@@ -64,6 +125,12 @@ class ChiefRoom(Vertical):
     ChiefRoom.-quiet RoomLog { display: none; }
     ChiefRoom.-quiet Composer { display: none; }
     ChiefRoom .room-empty { color: $text-muted; margin: 1 2; }
+    ChiefRoom #new-below {
+        height: 1; width: 100%; content-align: center middle;
+        background: $primary-darken-2; color: $text; display: none;
+    }
+    ChiefRoom.-new-below #new-below { display: block; }
+    ChiefRoom.-quiet #new-below { display: none; }
     """
 
     quiet: reactive[bool] = reactive(False)
@@ -82,6 +149,9 @@ class ChiefRoom(Vertical):
             super().__init__()
             self.after_id = after_id
 
+    class LatestWanted(Message):
+        """The owner asked for the end of the room while older rows are mounted."""
+
     def __init__(self, owner_name: str, companion_name: str, window_rows: int = 120, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.owner_name = owner_name
@@ -89,6 +159,8 @@ class ChiefRoom(Vertical):
         self.window_rows = window_rows
         self._streaming: StreamingReply | None = None
         self._no_older = False
+        self._older_pending = False
+        self._newer_pending = False
         self.at_latest = True
         """Whether the newest rows are mounted; False once paging back pruned them."""
 
@@ -96,6 +168,7 @@ class ChiefRoom(Vertical):
         yield Static(QUIET_MODE_REFUSAL, id="quiet-curtain", markup=False)
         with RoomLog(id="room-log"):
             yield Static("The room is empty. Say something below.", classes="room-empty")
+        yield Static("▼ new text below · End", id="new-below", markup=False)
         yield Composer("Write to the Chief…  (Enter sends, Alt+Enter: new line)", buttons=False, id="chief-composer")
 
     def on_mount(self) -> None:
@@ -150,8 +223,9 @@ class ChiefRoom(Vertical):
         else:
             log.mount(Static("The room is empty. Say something below.", classes="room-empty"))
         self._no_older = False
+        self._older_pending = self._newer_pending = False
         self.at_latest = True
-        log.scroll_end(animate=False)
+        self.follow_latest()
 
     def append_rows(self, rows: Iterable[RowLike]) -> None:
         """Add new rows at the bottom; a row already mounted is updated in place.
@@ -178,17 +252,24 @@ class ChiefRoom(Vertical):
 
     def append_page(self, rows: list[RowLike], reaches_latest: bool) -> None:
         """Newer rows paged back in at the bottom (``rows`` oldest first)."""
+        self._newer_pending = False
+        mounted = self._rows()
+        if mounted:
+            self.log_view.pin(mounted[-1])  # pruning above must not move the view
         self.log_view.mount_all([self._widget_for(row) for row in rows if self.row_widget(row.id) is None])
         self.at_latest = reaches_latest
         self._prune(from_top=True)
 
     def prepend_rows(self, rows: list[RowLike]) -> None:
         """Older rows paged in at the top (``rows`` oldest first)."""
+        self._older_pending = False
         if not rows:
             self._no_older = True
             return
         log = self.log_view
         first = log.children[0] if log.children else None
+        if first is not None:
+            log.pin(first)  # the rows above must not move what the owner is reading
         widgets = [self._widget_for(row) for row in rows if self.row_widget(row.id) is None]
         if first is not None:
             log.mount_all(widgets, before=first)
@@ -196,15 +277,24 @@ class ChiefRoom(Vertical):
             log.mount_all(widgets)
         self._prune(from_top=False)
 
+    def _rows(self) -> list[Widget]:
+        return [w for w in self.log_view.children if hasattr(w, "row_id")]
+
     def _prune(self, from_top: bool) -> None:
         """Keep at most ``window_rows`` mounted, dropping from the far end."""
-        rows = [w for w in self.log_view.children if hasattr(w, "row_id")]
+        rows = self._rows()
         extra = len(rows) - self.window_rows
         if extra <= 0:
             return
+        focused = self.app.focused
         for widget in rows[:extra] if from_top else rows[-extra:]:
-            if widget is not self._streaming:
-                widget.remove()
+            if widget is self._streaming:
+                continue
+            if widget is focused:
+                # Textual would hand focus to the next row and scroll to it: a leap.
+                # The log keeps the keys (PageUp, Home, End) and the view stays put.
+                self.log_view.focus(scroll_visible=False)
+            widget.remove()
         if from_top:
             self._no_older = False
         else:
@@ -213,22 +303,69 @@ class ChiefRoom(Vertical):
     def on_room_log_reached_bottom(self, event: RoomLog.ReachedBottom) -> None:
         event.stop()
         ids = self.mounted_ids
-        if ids and not self.at_latest:
+        if ids and not self.at_latest and not self._newer_pending:
+            self._newer_pending = True
             self.post_message(self.NewerWanted(ids[-1]))
+        elif self.at_latest and self.log_view.is_vertical_scroll_end:
+            self.set_class(False, "-new-below")
 
     def on_room_log_reached_top(self, event: RoomLog.ReachedTop) -> None:
         event.stop()
         ids = self.mounted_ids
-        if ids and not self._no_older:
+        if ids and not self._no_older and not self._older_pending:
+            self._older_pending = True
             self.post_message(self.OlderWanted(ids[0]))
+
+    def on_room_log_end_pressed(self, event: RoomLog.EndPressed) -> None:
+        event.stop()
+        if self.at_latest:
+            self.follow_latest()
+        else:
+            self.post_message(self.LatestWanted())
+
+    def follow_latest(self) -> None:
+        """Back to the bottom, following it again (End, sending, a fresh window)."""
+        self.set_class(False, "-new-below")
+        self.log_view.scroll_end(animate=False)
+
+    def on_composer_submitted(self, event: Composer.Submitted) -> None:
+        # Not stopped: the app sends it. Sending returns the view to the bottom.
+        if self.at_latest:
+            self.follow_latest()
+
+    def on_streaming_reply_grew(self, event: StreamingReply.Grew) -> None:
+        event.stop()
+        if not self.at_latest or not self.log_view.following:
+            self.set_class(True, "-new-below")
 
     # -- streaming ------------------------------------------------------------------
 
+    @property
+    def streaming_row_id(self) -> int | None:
+        """The row this process is streaming into, if any."""
+        return self._streaming.row_id if self._streaming is not None else None
+
+    def foreign_streaming_ids(self) -> list[int]:
+        """Rows shown as streaming that another process writes (re-read until they settle)."""
+        return [w.row_id for w in self._rows()
+                if getattr(w, "status", None) == "streaming" and w is not self._streaming]
+
     def begin_stream(self, row: RowLike, buffer: StreamBuffer) -> None:
-        """Show the reply ``row`` and let it draw what the worker puts in ``buffer``."""
+        """Show the reply ``row`` and let it draw what the worker puts in ``buffer``.
+
+        A store refresh may already have mounted the row: that widget is handed the
+        stream. Replacing it would mount a second ``row-N`` while the first is still
+        being removed (removal completes later), which Textual refuses (DuplicateIds).
+        """
         existing = self.row_widget(row.id)
+        if isinstance(existing, StreamingReply):
+            existing.stream_from(buffer, row.content)
+            self._streaming = existing
+            return
         if existing is not None:
-            existing.remove()
+            return  # already settled and drawn: the finished row follows with the end of the turn
+        if not self.at_latest:
+            return  # the owner paged far back: the reply is there when they come back
         speaker = self.companion_name
         widget = StreamingReply(row.id, row.role, speaker, row.content, "streaming", buffer=buffer, id=f"row-{row.id}")
         for empty in self.log_view.query(".room-empty"):
