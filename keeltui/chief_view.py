@@ -18,7 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
-from keeltui.panes.composer import Composer
+from keeltui.panes.composer import Composer, ComposerInput
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.panes.message import ChatMessage, StreamingReply
 from keeltui.panes.system_line import SystemLine
@@ -318,6 +318,14 @@ class ChiefRoom(Vertical):
 
     def on_room_log_end_pressed(self, event: RoomLog.EndPressed) -> None:
         event.stop()
+        self.go_to_end()
+
+    def on_composer_input_end_wanted(self, event: ComposerInput.EndWanted) -> None:
+        event.stop()
+        self.go_to_end()
+
+    def go_to_end(self) -> None:
+        """End: the newest rows, followed again (paged back in if they were pruned)."""
         if self.at_latest:
             self.follow_latest()
         else:
