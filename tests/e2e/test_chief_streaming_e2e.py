@@ -52,9 +52,12 @@ def test_first_chunk_is_on_screen_with_the_question_and_the_header(tmp_path, loo
     assert "when is the tide?" in screen
 
 
-def test_streamed_reply_looks_as_it_does_after_a_restart(tmp_path, loopback, tmux, e2e_env):
-    text = ("First line\nsoft second line\n\n**Bold** start\nand a soft break\n\n- one\n- two\n\n"
-            "```\ncode  kept\n\nas is\n```\n\nplain end\nwith a break")
+@pytest.mark.parametrize("text", [
+    "Plain prose\nwith soft line breaks\n\nand a second paragraph\nwith a break",
+    ("First line\nsoft second line\n\n**Bold** start\nand a soft break\n\n- one\n- two\n\n"
+     "```\ncode  kept\n\nas is\n```\n\nplain end\nwith a break"),
+], ids=["plain", "markdown"])
+def test_streamed_reply_looks_as_it_does_after_a_restart(tmp_path, loopback, tmux, e2e_env, text):
     loopback.queue(Reply(chunks=[text[i:i + 7] for i in range(0, len(text), 7)], chunk_delay=0.02))
     config = _config(tmp_path, loopback)
     tmux.start(keeltui_command(config), e2e_env)
