@@ -249,6 +249,10 @@ class KeelApp(App):
         if rows:
             self.call_after_refresh(self._page_in_backlog, rows[0].id)
 
+    def on_chief_room_first_wanted(self, message: ChiefRoom.FirstWanted) -> None:
+        rows = self.store.after(self.store.chief_id(), 0, PAGE_ROWS + 1)
+        self.room.show_first(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
+
     def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
         older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
         self.room.prepend_rows(older)

@@ -54,6 +54,9 @@ class RoomLog(VerticalScroll):
     class EndPressed(Message):
         """The owner asked for the end of the room (End)."""
 
+    class HomePressed(Message):
+        """The owner asked for the start of the room (Home)."""
+
     def __init__(self, *children: Widget, id: str | None = None) -> None:
         super().__init__(*children, id=id)
         self._pinned: Widget | None = None
@@ -74,9 +77,26 @@ class RoomLog(VerticalScroll):
         elif new > old and new >= self.max_scroll_y - near:
             self.post_message(self.ReachedBottom())
 
+    def action_page_up(self) -> None:
+        self._page(-1)
+
+    def action_page_down(self) -> None:
+        self._page(1)
+
+    def _page(self, direction: int) -> None:
+        # At once and without a glide: Textual's PageUp computes its target now and
+        # applies it after the next refresh, which would undo a page of rows that
+        # came in meanwhile (the view would leap by that page).
+        step = direction * self.scrollable_content_region.height
+        self.scroll_to(y=self.scroll_y + step, animate=False, immediate=True)
+
     def action_scroll_end(self) -> None:
         super().action_scroll_end()
         self.post_message(self.EndPressed())
+
+    def action_scroll_home(self) -> None:
+        super().action_scroll_home()
+        self.post_message(self.HomePressed())
 
     def pin(self, widget: Widget) -> None:
         """Keep ``widget`` where it is on screen while rows are added or removed around it."""
@@ -108,6 +128,11 @@ class RoomLog(VerticalScroll):
                 shift = y - self._pinned_y
                 self._pinned_y = y
                 if not (self.is_anchored and not self._anchor_released):
+                    animator = self.app.animator
+                    if animator.is_being_animated(self, "scroll_y"):
+                        # A PageUp or wheel glide in flight would carry on to its old
+                        # target and undo the correction: it lands now, then shifts.
+                        animator.force_stop_animation(self, "scroll_y")
                     target = max(0, self.scroll_y + shift)
                     self.set_reactive(RoomLog.scroll_y, target)
                     self.set_reactive(RoomLog.scroll_target_y, target)
@@ -151,6 +176,9 @@ class ChiefRoom(Vertical):
 
     class LatestWanted(Message):
         """The owner asked for the end of the room while older rows are mounted."""
+
+    class FirstWanted(Message):
+        """The owner asked for the start of the room while it is not mounted."""
 
     def __init__(self, owner_name: str, companion_name: str, window_rows: int = 120, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -215,17 +243,43 @@ class ChiefRoom(Vertical):
 
         ``plain_first`` (at start-up): Markdown is formatted right after the first frame.
         """
-        log = self.log_view
-        log.remove_children()
-        widgets = [self._widget_for(row, plain_first) for row in rows]
-        if widgets:
-            log.mount_all(widgets)
-        else:
-            log.mount(Static("The room is empty. Say something below.", classes="room-empty"))
+        self._replace_window(list(rows), plain_first)
         self._no_older = False
         self._older_pending = self._newer_pending = False
         self.at_latest = True
         self.follow_latest()
+
+    def show_first(self, rows: list[RowLike], reaches_latest: bool) -> None:
+        """Home: the room's first rows (oldest first), shown from the top."""
+        self._replace_window(rows)
+        self._no_older = True
+        self._older_pending = self._newer_pending = False
+        self.at_latest = reaches_latest
+        self.set_class(False, "-new-below")
+        self.log_view.scroll_home(animate=False)
+
+    def _replace_window(self, rows: list[RowLike], plain_first: bool = False) -> None:
+        """Mount exactly ``rows`` (a contiguous run, oldest first).
+
+        Rows already mounted stay: removal completes later, and a new widget with the
+        id of one being removed would be refused (DuplicateIds).
+        """
+        log = self.log_view
+        wanted = {row.id for row in rows}
+        for widget in list(log.children):
+            if getattr(widget, "row_id", None) not in wanted:
+                widget.remove()
+        kept = {w.row_id: w for w in self._rows() if w.row_id in wanted}
+        first_kept = kept[min(kept)] if kept else None
+        above = [self._widget_for(row, plain_first) for row in rows if first_kept is not None and row.id < first_kept.row_id]
+        below = [self._widget_for(row, plain_first) for row in rows
+                 if row.id not in kept and (first_kept is None or row.id > first_kept.row_id)]
+        if above:
+            log.mount_all(above, before=first_kept)
+        if below:
+            log.mount_all(below)
+        if not rows:
+            log.mount(Static("The room is empty. Say something below.", classes="room-empty"))
 
     def append_rows(self, rows: Iterable[RowLike]) -> None:
         """Add new rows at the bottom; a row already mounted is updated in place.
@@ -293,7 +347,8 @@ class ChiefRoom(Vertical):
             if widget is focused:
                 # Textual would hand focus to the next row and scroll to it: a leap.
                 # The log keeps the keys (PageUp, Home, End) and the view stays put.
-                self.log_view.focus(scroll_visible=False)
+                # (Synchronously: Widget.focus is deferred, and the removal would win.)
+                self.screen.set_focus(self.log_view, scroll_visible=False)
             widget.remove()
         if from_top:
             self._no_older = False
@@ -319,6 +374,11 @@ class ChiefRoom(Vertical):
     def on_room_log_end_pressed(self, event: RoomLog.EndPressed) -> None:
         event.stop()
         self.go_to_end()
+
+    def on_room_log_home_pressed(self, event: RoomLog.HomePressed) -> None:
+        event.stop()
+        if not self._no_older:
+            self.post_message(self.FirstWanted())
 
     def on_composer_input_end_wanted(self, event: ComposerInput.EndWanted) -> None:
         event.stop()
