@@ -28,9 +28,11 @@ def _wheel_up(tmux: Tmux, times: int) -> None:
 def _reply_lines(screen: str) -> list[str]:
     """The reply's lines on screen: from the Chief's header down to the composer."""
     lines = screen.splitlines()
-    start = max(i for i, line in enumerate(lines) if "Chief" in line and "Tutor" not in line)
     end = next(i for i, line in enumerate(lines) if PLACEHOLDER in line)
-    return [line.rstrip() for line in lines[start:end] if line.strip(" █▌▎")]
+    start = max(i for i, line in enumerate(lines[:end]) if line.strip(" █▌▎").startswith("Chief"))
+    reply = [line.rstrip() for line in lines[start:end] if line.strip(" █▌▎")]
+    assert len(reply) > 1, screen
+    return reply
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
@@ -53,7 +55,7 @@ def test_first_chunk_is_on_screen_with_the_question_and_the_header(tmp_path, loo
 
 
 @pytest.mark.parametrize("text", [
-    "Plain prose\nwith soft line breaks\n\nand a second paragraph\nwith a break",
+    "Plain prose\nwith soft line breaks\nand the last line with a break",
     ("First line\nsoft second line\n\n**Bold** start\nand a soft break\n\n- one\n- two\n\n"
      "```\ncode  kept\n\nas is\n```\n\nplain end\nwith a break"),
 ], ids=["plain", "markdown"])
