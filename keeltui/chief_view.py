@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Iterable, Protocol
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
@@ -44,6 +45,11 @@ class RoomLog(VerticalScroll):
     DEFAULT_CSS = """
     RoomLog { height: 1fr; scrollbar-size-vertical: 1; }
     """
+
+    BINDINGS = [
+        Binding("home", "scroll_home", "First row", show=False, id="room_first"),
+        Binding("end", "scroll_end", "Newest", show=False, id="room_latest"),
+    ]
 
     class ReachedTop(Message):
         """The owner scrolled near the top of what is mounted."""

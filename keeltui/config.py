@@ -29,6 +29,7 @@ BINDING_IDS = (
     "quit", "quiet", "switch_pane", "leave_composer", "compose", "snooze", "focus", "stop_focus",
     "settings", "accept_plan", "decline_plan", "copy_message", "tutor_sessions", "tutor_retry",
     "tutor_leave_input", "quiz_answer",
+    "room_first", "room_latest",
 )
 
 

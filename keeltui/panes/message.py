@@ -254,7 +254,8 @@ class StreamingReply(Widget, can_focus=True):
         return self._body_lines
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        self._viewport_rows = viewport.height
+        # The room's visible height (``viewport`` is the whole screen's).
+        self._viewport_rows = min(container.height, viewport.height) or viewport.height
         if width != self._width:
             self._width = width
             self._rebuild(full=True)
