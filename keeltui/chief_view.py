@@ -14,7 +14,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
-from textual.reactive import reactive
+from textual.geometry import Size
+from textual.reactive import Reactive, reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -45,6 +46,11 @@ class RoomLog(VerticalScroll):
     DEFAULT_CSS = """
     RoomLog { height: 1fr; scrollbar-size-vertical: 1; }
     """
+
+    # Textual sets this from the layout pass that measured it, and its default reactive
+    # then asks for a second layout and a full repaint of the log: while a reply grows,
+    # that doubled every scroll's terminal bytes. The pass that set it already painted.
+    virtual_size = Reactive(Size(0, 0), layout=False, repaint=False)
 
     BINDINGS = [
         Binding("home", "scroll_home", "First row", show=False, id="room_first"),
