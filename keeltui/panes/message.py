@@ -126,22 +126,6 @@ class ChatMessage(Static, can_focus=True):
         copy_row_text(self, self.row_text)
 
 
-def changed_from(old: Strip, new: Strip) -> int:
-    """The first cell where ``new`` differs from ``old`` (0 when unsure)."""
-    old_text, new_text = old.text, new.text
-    if len(old_text) != old.cell_length or len(new_text) != new.cell_length:
-        return 0  # wide characters: cells and characters differ, repaint the line
-    same = 0
-    for a, b in zip(old_text, new_text):
-        if a != b:
-            break
-        same += 1
-    # Same text, other style (a Markdown tail can restyle what was there): whole line.
-    if old.crop(0, same) != new.crop(0, same):
-        return 0
-    return same
-
-
 class StreamingReply(Widget, can_focus=True):
     """A reply being streamed, drawn line by line (Textual's line API).
 
@@ -304,19 +288,10 @@ class StreamingReply(Widget, can_focus=True):
         if self._body_lines > self._reserved:
             self.refresh(layout=True)  # the box grows: the one time the room scrolls
             return
-        left = self.styles.gutter.left
-        regions = []
-        for i in range(self._body_lines):
-            old = before[i] if i < before_rows else Strip.blank(0)
-            new = self._body(i)
-            if new != old:
-                # Only the cells that changed: a growing line repaints its new words, not its
-                # width (over SSH each repainted cell costs its text and colour codes).
-                start = changed_from(old, new)
-                end = max(old.cell_length, new.cell_length)
-                regions.append(Region(left + start, 1 + i, max(1, end - start), 1))
-        if regions:
-            self.refresh(*regions)
+        changed = [i for i in range(self._body_lines) if i >= before_rows or self._body(i) != before[i]]
+        if changed:
+            self.refresh(Region(0, 1 + changed[0], self.size.width + self.styles.gutter.width,
+                                changed[-1] - changed[0] + 1))
 
     def finish(self, content: str, status: str) -> None:
         if self._timer is not None:
