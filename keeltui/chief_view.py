@@ -282,6 +282,11 @@ class ChiefRoom(Vertical):
             if getattr(widget, "row_id", None) not in wanted:
                 widget.remove()
         kept = {w.row_id: w for w in self._rows() if w.row_id in wanted}
+        for row in rows:
+            widget = kept.get(row.id)
+            if isinstance(widget, (ChatMessage, StreamingReply)) and widget is not self._streaming \
+                    and (widget.row_text != row.content or widget.status != row.status):
+                widget.set_content(row.content, row.status)
         first_kept = kept[min(kept)] if kept else None
         above = [self._widget_for(row, plain_first) for row in rows if first_kept is not None and row.id < first_kept.row_id]
         below = [self._widget_for(row, plain_first) for row in rows

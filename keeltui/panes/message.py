@@ -184,6 +184,8 @@ class StreamingReply(Widget, can_focus=True):
         loop = asyncio.get_running_loop()
         # The worker may append from another thread: the wake-up goes through the loop.
         self.buffer.set_waker(lambda: loop.call_soon_threadsafe(self._wake))
+        # Pieces that came before the widget was laid out: drawn with its first frame.
+        self.call_after_refresh(self._wake)
 
     def _wake(self) -> None:
         """A piece landed after a pause: draw it now rather than at the next tick."""
@@ -278,6 +280,7 @@ class StreamingReply(Widget, can_focus=True):
         if not piece or self._width <= 0:
             if piece:
                 self.row_text += piece
+                self.refresh(layout=True)  # not laid out yet: the first layout draws it
             return
         self._drawn_at = time.monotonic()
         before_rows = self._body_lines
