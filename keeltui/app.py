@@ -249,10 +249,7 @@ class KeelApp(App):
     def refresh_room(self) -> None:
         rows = self.store.after(self.store.chief_id(), self._room_cursor)
         # Rows another process is still streaming are re-read until they settle.
-        streaming_ids = [
-            w.row_id for w in self.room.log_view.children
-            if getattr(w, "status", None) == "streaming" and w is not self.room._streaming
-        ]
+        streaming_ids = self.room.foreign_streaming_ids()
         refreshed = [row for row in (self.store.message(i) for i in streaming_ids) if row is not None]
         if rows:
             self._room_cursor = rows[-1].id
@@ -265,6 +262,16 @@ class KeelApp(App):
     def on_chief_room_newer_wanted(self, message: ChiefRoom.NewerWanted) -> None:
         rows = self.store.after(self.store.chief_id(), message.after_id, PAGE_ROWS + 1)
         self.room.append_page(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
+
+    def on_chief_room_latest_wanted(self, message: ChiefRoom.LatestWanted) -> None:
+        rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
+        self.room.show_rows(rows)
+        if rows:
+            self.call_after_refresh(self._page_in_backlog, rows[0].id)
+
+    def on_chief_room_first_wanted(self, message: ChiefRoom.FirstWanted) -> None:
+        rows = self.store.after(self.store.chief_id(), 0, PAGE_ROWS + 1)
+        self.room.show_first(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
 
     def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
         older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
@@ -620,6 +627,9 @@ class KeelApp(App):
 
 
 def run_app(config: Config, store: Store) -> int:
+    from keeltui.keyinput import install as install_alt_enter
+
+    install_alt_enter()  # Alt+Enter from tmux/SSH (ESC CR) is a new line, never a send
     app = KeelApp(config, store)
     app.run()
     return app.return_code or 0

@@ -35,6 +35,7 @@ BINDING_IDS = (
     # the Chief room's conversation controls and search (issue 9)
     "stop_reply", "chief_retry", "regenerate", "edit_last", "search_room", "toggle_version",
     "search_older", "search_newer", "search_close",
+    "room_first", "room_latest",
 )
 # The tutor's records: the summary (F4), and rename/delete on the session list.
 BINDING_IDS += ("tutor_summary", "tutor_rename_session", "tutor_delete_session")

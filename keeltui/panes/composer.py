@@ -30,6 +30,9 @@ class ComposerInput(TextArea):
     class Send(Message):
         """Enter was pressed."""
 
+    class EndWanted(Message):
+        """End in an empty composer: the owner wants the end of the room."""
+
     def on_mount(self) -> None:
         # A blinking cursor repaints twice a second forever: idle CPU, and bytes over SSH.
         self.cursor_blink = False
@@ -44,6 +47,12 @@ class ComposerInput(TextArea):
             event.stop()
             event.prevent_default()
             self.insert("\n")
+            return
+        if event.key == "end" and not self.text:
+            # Nothing to move through: End means the room's end, as it does on a row.
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.EndWanted())
             return
         await super()._on_key(event)
 

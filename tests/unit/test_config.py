@@ -219,6 +219,7 @@ def test_binding_ids_in_example_exist_in_the_app():
     ids_block = text.split("[keys]")[1]
     listed = set(re.findall(r"\b([a-z_]+)(?=[,.])", ids_block.split("Ids:")[1]))
     from keeltui.app import KeelApp
+    from keeltui.chief_view import RoomLog
     from keeltui.panes.composer import Composer
     from keeltui.panes.message import ChatMessage, StreamingReply
     from keeltui.panes.quiz import QuizCard
@@ -231,7 +232,7 @@ def test_binding_ids_in_example_exist_in_the_app():
     from keeltui.panes.search_bar import SearchInput
 
     classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard, SessionList,
-               RowList, RoomControls, SearchInput)
+               RowList, RoomControls, SearchInput, RoomLog)
     real = {b.id for cls in classes for b in cls.BINDINGS if getattr(b, "id", None)}
     assert listed == real, listed ^ real
     from keeltui.config import BINDING_IDS
