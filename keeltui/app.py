@@ -35,7 +35,7 @@ from keeltui.panes.composer import Composer
 from keeltui.panes.status_line import StatusLine
 from keeltui.services.chief_turns import ChiefTurns
 from keeltui.statusfile import StatusState, render_status, write_status
-from keeltui.store import Store
+from keeltui.store import Store, StoreError
 
 log = logging.getLogger("keeltui.app")
 
@@ -194,6 +194,12 @@ class KeelApp(App):
 
     def set_brain_online(self, online: bool, problem: str | None = None) -> None:
         """Say once, as a notice, that the brain is offline; forget it once it answers."""
+        try:
+            self._set_brain_online(online, problem)
+        except StoreError as exc:  # the notice could not be stored: the status line says why
+            self.status_line.message = str(exc)
+
+    def _set_brain_online(self, online: bool, problem: str | None = None) -> None:
         self.brain_online = online
         if online:
             if self._reprobe is not None:
@@ -211,6 +217,12 @@ class KeelApp(App):
     # -- the store is the source of truth ---------------------------------------------
 
     def _poll_store(self) -> None:
+        try:
+            self._poll_store_once()
+        except StoreError as exc:  # a damaged page, a vanished file: say so, keep running
+            self.status_line.message = str(exc)
+
+    def _poll_store_once(self) -> None:
         version = self.store.data_version()
         if version != self._data_version:
             self._data_version = version
@@ -240,14 +252,26 @@ class KeelApp(App):
             self.room.append_rows(refreshed + rows)
 
     def _page_in_backlog(self, before_id: int) -> None:
-        self.room.prepend_rows(self.store.before(self.store.chief_id(), before_id, PAGE_ROWS))
+        try:
+            self.room.prepend_rows(self.store.before(self.store.chief_id(), before_id, PAGE_ROWS))
+        except StoreError as exc:
+            self.status_line.message = str(exc)
 
     def on_chief_room_newer_wanted(self, message: ChiefRoom.NewerWanted) -> None:
-        rows = self.store.after(self.store.chief_id(), message.after_id, PAGE_ROWS + 1)
+        try:
+            rows = self.store.after(self.store.chief_id(), message.after_id, PAGE_ROWS + 1)
+        except StoreError as exc:
+            self.status_line.message = str(exc)
+            return
         self.room.append_page(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
 
     def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
-        older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
+        try:
+            older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
+        except StoreError as exc:
+            # A damaged page: say which file and how to recover; what is shown stays.
+            self.status_line.message = str(exc)
+            return
         self.room.prepend_rows(older)
 
     # -- the Chief ------------------------------------------------------------------
@@ -259,10 +283,22 @@ class KeelApp(App):
         if not self.room.at_latest:
             # Sending jumps back to the newest rows, where the reply will stand.
             self.room.show_rows(self.store.tail(self.store.chief_id(), INITIAL_ROWS))
-        user_id = self.chief.add_user_turn(message.text)  # write-ahead
+        try:
+            user_id = self.chief.add_user_turn(message.text)  # write-ahead
+        except StoreError as exc:
+            # Nothing was stored: the text goes back into the composer, to send again.
+            self._keep_unsent(message.composer, message.text)
+            self.status_line.message = f"not sent: {exc}"
+            return
         self.refresh_room()
         message.composer.busy = True
         self.run_worker(self._chief_reply(user_id), name="chief-reply", group="chief", exit_on_error=False)
+
+    def _keep_unsent(self, composer: Composer, text: str) -> None:
+        field = composer.input
+        field.text = text + (f"\n{field.text}" if field.text.strip() else "")
+        field.move_cursor(field.document.end)
+        composer.focus_input()
 
     async def _chief_reply(self, user_id: int) -> None:
         buffer = StreamBuffer()
@@ -298,7 +334,10 @@ class KeelApp(App):
         if event.state == WorkerState.ERROR:
             error = event.worker.error
             log.error("worker %s failed: %r", event.worker.name, error)
-            self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
+            if isinstance(error, StoreError):  # already one line naming the file
+                self.status_line.message = str(error)
+            else:
+                self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
             if event.worker.group == "chief":
                 self.room.composer.busy = False
 
@@ -348,7 +387,11 @@ class KeelApp(App):
                 self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
 
     def action_toggle_quiet(self) -> None:
-        self.store.set_state(QUIET_STATE_KEY, not self.quiet)
+        try:
+            self.store.set_state(QUIET_STATE_KEY, not self.quiet)
+        except StoreError as exc:
+            self.status_line.message = str(exc)
+            return
         self.quiet = not self.quiet
         self.notify("Quiet Mode on." if self.quiet else "Quiet Mode off.", timeout=2)
 
@@ -415,6 +458,19 @@ class KeelApp(App):
         yield SystemCommand("Start focus", "Declare a focus session", self.action_start_focus)
         yield SystemCommand("Stop focus", "End the running focus session (reported in the room)", self.action_stop_focus)
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
+
+    def _fatal_error(self) -> None:
+        """An unexpected error ends the app with one line: Textual's own traceback
+        shows local variables, which hold the owner's text."""
+        import sys
+
+        from rich.text import Text
+
+        from keeltui.crash import crash_line
+
+        self.bell()
+        self._exit_renderables.append(Text(crash_line(sys.exc_info()[1] or self._exception)))
+        self._close_messages_no_wait()
 
     async def on_unmount(self) -> None:
         try:

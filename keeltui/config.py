@@ -353,6 +353,18 @@ def validate(config: Config, path: str) -> None:
         raise ConfigError(path, "brain.base_url", "must start with http:// or https://")
 
 
+NAME_MAX = 40
+
+
+def _clean_names(config: Config) -> None:
+    """owner.name and owner.companion are drawn everywhere: one line, no escapes, bounded."""
+    from keeltui.textsafe import one_line
+
+    defaults = OwnerConfig()
+    config.owner.name = one_line(config.owner.name, NAME_MAX) or defaults.name
+    config.owner.companion = one_line(config.owner.companion, NAME_MAX) or defaults.companion
+
+
 def _apply_env(config: Config, env: typing.Mapping[str, str]) -> None:
     label = "environment"
     if "KEEL_AMBIENT_MODE" in env:
@@ -400,6 +412,7 @@ def load_config(
     config = _fill(str(file_path), "", Config, data)
     config.source_path = str(file_path) if file_path.exists() else ""
     validate(config, str(file_path))
+    _clean_names(config)
     _apply_env(config, env)
     config.api_key = env.get(config.brain.api_key_env) or None
     return config

@@ -60,9 +60,15 @@ def line_chat(config, store) -> int:
     def _(event):
         event.current_buffer.insert_text("\n")
 
+    from keeltui.dbfiles import create_private_file, make_private_dir, tighten
+
     history_path = config.status_file_path().parent / "chat_history"
     try:
-        history_path.parent.mkdir(parents=True, exist_ok=True)
+        # What the owner typed: owner-only, whatever the umask.
+        make_private_dir(history_path.parent)
+        create_private_file(history_path)
+        for line in tighten([history_path]):
+            print(f"keeltui: {line}", file=sys.stderr)
         history = FileHistory(str(history_path))
     except OSError:
         history = InMemoryHistory()
@@ -89,5 +95,10 @@ def line_chat(config, store) -> int:
         except QuietModeRefusal as refusal:
             print(refusal, file=sys.stderr)
             return 3
-        sys.stdout.write(f"{config.owner.companion}: ")
-        _stream_turn(config, store, text)
+        from keeltui.store import StoreError
+
+        try:
+            sys.stdout.write(f"{config.owner.companion}: ")
+            _stream_turn(config, store, text)
+        except StoreError as exc:
+            print(f"\nkeeltui: not sent: {exc} (↑ brings your message back)", file=sys.stderr)
