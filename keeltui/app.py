@@ -16,6 +16,7 @@ from typing import Iterable
 from textual import work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
@@ -93,6 +94,7 @@ class KeelApp(App):
         self.brain_online: bool | None = None
         self._reprobe = None
         self.ambient = None  # the ambient controller, mounted after the first frame
+        self.database_problem = ""
         self.tutor = None  # the tutor pane, mounted after the first frame
 
     # -- layout ---------------------------------------------------------------------
@@ -146,6 +148,35 @@ class KeelApp(App):
         self._update_status()
         # The brain client costs ~0.4 s to import: after the first frame, off the UI thread.
         self.call_after_refresh(self._check_brain)
+        self.call_after_refresh(self._check_database)
+
+    def _check_database(self) -> None:
+        # A partly damaged file opens fine; PRAGMA quick_check finds the bad pages.
+        self.run_worker(self._database_check, name="database-check", thread=True, exit_on_error=False)
+
+    def _database_check(self) -> None:
+        try:
+            reader = Store(self.store.path, readonly=True)
+            try:
+                problem = reader.quick_check()
+            finally:
+                reader.close()
+        except StoreError as exc:
+            problem = str(exc)
+        if problem:
+            self.post_message(self.DatabaseDamaged(problem))
+
+    class DatabaseDamaged(Message):
+        """quick_check failed: the line stays until the app ends (other lines give way to it)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def on_keel_app_database_damaged(self, message: "KeelApp.DatabaseDamaged") -> None:
+        message.stop()
+        self.database_problem = message.text
+        self.status_line.message = message.text
 
     def _mount_tutor(self) -> None:
         # The tutor's modules are not needed for the first frame of the room.
@@ -186,7 +217,7 @@ class KeelApp(App):
     def on_brain_checked(self, message: BrainChecked) -> None:
         self.set_brain_online(message.problem is None, message.problem)
         if message.problem is None:
-            self.status_line.message = ""
+            self.status_line.message = self.database_problem
         elif self._reprobe is None:
             # An offline brain is asked again now and then, so the drift judge and the
             # status line notice when it comes back without waiting for a chat turn.
@@ -326,7 +357,7 @@ class KeelApp(App):
                 self.set_brain_online(False, message.error)
         elif self.brain_online is not True:
             self.set_brain_online(True)
-            self.status_line.message = ""
+            self.status_line.message = self.database_problem
 
     # -- workers --------------------------------------------------------------------
 

@@ -91,17 +91,16 @@ def is_damage(exc: sqlite3.DatabaseError) -> bool:
 
 
 def describe(path: Path, exc: sqlite3.Error, writing: bool, busy_secs: float) -> str:
-    """One line saying what failed and where, for the status line or stderr."""
+    """One line saying what failed and where: the reason first, so a narrow status
+    line still shows it when a long path is clipped."""
     name = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc)
     if isinstance(exc, sqlite3.DatabaseError) and is_damage(exc):
-        return f"{path}: the database is damaged ({text}); {recover_hint(path)}"
+        return f"the database is damaged ({text}): {path}; {recover_hint(path)}"
     if name.startswith("SQLITE_FULL") or "disk is full" in text:
-        return f"cannot write to {path}: the disk is full — free some space and try again"
+        return f"the disk is full: cannot write to {path} (free some space, then try again)"
     if name.startswith("SQLITE_READONLY") or "readonly" in text:
-        return f"cannot write to {path}: the file or its folder is read-only"
+        return f"read-only: cannot write to {path} (the file or its folder)"
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
-        return f"cannot write to {path}: another process held it locked for over {busy_secs:g}s — try again"
-    if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")):
-        return f"cannot {'write to' if writing else 'read'} {path}: {text}"
+        return f"locked by another process for over {busy_secs:g}s: cannot write to {path} (try again)"
     return f"cannot {'write to' if writing else 'read'} {path}: {text}"

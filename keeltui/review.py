@@ -48,5 +48,7 @@ def format_markdown(rows: Iterable, owner: str, companion: str) -> str:
             quoted = "\n".join(f"> {line}" for line in body.splitlines() or [""])
             out.append(f"> **[{badge(row.turn_kind)}]** · {_stamp(row.created_at)}\n>\n{quoted}\n")
         else:
+            if row.status in ("partial", "error"):
+                body += "\n\n*[cut off]*"
             out.append(f"**{_speaker(row, owner, companion)}** · {_stamp(row.created_at)}\n\n{body}\n")
     return "\n".join(out) + "\n"

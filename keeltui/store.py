@@ -663,7 +663,13 @@ def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        conn.execute("ROLLBACK")
+        # SQLite has already rolled back after some errors (a full disk, an I/O error);
+        # a second ROLLBACK would fail and hide the error that matters.
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
         raise
     else:
         conn.execute("COMMIT")
