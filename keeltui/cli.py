@@ -161,11 +161,13 @@ def cmd_report(args) -> int:
         _err(f"report: {exc}")
         return EXIT_USAGE
     config = _load_config(args)
-    store = _open_store(config)
-    problem = store.quick_check()
-    if problem:  # writing into a damaged file could lose more of it
+    # Checked through a read-only open first, so a damaged file is refused unchanged:
+    # writing into it could lose more of it.
+    problem = _open_store(config, readonly=True, say_notices=False).quick_check()
+    if problem:
         _err(f"report not written: {problem}")
         return EXIT_FAILED
+    store = _open_store(config)
     from keeltui.chief.quiet import Access, check_access, quiet_mode_on
 
     # A report is the owner's own delivery: it lands whatever the screen shows.

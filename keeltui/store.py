@@ -205,7 +205,13 @@ class Store:
             if version == 0:
                 with _immediate(conn):
                     _set_state(conn, KINDS_MIGRATED_KEY, True, time.time())
-            self._backfill_turn_kinds(conn)
+            try:
+                self._backfill_turn_kinds(conn)
+            except sqlite3.DatabaseError as exc:
+                if not dbfiles.is_damage(exc):
+                    raise
+                # A damaged page deep in the room: the room still opens, readable rows
+                # stay readable, and the damage is said (quick_check) with the way out.
         except sqlite3.DatabaseError as exc:
             if dbfiles.is_damage(exc):
                 raise StoreDamaged(dbfiles.describe(self.path, exc, False, BUSY_TIMEOUT_MS / 1000)) from None
@@ -228,7 +234,12 @@ class Store:
             return conn
         self._reject_unusable()
         last: sqlite3.Error | None = None
-        for extra in ("mode=ro", "mode=ro&immutable=1"):
+        # No -wal file: no process has the room open (the last one to close folds the
+        # WAL in and deletes it), so the file alone is the whole room and is read as
+        # immutable, which creates no -wal/-shm beside it. With a -wal, another process
+        # is writing: read live; on read-only media that fails and the file is read alone.
+        live = Path(f"{self.path}-wal").exists()
+        for extra in (("mode=ro", "mode=ro&immutable=1") if live else ("mode=ro&immutable=1",)):
             try:
                 conn = sqlite3.connect(
                     f"file:{quote(str(self.path))}?{extra}", uri=True,
