@@ -22,7 +22,17 @@ def pid_alive(pid: int) -> bool:
         return False
     except (PermissionError, OSError):
         return True  # someone else's live process: not ours to judge
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """A killed process nobody has reaped yet still answers kill(0): it writes nothing more."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return False  # no /proc (macOS): trust kill(0)
+    return stat[stat.rfind(b")") + 2:][:1] in (b"Z", b"X")
 
 
 def writer_pid(parts: list) -> int | None:
