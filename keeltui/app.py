@@ -95,6 +95,8 @@ class KeelApp(App):
         self._reprobe = None
         self.ambient = None  # the ambient controller, mounted after the first frame
         self.database_problem = ""
+        """A damaged file (quick_check) or a write that failed: held on the status line,
+        which other lines give way to, until a write succeeds again."""
         self.tutor = None  # the tutor pane, mounted after the first frame
 
     # -- layout ---------------------------------------------------------------------
@@ -243,7 +245,7 @@ class KeelApp(App):
             self.store.set_state(BRAIN_NOTICE_KEY, self.config.brain.base_url)
             self.store.add_notice(offline_notice(self.config.brain.base_url, problem or "no answer"))
             self.refresh_room()
-        self.status_line.message = f"brain offline: {problem}" if problem else "brain offline"
+        self.status_line.message = self.database_problem or (f"brain offline: {problem}" if problem else "brain offline")
 
     # -- the store is the source of truth ---------------------------------------------
 
@@ -319,8 +321,12 @@ class KeelApp(App):
         except StoreError as exc:
             # Nothing was stored: the text goes back into the composer, to send again.
             self._keep_unsent(message.composer, message.text)
-            self.status_line.message = f"not sent: {exc}"
+            self.database_problem = f"not sent: {exc}"
+            self.status_line.message = self.database_problem
             return
+        if self.database_problem.startswith("not sent: "):
+            self.database_problem = ""
+            self.status_line.message = ""
         self.refresh_room()
         message.composer.busy = True
         self.run_worker(self._chief_reply(user_id), name="chief-reply", group="chief", exit_on_error=False)

@@ -90,17 +90,27 @@ def is_damage(exc: sqlite3.DatabaseError) -> bool:
     return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in text or "not a database" in text
 
 
+def shown(path: Path) -> str:
+    """The path as the owner would type it (~ for the home folder): short enough for a status line."""
+    text = str(path)
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and (text == home or text.startswith(home + os.sep)):
+        return "~" + text[len(home):]
+    return text
+
+
 def describe(path: Path, exc: sqlite3.Error, writing: bool, busy_secs: float) -> str:
-    """One line saying what failed and where: the reason first, so a narrow status
-    line still shows it when a long path is clipped."""
+    """One line saying what failed and where: the reason first and the path short, so a
+    narrow status line still shows both."""
     name = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc)
+    where = shown(path)
     if isinstance(exc, sqlite3.DatabaseError) and is_damage(exc):
-        return f"the database is damaged ({text}): {path}; {recover_hint(path)}"
+        return f"database damaged ({text}): {where}; {recover_hint(path)}"
     if name.startswith("SQLITE_FULL") or "disk is full" in text:
-        return f"the disk is full: cannot write to {path} (free some space, then try again)"
+        return f"disk full at {where} — free some space, then try again"
     if name.startswith("SQLITE_READONLY") or "readonly" in text:
-        return f"read-only: cannot write to {path} (the file or its folder)"
+        return f"read-only: cannot write {where} (the file or its folder)"
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
-        return f"locked by another process for over {busy_secs:g}s: cannot write to {path} (try again)"
-    return f"cannot {'write to' if writing else 'read'} {path}: {text}"
+        return f"locked by another process for over {busy_secs:g}s: {where} — try again"
+    return f"cannot {'write' if writing else 'read'} {where}: {text}"

@@ -392,7 +392,7 @@ class Store:
             return dbfiles.describe(self.path, exc, False, BUSY_TIMEOUT_MS / 1000)
         if len(rows) == 1 and rows[0][0] == "ok":
             return None
-        return f"{self.path}: the database is damaged ({rows[0][0]}); {dbfiles.recover_hint(self.path)}"
+        return f"database damaged ({rows[0][0]}): {dbfiles.shown(self.path)}; {dbfiles.recover_hint(self.path)}"
 
     def settle_interrupted(self, alive=None) -> int:
         """Replies left ``streaming`` by a process that died are marked cut off (kept)."""

@@ -156,4 +156,4 @@ async def test_the_room_says_so_at_open_and_survives_paging_into_a_bad_page(tmp_
             await pilot.pause(0.1)
         assert app.is_running
         assert "row 299" in "".join(str(r.content) for r in app.store.tail(1, 1))
-        assert "the database is damaged" in screen_text(app)  # the path after it is clipped at 100 columns
+        assert "database damaged" in screen_text(app)  # the path after it may be clipped

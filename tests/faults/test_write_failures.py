@@ -32,7 +32,7 @@ def _fill_the_disk(store: Store) -> None:
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     conn.execute(f"PRAGMA max_page_count = {pages + 2}")
     for size in (900, 200, 50, 10, 0):  # smaller and smaller, until not even a tiny row fits
-        with pytest.raises(StoreWriteError, match="disk is full"):
+        with pytest.raises(StoreWriteError, match="disk full"):
             for _ in range(1000):
                 store.add_message(filler, "user", "x" * size)
 
@@ -54,7 +54,7 @@ async def test_disk_full_keeps_the_text_says_where_and_sends_on_retry(make_app, 
         await wait_for(pilot, lambda: app.brain_online is True, what="brain check")
         _fill_the_disk(app.store)
         await _type_and_send(app, pilot, MESSAGE)
-        await wait_for(pilot, lambda: "disk is full" in screen_text(app), what="the failure on screen")
+        await wait_for(pilot, lambda: "disk full" in screen_text(app), what="the failure on screen")
 
         assert "not sent" in screen_text(app)
         assert str(tmp_path / "k.db") in app.status_line.message  # clipped on screen: the path is long
@@ -62,6 +62,9 @@ async def test_disk_full_keeps_the_text_says_where_and_sends_on_retry(make_app, 
         assert app.room.composer.input.text == MESSAGE  # nothing lost
         assert not app.room.composer.busy
         assert [r for r in app.store.messages(app.store.chief_id()) if r.role == "user"] == []
+        app.set_brain_online(False, "no brain answers")  # a later line does not hide the failure
+        await pilot.pause(0.1)
+        assert "not sent" in app.status_line.message
 
         _free_the_disk(app.store)
         await pilot.press("enter")  # the retry: the same text, nothing retyped
