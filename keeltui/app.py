@@ -230,7 +230,7 @@ class KeelApp(App):
         try:
             self._set_brain_online(online, problem)
         except StoreError as exc:  # the notice could not be stored: the status line says why
-            self.status_line.message = str(exc)
+            self.status_line.message = self.database_problem or str(exc)
 
     def _set_brain_online(self, online: bool, problem: str | None = None) -> None:
         self.brain_online = online
