@@ -29,6 +29,8 @@ BACKFILL_MARK_KEY = "backfill_checked_to"
 # Set once the text-guessing backfill has run (or was never needed: a room this
 # version created). Rows written after it carry their kind from birth.
 KINDS_MIGRATED_KEY = "turn_kinds_migrated"
+# Rows before it hold no reply left streaming by a dead process (see settle_interrupted).
+SETTLE_MARK_KEY = "interrupted_checked_from"
 SCHEMA_VERSION = 2
 
 
@@ -395,21 +397,38 @@ class Store:
         return f"database damaged ({rows[0][0]}): {dbfiles.shown(self.path)}; {dbfiles.recover_hint(self.path)}"
 
     def settle_interrupted(self, alive=None) -> int:
-        """Replies left ``streaming`` by a process that died are marked cut off (kept)."""
+        """Replies left ``streaming`` by a process that died are marked cut off (kept).
+
+        Only rows from a stored mark on are looked at (the rows written since the last
+        start, and any that were still live then), so a long room is not scanned at
+        every start; a file without the mark is scanned once.
+        """
         with self._reading():
+            mark = self._conn.execute(
+                "SELECT value FROM app_state WHERE key = ?", (SETTLE_MARK_KEY,)
+            ).fetchone()
+            mark = json.loads(mark["value"]) if mark else 0
+            top = self._conn.execute("SELECT max(id) FROM messages").fetchone()[0] or 0
+            if not isinstance(mark, int) or mark > top + 1:
+                mark = 0  # a mark from some other file: trust nothing
             rows = self._conn.execute(
-                "SELECT id, content, parts FROM messages WHERE status = 'streaming'"
+                "SELECT id, content, parts FROM messages WHERE id >= ? AND id <= ? AND status = 'streaming'",
+                (mark, top),
             ).fetchall()
         settled = 0
+        live = [top + 1]
         for row in rows:
             parts = json.loads(row["parts"]) if row["parts"] else []
             if not is_orphan(parts, os.getpid(), alive):
+                live.append(row["id"])
                 continue
             with self.transaction() as conn:
                 settled += conn.execute(
                     "UPDATE messages SET status = ?, parts = ? WHERE id = ? AND status = 'streaming'",
                     ("partial" if row["content"] else "error", json.dumps(settled_parts(parts)), row["id"]),
                 ).rowcount
+        if min(live) != mark:
+            self.set_state(SETTLE_MARK_KEY, min(live))
         return settled
 
     # -- conversations ------------------------------------------------------------

@@ -43,6 +43,15 @@ def test_a_dead_writers_reply_is_settled_and_a_live_ones_is_not(tmp_path):
     assert store.message(legacy).status == "partial"
     assert store.message(live).status == "streaming"
     assert store.settle_interrupted() == 0
+    # A writer alive at one start and dead at the next: its row is looked at again.
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    other = _streaming_row(store, "another process streams this", child.pid)
+    for _ in range(50):
+        store.add_report("cron:x", "rows keep landing")
+    assert store.settle_interrupted() == 0 and store.message(other).status == "streaming"
+    child.kill()
+    child.wait()
+    assert store.settle_interrupted() == 1 and store.message(other).status == "partial"
     store.close()
 
 
