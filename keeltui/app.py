@@ -157,14 +157,7 @@ class KeelApp(App):
         self.run_worker(self._database_check, name="database-check", thread=True, exit_on_error=False)
 
     def _database_check(self) -> None:
-        try:
-            reader = Store(self.store.path, readonly=True)
-            try:
-                problem = reader.quick_check()
-            finally:
-                reader.close()
-        except StoreError as exc:
-            problem = str(exc)
+        problem = Store.quick_check_file(self.store.path)
         if problem:
             self.post_message(self.DatabaseDamaged(problem))
 

@@ -163,7 +163,9 @@ def cmd_report(args) -> int:
     config = _load_config(args)
     # Checked through a read-only open first, so a damaged file is refused unchanged:
     # writing into it could lose more of it.
-    problem = _open_store(config, readonly=True, say_notices=False).quick_check()
+    checker = _open_store(config, readonly=True, say_notices=False)
+    problem = checker.quick_check()
+    checker.close()  # before the writable open: one process, one set of POSIX locks on the file
     if problem:
         _err(f"report not written: {problem}")
         return EXIT_FAILED

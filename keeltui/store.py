@@ -163,11 +163,17 @@ class Store:
                 f"{self.path}: the database file is empty (0 bytes), so it holds no room; "
                 "it was left untouched — delete it to start a new room, or restore a backup"
             )
-        if not _looks_like_sqlite(self.path):
-            raise StoreError(
+        # Whether it is SQLite at all is left to SQLite's first read (SQLITE_NOTADB, see
+        # _not_sqlite): reading the header here with open()/close() would drop this
+        # process's POSIX locks on the file if it already has it open.
+
+    def _not_sqlite(self, exc: sqlite3.DatabaseError) -> StoreError | None:
+        if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB" or "not a database" in str(exc):
+            return StoreError(
                 f"{self.path}: not a keeltui database (the file is not SQLite); "
                 "it was left untouched — move it aside or point paths.database elsewhere"
             )
+        return None
 
     def _connect(self) -> sqlite3.Connection:
         try:
@@ -215,6 +221,8 @@ class Store:
                 # A damaged page deep in the room: the room still opens, readable rows
                 # stay readable, and the damage is said (quick_check) with the way out.
         except sqlite3.DatabaseError as exc:
+            if (refusal := self._not_sqlite(exc)) is not None:
+                raise refusal from None
             if dbfiles.is_damage(exc):
                 raise StoreDamaged(dbfiles.describe(self.path, exc, False, BUSY_TIMEOUT_MS / 1000)) from None
             if fresh or isinstance(exc, sqlite3.OperationalError):
@@ -251,6 +259,8 @@ class Store:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             except sqlite3.DatabaseError as exc:
+                if (refusal := self._not_sqlite(exc)) is not None:
+                    raise refusal from None
                 if dbfiles.is_damage(exc):
                     raise StoreDamaged(dbfiles.describe(self.path, exc, False, BUSY_TIMEOUT_MS / 1000)) from None
                 last = exc
@@ -395,6 +405,23 @@ class Store:
         if len(rows) == 1 and rows[0][0] == "ok":
             return None
         return f"database damaged ({rows[0][0]}): {dbfiles.shown(self.path)}; {dbfiles.recover_hint(self.path)}"
+
+    @staticmethod
+    def quick_check_file(path: Path) -> str | None:
+        """:meth:`quick_check` on a connection of its own, for a thread of a process that
+        has the file open already. Only SQLite touches the file: a plain open() and
+        close() of it here would drop this process's POSIX locks on it."""
+        try:
+            conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+            try:
+                rows = conn.execute("PRAGMA quick_check").fetchall()
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as exc:
+            return dbfiles.describe(Path(path), exc, False, BUSY_TIMEOUT_MS / 1000)
+        if len(rows) == 1 and rows[0][0] == "ok":
+            return None
+        return f"database damaged ({rows[0][0]}): {dbfiles.shown(path)}; {dbfiles.recover_hint(path)}"
 
     def settle_interrupted(self, alive=None) -> int:
         """Replies left ``streaming`` by a process that died are marked cut off (kept).
@@ -703,15 +730,6 @@ def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
         raise
     else:
         conn.execute("COMMIT")
-
-
-def _looks_like_sqlite(path: Path) -> bool:
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(16)
-    except OSError as exc:
-        raise StoreError(f"{path}: cannot read the database: {exc.strerror}") from None
-    return head == b"" or head == b"SQLite format 3\x00"
 
 
 def open_store(path: Path) -> Store:
