@@ -128,10 +128,18 @@ def _refuse_if_quiet(store) -> None:
 def cmd_run(args) -> int:
     config = _load_config(args)
     store = _open_store(config, say_notices=False)
-    # Replies a killed process left streaming are settled as cut off, not shown as empty boxes.
-    store.settle_interrupted()
-    for line in store.notices:  # files made private: said once, in the room
-        store.add_notice(line)
+    import contextlib
+
+    from keeltui.store import StoreDamaged
+
+    # A partly damaged room still opens (StoreDamaged is passed over here); the app
+    # says so on its status line once quick_check has run.
+    with contextlib.suppress(StoreDamaged):
+        for line in store.notices:  # files made private: said once, in the room
+            store.add_notice(line)
+    with contextlib.suppress(StoreDamaged):
+        # Replies a killed process left streaming are settled as cut off, not shown as empty boxes.
+        store.settle_interrupted()
     from keeltui.app import run_app
 
     return run_app(config, store)

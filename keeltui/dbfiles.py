@@ -106,7 +106,7 @@ def describe(path: Path, exc: sqlite3.Error, writing: bool, busy_secs: float) ->
     text = str(exc)
     where = shown(path)
     if isinstance(exc, sqlite3.DatabaseError) and is_damage(exc):
-        return f"database damaged ({text}): {where}; {recover_hint(path)}"
+        return f"database damaged at {where}; {recover_hint(path)}"
     if name.startswith("SQLITE_FULL") or "disk is full" in text:
         return f"disk full at {where} — free some space, then try again"
     if name.startswith("SQLITE_READONLY") or "readonly" in text:

@@ -404,7 +404,7 @@ class Store:
             return dbfiles.describe(self.path, exc, False, BUSY_TIMEOUT_MS / 1000)
         if len(rows) == 1 and rows[0][0] == "ok":
             return None
-        return f"database damaged ({rows[0][0]}): {dbfiles.shown(self.path)}; {dbfiles.recover_hint(self.path)}"
+        return f"database damaged at {dbfiles.shown(self.path)}; {dbfiles.recover_hint(self.path)}"
 
     @staticmethod
     def quick_check_file(path: Path) -> str | None:
@@ -421,7 +421,7 @@ class Store:
             return dbfiles.describe(Path(path), exc, False, BUSY_TIMEOUT_MS / 1000)
         if len(rows) == 1 and rows[0][0] == "ok":
             return None
-        return f"database damaged ({rows[0][0]}): {dbfiles.shown(path)}; {dbfiles.recover_hint(path)}"
+        return f"database damaged at {dbfiles.shown(path)}; {dbfiles.recover_hint(path)}"
 
     def settle_interrupted(self, alive=None) -> int:
         """Replies left ``streaming`` by a process that died are marked cut off (kept).

@@ -157,3 +157,28 @@ async def test_the_room_says_so_at_open_and_survives_paging_into_a_bad_page(tmp_
         assert app.is_running
         assert "row 299" in "".join(str(r.content) for r in app.store.tail(1, 1))
         assert "database damaged" in screen_text(app)  # the path after it may be clipped
+
+
+def test_the_real_app_opens_a_damaged_room_says_so_and_tightens_it(tmp_path, e2e_env):
+    from tests.support.need import need_binary
+    from tests.support.tmux import Tmux, keeltui_command
+
+    need_binary("tmux", "tmux")
+    db = tmp_path / "k.db"
+    _damaged_room(db)
+    os.chmod(db, 0o644)  # as an earlier version left it
+    cfg = _cfg(tmp_path, db)
+    session = Tmux(120, 40)
+    try:
+        session.start(keeltui_command(cfg), e2e_env)
+        session.wait_text("database damaged at")
+        session.wait_text("made private (0600)")  # the one-line notice, in the room
+        session.send("Escape")
+        for _ in range(10):  # scroll back into the bad page
+            session.send("Home")
+            session.wait_for(lambda text: "database damaged at" in text, what="still running")
+        assert not session.pane_dead()
+        assert "Traceback" not in session.capture()
+    finally:
+        session.close()
+    assert oct(db.stat().st_mode & 0o777) == "0o600"
