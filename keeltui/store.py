@@ -13,11 +13,11 @@ import os
 import sqlite3
 import threading
 import time
-from urllib.parse import quote
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import quote
 
 from keeltui import dbfiles
 from keeltui.chief import turn_kinds
