@@ -113,4 +113,7 @@ def describe(path: Path, exc: sqlite3.Error, writing: bool, busy_secs: float) ->
         return f"read-only: cannot write {where} (the file or its folder)"
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
         return f"locked by another process for over {busy_secs:g}s: {where} — try again"
+    if writing and (name.startswith("SQLITE_CANTOPEN") or "unable to open" in text):
+        # SQLite could not create the -wal/-shm beside the file: a read-only folder or media.
+        return f"read-only: cannot write {where} (SQLite cannot create files in its folder)"
     return f"cannot {'write' if writing else 'read'} {where}: {text}"

@@ -38,22 +38,22 @@ def _room(db, rows: int = 5) -> None:
 
 
 @contextlib.contextmanager
-def read_only_folder(folder):
-    """The folder made unwritable for real: chattr +i as root (who ignores modes), else 0555."""
+def read_only(path):
+    """A folder or file made unwritable for real: chattr +i as root (who ignores modes), else a mode."""
     if os.geteuid() == 0:
-        if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(folder)]).returncode != 0:
+        if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)]).returncode != 0:
             pytest.skip("needs chattr on a filesystem that supports it (running as root)")
         try:
             yield
         finally:
-            subprocess.run(["chattr", "-i", str(folder)])
+            subprocess.run(["chattr", "-i", str(path)])
     else:
-        mode = folder.stat().st_mode
-        folder.chmod(0o555)
+        mode = path.stat().st_mode
+        path.chmod(0o555 if path.is_dir() else 0o444)
         try:
             yield
         finally:
-            folder.chmod(mode)
+            path.chmod(mode)
 
 
 def test_log_export_doctor_status_leave_the_folder_byte_identical(tmp_path):
@@ -76,7 +76,7 @@ def test_readers_work_on_read_only_media(tmp_path):
     db = data / "k.db"
     _room(db)
     cfg = _cfg(tmp_path, db)
-    with read_only_folder(data):
+    with read_only(data):
         log = run_keeltui(cfg, "log")
         export = run_keeltui(cfg, "export")
         doctor = run_keeltui(cfg, "doctor")

@@ -151,3 +151,25 @@ async def test_an_unexpected_error_ends_the_app_with_one_line_and_no_locals(make
     assert "ValueError: boom" in text and "Traceback" not in text
     assert secret not in text and "owner_text" not in text
     assert text.startswith("keeltui stopped on an unexpected error")
+
+
+@pytest.mark.parametrize("what", ["folder", "file"])
+def test_cli_writers_into_a_read_only_folder_or_file_say_one_line(tmp_path, what):
+    from tests.faults.test_reading_never_writes import read_only
+
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db = folder / "k.db"
+    earlier = Store(db)
+    earlier.add_report("cron:x", "already here")
+    earlier.close()
+    cfg = write_config(tmp_path / "c.toml", "http://127.0.0.1:9/v1", f'[paths]\ndatabase = "{db}"\n')
+    with read_only(folder if what == "folder" else db):
+        results = [run_keeltui(cfg, *args) for args in (["report", "--source", "cron:x", "new"], ["quiet", "on"],
+                                                        ["snooze", "1h"], ["focus", "start", "x"])]
+        log = run_keeltui(cfg, "log")
+    for out in results:
+        lines = out.stderr.strip().splitlines()
+        assert out.returncode == 1 and len(lines) == 1, out.stderr
+        assert "read-only" in lines[0] and str(db) in lines[0] and "Traceback" not in out.stderr
+    assert log.returncode == 0 and "already here" in log.stdout  # reading still works
