@@ -333,10 +333,28 @@ class KeelApp(App):
     async def _chief_reply(self, user_id: int) -> None:
         buffer = StreamBuffer()
 
-        def on_start(reply_id: int) -> None:
-            self.post_message(ChiefReplyStarted(self.store.message(reply_id), buffer))
+        started: list = []
+        shown: list[str] = []
 
-        result = await self.chief.reply(user_id, buffer.append, on_start)
+        def on_start(reply_id: int) -> None:
+            started.append(self.store.message(reply_id))
+            self.post_message(ChiefReplyStarted(started[0], buffer))
+
+        def on_delta(piece: str) -> None:
+            shown.append(piece)
+            buffer.append(piece)
+
+        try:
+            result = await self.chief.reply(user_id, on_delta, on_start)
+        except StoreError as exc:
+            # The reply could not be stored (the disk filled mid-stream): what was shown
+            # stays, marked cut off; the row settles as cut off at the next start.
+            if started:
+                from dataclasses import replace
+
+                self.post_message(ChiefReplyFinished(replace(started[0], content="".join(shown), status="partial"), None))
+            self.post_message(StatusMessage(str(exc)))
+            return
         self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error))
         if result.needs_compaction and await self.chief.compact() is not None:
             self.post_message(StoreWritten())

@@ -173,3 +173,18 @@ def test_cli_writers_into_a_read_only_folder_or_file_say_one_line(tmp_path, what
         assert out.returncode == 1 and len(lines) == 1, out.stderr
         assert "read-only" in lines[0] and str(db) in lines[0] and "Traceback" not in out.stderr
     assert log.returncode == 0 and "already here" in log.stdout  # reading still works
+
+
+async def test_disk_full_mid_reply_keeps_what_was_shown_marked_cut_off(make_app, loopback):
+    loopback.default = Reply(chunks=["Shown", " before", " the", " disk", " filled"] + [" more"] * 400, chunk_delay=0.05)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.brain_online is True, what="brain check")
+        await _type_and_send(app, pilot, "a long answer please")
+        await wait_for(pilot, lambda: loopback.chunks_sent >= 8, what="the reply streaming")
+        _fill_the_disk(app.store)
+        await wait_for(pilot, lambda: "disk full" in app.status_line.message, timeout=20, what="the failure said")
+        await wait_for(pilot, lambda: not app.room.composer.busy, what="the composer free again")
+        assert "cut off" in screen_text(app) and "Shown before the disk" in screen_text(app)
+        assert app.is_running
+        assert [r.content for r in app.store.messages(1) if r.role == "user"] == ["a long answer please"]
