@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Iterable
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
@@ -41,7 +42,7 @@ from keeltui.panes.pane_tabs import PaneTabs
 from keeltui.panes.status_line import StatusLine
 from keeltui.services.chief_turns import ChiefTurns
 from keeltui.statusfile import StatusState, render_status, write_status
-from keeltui.store import Store
+from keeltui.store import Store, StoreError
 
 if TYPE_CHECKING:
     from keeltui.panes.search_bar import SearchBar  # mounted on first use (Ctrl+F)
@@ -105,6 +106,9 @@ class KeelApp(App):
         self.brain_online: bool | None = None
         self._reprobe = None
         self.ambient = None  # the ambient controller, mounted after the first frame
+        self.database_problem = ""
+        """A damaged file (quick_check) or a write that failed: held on the status line,
+        which other lines give way to, until a write succeeds again."""
         self.tutor = None  # the tutor pane, mounted after the first frame
         self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
         self._stop_reply = None  # an asyncio.Event while a Chief reply is on its way
@@ -166,6 +170,28 @@ class KeelApp(App):
         self._update_status()
         # The brain client costs ~0.4 s to import: after the first frame, off the UI thread.
         self.call_after_refresh(self._check_brain)
+        self.call_after_refresh(self._check_database)
+
+    def _check_database(self) -> None:
+        # A partly damaged file opens fine; PRAGMA quick_check finds the bad pages.
+        self.run_worker(self._database_check, name="database-check", thread=True, exit_on_error=False)
+
+    def _database_check(self) -> None:
+        problem = Store.quick_check_file(self.store.path)
+        if problem:
+            self.post_message(self.DatabaseDamaged(problem))
+
+    class DatabaseDamaged(Message):
+        """quick_check failed: the line stays until the app ends (other lines give way to it)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def on_keel_app_database_damaged(self, message: "KeelApp.DatabaseDamaged") -> None:
+        message.stop()
+        self.database_problem = message.text
+        self.status_line.message = message.text
 
     def _mount_tutor(self) -> None:
         # The tutor's modules are not needed for the first frame of the room.
@@ -206,7 +232,7 @@ class KeelApp(App):
     def on_brain_checked(self, message: BrainChecked) -> None:
         self.set_brain_online(message.problem is None, message.problem)
         if message.problem is None:
-            self.status_line.message = ""
+            self.status_line.message = self.database_problem
         elif self._reprobe is None:
             # An offline brain is asked again now and then, so the drift judge and the
             # status line notice when it comes back without waiting for a chat turn.
@@ -214,6 +240,12 @@ class KeelApp(App):
 
     def set_brain_online(self, online: bool, problem: str | None = None) -> None:
         """Say once, as a notice, that the brain is offline; forget it once it answers."""
+        try:
+            self._set_brain_online(online, problem)
+        except StoreError as exc:  # the notice could not be stored: the status line says why
+            self.status_line.message = self.database_problem or str(exc)
+
+    def _set_brain_online(self, online: bool, problem: str | None = None) -> None:
         self.brain_online = online
         if online:
             if self._reprobe is not None:
@@ -226,11 +258,17 @@ class KeelApp(App):
             self.store.set_state(BRAIN_NOTICE_KEY, self.config.brain.base_url)
             self.store.add_notice(offline_notice(self.config.brain.base_url, problem or "no answer"))
             self.refresh_room()
-        self.status_line.message = f"brain offline: {problem}" if problem else "brain offline"
+        self.status_line.message = self.database_problem or (f"brain offline: {problem}" if problem else "brain offline")
 
     # -- the store is the source of truth ---------------------------------------------
 
     def _poll_store(self) -> None:
+        try:
+            self._poll_store_once()
+        except StoreError as exc:  # a damaged page, a vanished file: say so, keep running
+            self.status_line.message = str(exc)
+
+    def _poll_store_once(self) -> None:
         version = self.store.data_version()
         if version != self._data_version:
             self._data_version = version
@@ -257,10 +295,17 @@ class KeelApp(App):
             self.room.append_rows(refreshed + rows)
 
     def _page_in_backlog(self, before_id: int) -> None:
-        self.room.prepend_rows(self.store.before(self.store.chief_id(), before_id, PAGE_ROWS))
+        try:
+            self.room.prepend_rows(self.store.before(self.store.chief_id(), before_id, PAGE_ROWS))
+        except StoreError as exc:
+            self.status_line.message = str(exc)
 
     def on_chief_room_newer_wanted(self, message: ChiefRoom.NewerWanted) -> None:
-        rows = self.store.after(self.store.chief_id(), message.after_id, PAGE_ROWS + 1)
+        try:
+            rows = self.store.after(self.store.chief_id(), message.after_id, PAGE_ROWS + 1)
+        except StoreError as exc:
+            self.status_line.message = str(exc)
+            return
         self.room.append_page(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
 
     def on_chief_room_latest_wanted(self, message: ChiefRoom.LatestWanted) -> None:
@@ -274,7 +319,12 @@ class KeelApp(App):
         self.room.show_first(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
 
     def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
-        older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
+        try:
+            older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
+        except StoreError as exc:
+            # A damaged page: say which file and how to recover; what is shown stays.
+            self.status_line.message = str(exc)
+            return
         self.room.prepend_rows(older)
 
     # -- the Chief ------------------------------------------------------------------
@@ -289,10 +339,26 @@ class KeelApp(App):
         if not self.room.at_latest:
             # Sending jumps back to the newest rows, where the reply will stand.
             self.room.show_rows(self.store.tail(self.store.chief_id(), INITIAL_ROWS))
-        user_id = self._resend_edited(message.text) if self._editing is not None else None
-        if user_id is None:
-            user_id = self.chief.add_user_turn(message.text)  # write-ahead
+        try:
+            user_id = self._resend_edited(message.text) if self._editing is not None else None
+            if user_id is None:
+                user_id = self.chief.add_user_turn(message.text)  # write-ahead
+        except StoreError as exc:
+            # Nothing was stored: the text goes back into the composer, to send again.
+            self._keep_unsent(message.composer, message.text)
+            self.database_problem = f"not sent: {exc}"
+            self.status_line.message = self.database_problem
+            return
+        if self.database_problem.startswith("not sent: "):
+            self.database_problem = ""
+            self.status_line.message = ""
         self._start_reply(user_id)
+
+    def _keep_unsent(self, composer: Composer, text: str) -> None:
+        field = composer.input
+        field.text = text + (f"\n{field.text}" if field.text.strip() else "")
+        field.move_cursor(field.document.end)
+        composer.focus_input()
 
     def _start_reply(self, user_id: int) -> None:
         import asyncio
@@ -310,16 +376,31 @@ class KeelApp(App):
         buffer = StreamBuffer()
         first: list[bool] = []
 
+        started: list = []
+        shown: list[str] = []
+
         def on_start(reply_id: int) -> None:
-            self.post_message(ChiefReplyStarted(self.store.message(reply_id), buffer))
+            started.append(self.store.message(reply_id))
+            self.post_message(ChiefReplyStarted(started[0], buffer))
 
         def on_delta(piece: str) -> None:
+            shown.append(piece)
             buffer.append(piece)
             if not first:
                 first.append(True)
                 self.post_message(ChiefFirstChunk())
 
-        result = await self.chief.reply(user_id, on_delta, on_start, stop=stop)
+        try:
+            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop)
+        except StoreError as exc:
+            # The reply could not be stored (the disk filled mid-stream): what was shown
+            # stays, marked cut off; the row settles as cut off at the next start.
+            from dataclasses import replace
+
+            row = replace(started[0], content="".join(shown), status="partial") if started else None
+            self.post_message(ChiefReplyFinished(row, None))  # the composer is free again either way
+            self.post_message(StatusMessage(str(exc)))
+            return
         self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error))
         if result.needs_compaction and await self.chief.compact() is not None:
             self.post_message(StoreWritten())
@@ -345,7 +426,7 @@ class KeelApp(App):
                 self.set_brain_online(False, message.error)
         elif self.brain_online is not True:
             self.set_brain_online(True)
-            self.status_line.message = ""
+            self.status_line.message = self.database_problem
 
     # -- workers --------------------------------------------------------------------
 
@@ -353,7 +434,10 @@ class KeelApp(App):
         if event.state == WorkerState.ERROR:
             error = event.worker.error
             log.error("worker %s failed: %r", event.worker.name, error)
-            self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
+            if isinstance(error, StoreError):  # already one line naming the file
+                self.status_line.message = str(error)
+            else:
+                self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
             if event.worker.group == "chief":
                 self.room.composer.busy = False
                 self._reply_settled(None)
@@ -429,7 +513,11 @@ class KeelApp(App):
                 self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
 
     def action_toggle_quiet(self) -> None:
-        self.store.set_state(QUIET_STATE_KEY, not self.quiet)
+        try:
+            self.store.set_state(QUIET_STATE_KEY, not self.quiet)
+        except StoreError as exc:
+            self.status_line.message = str(exc)
+            return
         self.quiet = not self.quiet
         self.notify("Quiet Mode on." if self.quiet else "Quiet Mode off.", timeout=2)
 
@@ -618,6 +706,19 @@ class KeelApp(App):
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
         if self.tutor is not None:
             yield SystemCommand("Tutor summary", "The open tutor session: mastered, to review", self.tutor.action_summary)
+
+    def _fatal_error(self) -> None:
+        """An unexpected error ends the app with one line: Textual's own traceback
+        shows local variables, which hold the owner's text."""
+        import sys
+
+        from rich.text import Text
+
+        from keeltui.crash import crash_line
+
+        self.bell()
+        self._exit_renderables.append(Text(crash_line(sys.exc_info()[1] or self._exception)))
+        self._close_messages_no_wait()
 
     async def on_unmount(self) -> None:
         try:

@@ -93,14 +93,26 @@ def _load_config(args):
         raise SystemExit(EXIT_USAGE) from None
 
 
-def _open_store(config):
+def _open_store(config, *, readonly: bool = False, say_notices: bool = True):
+    """The store; ``readonly`` for commands that only read (they never change the file)."""
     from keeltui.store import Store, StoreError
 
     try:
-        return Store(config.database_path())
+        store = Store(config.database_path(), readonly=readonly)
     except StoreError as exc:
         _err(str(exc))
         raise SystemExit(EXIT_FAILED) from None
+    if say_notices:
+        for line in store.notices:
+            _err(line)
+    return store
+
+
+def _settled(rows):
+    """Rows as a reader sees them: a reply whose writer died reads as cut off."""
+    from keeltui.chief.interrupted import as_settled
+
+    return [as_settled(row) for row in rows]
 
 
 def _refuse_if_quiet(store) -> None:
@@ -119,7 +131,19 @@ def _refuse_if_quiet(store) -> None:
 
 def cmd_run(args) -> int:
     config = _load_config(args)
-    store = _open_store(config)
+    store = _open_store(config, say_notices=False)
+    import contextlib
+
+    from keeltui.store import StoreDamaged
+
+    # A partly damaged room still opens (StoreDamaged is passed over here); the app
+    # says so on its status line once quick_check has run.
+    with contextlib.suppress(StoreDamaged):
+        for line in store.notices:  # files made private: said once, in the room
+            store.add_notice(line)
+    with contextlib.suppress(StoreDamaged):
+        # Replies a killed process left streaming are settled as cut off, not shown as empty boxes.
+        store.settle_interrupted()
     from keeltui.app import run_app
 
     return run_app(config, store)
@@ -135,15 +159,28 @@ def cmd_status(args) -> int:
 
 
 def cmd_report(args) -> int:
-    text = sys.stdin.read() if args.text == "-" else args.text
+    from keeltui.textsafe import check_source_key, from_outside
+
+    # Any bytes in: invalid UTF-8 is kept as replacement characters, never a traceback.
+    text = from_outside(sys.stdin.buffer.read() if args.text == "-" else args.text)
     text = text.rstrip("\n")
     if not text.strip():
         _err("report: the text is empty")
         return EXIT_USAGE
-    if not args.source.strip():
-        _err("report: --source is empty")
+    try:
+        source = check_source_key(args.source)
+    except ValueError as exc:
+        _err(f"report: {exc}")
         return EXIT_USAGE
     config = _load_config(args)
+    # Checked through a read-only open first, so a damaged file is refused unchanged:
+    # writing into it could lose more of it.
+    checker = _open_store(config, readonly=True, say_notices=False)
+    problem = checker.quick_check()
+    checker.close()  # before the writable open: one process, one set of POSIX locks on the file
+    if problem:
+        _err(f"report not written: {problem}")
+        return EXIT_FAILED
     store = _open_store(config)
     from keeltui.chief.quiet import Access, check_access, quiet_mode_on
 
@@ -151,7 +188,7 @@ def cmd_report(args) -> int:
     check_access(Access.OWNER, quiet_mode_on(store))
     from keeltui.services.report_intake import deliver_report
 
-    delivered = deliver_report(store, args.source.strip(), text, config.chief.report_max_chars)
+    delivered = deliver_report(store, source, text, config.chief.report_max_chars)
     if delivered.note:
         _err(delivered.note)
     row_id = delivered.row_id
@@ -174,9 +211,9 @@ def cmd_log(args) -> int:
         _err("log: --limit must be a positive number")
         return EXIT_USAGE
     config = _load_config(args)
-    store = _open_store(config)
+    store = _open_store(config, readonly=True)
     _refuse_if_quiet(store)
-    rows = store.query(store.chief_id(), since=since, kind=args.kind, limit=args.limit)
+    rows = _settled(store.query(store.chief_id(), since=since, kind=args.kind, limit=args.limit))
     color = sys.stdout.isatty()
     for line in format_log(rows, config.owner.name, config.owner.companion, color=color):
         print(line)
@@ -187,13 +224,16 @@ def cmd_export(args) -> int:
     from keeltui.review import format_markdown
 
     config = _load_config(args)
-    store = _open_store(config)
+    store = _open_store(config, readonly=True)
     _refuse_if_quiet(store)
-    rows = store.messages(store.chief_id())
+    rows = _settled(store.messages(store.chief_id()))
     text = format_markdown(rows, config.owner.name, config.owner.companion)
     if args.out:
         try:
-            Path(args.out).write_text(text, encoding="utf-8")
+            from keeltui.dbfiles import open_private
+
+            with open_private(Path(args.out)) as handle:  # the room is private: owner-only
+                handle.write(text)
         except OSError as exc:
             _err(f"export: cannot write {args.out}: {exc.strerror}")
             return EXIT_FAILED
@@ -207,11 +247,13 @@ def cmd_chat(args) -> int:
     config = _load_config(args)
     store = _open_store(config)
     _refuse_if_quiet(store)
+    store.settle_interrupted()
     from keeltui.doorway import line_chat, one_turn
+    from keeltui.textsafe import from_outside
 
-    text = " ".join(args.text).strip()
+    text = from_outside(" ".join(args.text)).strip()
     if text == "-":
-        text = sys.stdin.read().strip()
+        text = from_outside(sys.stdin.buffer.read()).strip()
     if text:
         return one_turn(config, store, text)
     return line_chat(config, store)
@@ -359,14 +401,28 @@ def main(argv: list[str] | None = None) -> int:
         # Plain `keeltui`: straight to the app; the parser is not on the first frame's path.
         import types
 
-        return cmd_run(types.SimpleNamespace(config=argv[1] if argv else None))
+        return _guarded(cmd_run, types.SimpleNamespace(config=argv[1] if argv else None))
     args = build_parser().parse_args(argv)
+    return _guarded(COMMANDS[args.command], args)
+
+
+def _guarded(command, args) -> int:
+    from keeltui.store import StoreError
+
     try:
-        return COMMANDS[args.command](args)
+        return command(args)
     except KeyboardInterrupt:
         return EXIT_FAILED
     except BrokenPipeError:
         return EXIT_OK
+    except StoreError as exc:  # a write or read failed: one line naming the file
+        _err(str(exc))
+        return EXIT_FAILED
+    except Exception as exc:  # never a traceback (it would print the owner's text)
+        from keeltui.crash import crash_line
+
+        _err(crash_line(exc).removeprefix("keeltui "))
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

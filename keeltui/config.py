@@ -460,6 +460,18 @@ def validate_more(config: Config, path: str) -> None:
             raise ConfigError(path, f"keys.{binding_id}", str(exc)) from None
 
 
+NAME_MAX = 40
+
+
+def _clean_names(config: Config) -> None:
+    """owner.name and owner.companion are drawn everywhere: one line, no escapes, bounded."""
+    from keeltui.textsafe import one_line
+
+    defaults = OwnerConfig()
+    config.owner.name = one_line(config.owner.name, NAME_MAX) or defaults.name
+    config.owner.companion = one_line(config.owner.companion, NAME_MAX) or defaults.companion
+
+
 def _apply_env(config: Config, env: typing.Mapping[str, str]) -> None:
     label = "environment"
     if "KEEL_AMBIENT_MODE" in env:
@@ -515,6 +527,7 @@ def load_config(
     config.source_path = str(file_path) if file_path.exists() else ""
     configured_url = config.brain.base_url  # the key's endpoint, before any env override
     validate(config, str(file_path))
+    _clean_names(config)
     _apply_env(config, env)
     from keeltui.keyroute import route_key
 

@@ -29,9 +29,15 @@ def run_doctor(config_path: str | None) -> int:
     from keeltui.store import Store, StoreError
 
     try:
-        store = Store(config.database_path())
-        print(_line(True, f"database: {store.path} (schema version {store.schema_version}, "
-                          f"{store.count(store.chief_id())} rows in the Chief room)"))
+        store = Store(config.database_path(), readonly=True)  # a check never changes the file
+        damage = store.quick_check()
+        if damage:
+            failures += 1
+            print(_line(False, f"database: {damage}", "move the damaged file aside after recovering it"))
+        else:
+            print(_line(True, f"database: {store.path} (schema version {store.schema_version}, "
+                              f"{store.count(store.chief_id())} rows in the Chief room, quick_check ok)"))
+        store.close()
     except StoreError as exc:
         failures += 1
         print(_line(False, f"database: {exc}", "move the file aside or set paths.database"))

@@ -65,9 +65,15 @@ def line_chat(config, store) -> int:
     def _(event):
         event.current_buffer.insert_text("\n")
 
+    from keeltui.dbfiles import create_private_file, make_private_dir, tighten
+
     history_path = config.status_file_path().parent / "chat_history"
     try:
-        history_path.parent.mkdir(parents=True, exist_ok=True)
+        # What the owner typed: owner-only, whatever the umask.
+        make_private_dir(history_path.parent)
+        create_private_file(history_path)
+        for line in tighten([history_path]):
+            print(f"keeltui: {line}", file=sys.stderr)
         history = FileHistory(str(history_path))
     except OSError:
         history = InMemoryHistory()
@@ -122,6 +128,7 @@ async def _line_loop(config, store, session, reports: ReportPrinter) -> int:
     from keeltui.brain import Brain
     from keeltui.chief.quiet import Access, QuietModeRefusal, check_access, quiet_mode_on
     from keeltui.services.chief_turns import ChiefTurns
+    from keeltui.store import StoreError
 
     brain = Brain(config.brain, config.api_key)
     turns = ChiefTurns(store, brain, config)
@@ -149,7 +156,10 @@ async def _line_loop(config, store, session, reports: ReportPrinter) -> int:
                 return 3
             sys.stdout.write(f"{config.owner.companion}: ")
             sys.stdout.flush()
-            await _turn(turns, text)  # reports that landed meanwhile print before the next prompt
+            try:
+                await _turn(turns, text)  # reports that landed meanwhile print before the next prompt
+            except StoreError as exc:
+                print(f"\nkeeltui: not sent: {exc} (↑ brings your message back)", file=sys.stderr)
     finally:
         await brain.aclose()
 

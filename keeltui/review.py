@@ -55,5 +55,7 @@ def format_markdown(rows: Iterable, owner: str, companion: str) -> str:
         else:
             # A fence the message left open would swallow every message after it.
             mark = f" · *{_MARKS[row.status]}*" if row.status in _MARKS else ""
+            if row.status in ("partial", "error"):
+                body += "\n\n*[cut off]*"
             out.append(f"**{_speaker(row, owner, companion)}** · {_stamp(row.created_at)}{mark}\n\n{close_open_fence(body)}\n")
     return "\n".join(out) + "\n"

@@ -63,7 +63,9 @@ def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp:
     """
     import tempfile
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from keeltui.dbfiles import make_private_dir
+
+    make_private_dir(path.parent)  # owner-only when created; mkstemp makes the file 0600
     payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp}
     fd, tmp = tempfile.mkstemp(prefix=".status-", dir=path.parent)
     try:
