@@ -82,7 +82,7 @@ class _Notifier:
 
 
 def replay() -> Tally:
-    from keeltui.ambient.evidence import WindowSnapshot
+    from keeltui.ambient.window import WindowSnapshot
     from keeltui.sentinel import Sentinel
 
     tally = Tally()

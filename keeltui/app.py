@@ -158,7 +158,7 @@ class KeelApp(App):
         # A non-visual widget: its workers and timer live and die with the app.
         # Mounted after the first frame, which does not need it.
         def attach() -> None:
-            from keeltui.ambient.controller import AmbientController
+            from keeltui.panes.ambient_controller import AmbientController
 
             self.ambient = AmbientController(self.config, self.store, self.brain, clock=self.clock, id="ambient")
             self.mount(self.ambient)

@@ -64,7 +64,7 @@ def run_doctor(config_path: str | None) -> int:
                         "pull them (e.g. `ollama pull NAME`) or set brain.model / brain.models.*"))
 
     try:
-        from keeltui.ambient.evidence import make_source
+        from keeltui.adapters.evidence import make_source
 
         source = make_source(config.evidence.source, config.evidence.command)
         snapshot = source.read()
@@ -78,7 +78,7 @@ def run_doctor(config_path: str | None) -> int:
         print(_line(False, f"evidence: {exc}", "check evidence.source and evidence.command"))
 
     try:
-        from keeltui.ambient.notifier import make_notifier
+        from keeltui.adapters.notifier import make_notifier
 
         notifier = make_notifier(os.environ)
         if notifier.name == "nop":

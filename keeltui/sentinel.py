@@ -31,10 +31,10 @@ import threading
 from collections.abc import Awaitable, Callable
 
 from .ambient.clean import clean_text
-from .ambient.evidence import WindowSnapshot
+from .ambient.window import WindowSnapshot
 from .ambient.judges import MESSAGE_LIMIT
 from .ambient.modes import DEFAULT_CADENCE_SECS, parse_mode
-from .ambient.notifier import APP_NAME, Notifier
+from .ambient.ports import APP_NAME, Notifier
 
 log = logging.getLogger("keeltui.sentinel")
 
@@ -60,7 +60,7 @@ class Sentinel:
     command); ``judge``, ``record_event``, ``focus_active`` and the on-change
     callbacks run on the event loop; ``notifier.notify`` runs in a thread.
     Apply privacy exclusions before :meth:`on_window` (see
-    :func:`keeltui.ambient.evidence.poll_source`).
+    :func:`keeltui.adapters.evidence.poll_source`).
     """
 
     def __init__(

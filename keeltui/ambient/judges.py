@@ -25,7 +25,7 @@ from collections.abc import Iterable
 
 from ..jsonextract import EmptyReplyError, JSONExtractError, NoJSONError, extract_json
 from .clean import clean_text
-from .evidence import EXCLUDED, WindowSnapshot
+from .window import EXCLUDED, WindowSnapshot
 from .words import meaningful_words
 
 __all__ = [

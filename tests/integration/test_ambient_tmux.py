@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.need import need_binary
 
-from keeltui.ambient.evidence import TmuxSource
+from keeltui.adapters.evidence import TmuxSource
 
 
 @pytest.fixture

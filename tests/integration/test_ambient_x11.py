@@ -14,7 +14,7 @@ import pytest
 
 from tests.support.need import need_binary
 
-from keeltui.ambient.evidence import EwmhSource, make_source
+from keeltui.adapters.evidence import EwmhSource, make_source
 
 pytestmark = pytest.mark.x11
 

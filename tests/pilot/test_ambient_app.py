@@ -94,7 +94,7 @@ def script(loopback) -> Script:
 @pytest.fixture
 def toasts(monkeypatch) -> Toasts:
     recorder = Toasts()
-    monkeypatch.setattr("keeltui.ambient.controller.make_notifier", lambda: recorder)
+    monkeypatch.setattr("keeltui.panes.ambient_controller.make_notifier", lambda: recorder)
     return recorder
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from keeltui.ambient.clean import clean_text
-from keeltui.ambient.evidence import (
+from keeltui.adapters.evidence import (
     EXCLUDED,
     CommandSource,
     EwmhSource,
@@ -24,7 +24,7 @@ from keeltui.ambient.evidence import (
     make_source,
 )
 
-LOGGER = "keeltui.ambient.evidence"
+LOGGER = "keeltui.adapters.evidence"
 
 
 def script(tmp_path: Path, body: str, name: str = "active-window") -> str:
@@ -295,7 +295,7 @@ def test_a_bad_pattern_fails_closed(caplog):
 
 
 def test_poll_source_applies_exclusions_and_never_raises(tmp_path, caplog):
-    from keeltui.ambient.evidence import poll_source
+    from keeltui.adapters.evidence import poll_source
 
     good = CommandSource(script(tmp_path, "printf 'firefox\\tMy Bank\\n'"))
     assert poll_source(good, ["bank"]).title == EXCLUDED

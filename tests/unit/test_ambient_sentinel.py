@@ -13,7 +13,7 @@ import logging
 
 import pytest
 
-from keeltui.ambient.evidence import WindowSnapshot
+from keeltui.ambient.window import WindowSnapshot
 from keeltui.ambient.modes import AMBIENT_MODES, parse_cadence, parse_mode
 from keeltui.sentinel import NUDGE_EVENT, Sentinel
 

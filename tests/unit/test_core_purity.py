@@ -31,6 +31,8 @@ CORE_MODULES = [
     "keeltui.ambient.frame",
     "keeltui.ambient.judges",
     "keeltui.ambient.focus",
+    "keeltui.ambient.window",
+    "keeltui.ambient.ports",
     "keeltui.sentinel",
 ]
 

@@ -14,25 +14,19 @@ import os
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Protocol
 
 from keeltui.statusfile import tmux_escape  # "#(...)" in a message would run a command
 
-from .clean import clean_text
+from keeltui.ambient.clean import clean_text
+from keeltui.ambient.ports import APP_NAME, Notifier  # noqa: F401 - re-exported
+
 from .complaint import Complaint
 from .proc import CommandFailed, run_bounded
 
-log = logging.getLogger("keeltui.ambient.notifier")
+log = logging.getLogger("keeltui.adapters.notifier")
 
-APP_NAME = "keeltui"
 TITLE_LIMIT = 80
 BODY_LIMIT = 300
-
-
-class Notifier(Protocol):
-    name: str
-
-    def notify(self, title: str, body: str) -> None: ...
 
 
 def _clean(title: str, body: str) -> tuple[str, str]:

@@ -32,18 +32,18 @@ from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from keeltui import ambient_state as state
-from keeltui.ambient.evidence import NoneSource, WindowSnapshot, make_source, poll_source
+from keeltui.adapters.evidence import NoneSource, WindowSnapshot, make_source, poll_source
 from keeltui.ambient.focus import FocusCoach, FocusSession, focus_status_text, is_over
 from keeltui.ambient.frame import load_frame
 from keeltui.ambient.judges import (
     LocalJudge, build_ambient_messages, build_focus_messages, drift_message,
 )
-from keeltui.ambient.notifier import Notifier, make_notifier
-from keeltui.ambient.tasks import make_task_provider
+from keeltui.adapters.notifier import Notifier, make_notifier
+from keeltui.adapters.tasks import make_task_provider
 from keeltui.panes.modals import FocusPrompt, SettingsScreen
 from keeltui.sentinel import Sentinel
 
-log = logging.getLogger("keeltui.ambient.controller")
+log = logging.getLogger("keeltui.panes.ambient_controller")
 
 SNOOZE_SECS = 3600
 TICK_SECS = 1.0
