@@ -78,3 +78,45 @@ def apply_exclusions(snapshot: WindowSnapshot, patterns: Iterable[str | re.Patte
     if compiled is None or any(p.search(snapshot.title) or p.search(snapshot.wm_class) for p in compiled):
         return replace(snapshot, title=EXCLUDED)
     return snapshot
+
+
+class Seen(str):
+    """A window title that carries its time, so a judge can tell a current long stay
+    from an old glance: ``secs`` in front, left ``ago`` seconds ago (0: still in front).
+
+    A ``str`` subclass on purpose: everything that reads titles keeps working, and
+    whatever wants the time reads the attributes.
+    """
+
+    secs: float
+    ago: float
+
+    def __new__(cls, title: str, secs: float = 0.0, ago: float = 0.0) -> "Seen":
+        obj = super().__new__(cls, title)
+        obj.secs = max(0.0, float(secs))
+        obj.ago = max(0.0, float(ago))
+        return obj
+
+    def describe(self) -> str:
+        """``"12m in front, now"`` / ``"40s in front, 25m ago"``."""
+        when = "now" if self.ago < 1 else f"{_span(self.ago)} ago"
+        return f"{_span(self.secs)} in front, {when}"
+
+
+def _span(secs: float) -> str:
+    secs = int(round(secs))
+    if secs < 60:
+        return f"{secs}s"
+    if secs < 3600:
+        return f"{secs // 60}m"
+    return f"{secs // 3600}h{secs % 3600 // 60:02d}m"
+
+
+def timed_titles(entries: Iterable[tuple[str, float]], now: float) -> list[Seen]:
+    """``(title, first seen at)`` in order, as :class:`Seen`: each stayed until the next began."""
+    items = list(entries)
+    out = []
+    for i, (title, start) in enumerate(items):
+        end = items[i + 1][1] if i + 1 < len(items) else now
+        out.append(Seen(title, end - start, now - end))
+    return out
