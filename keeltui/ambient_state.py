@@ -30,6 +30,7 @@ from keeltui.chief.turn_kinds import FOCUS_SOURCE, TASK
 log = logging.getLogger("keeltui.ambient_state")
 
 SNOOZE_KEY = "ambient_snooze_until"
+FOCUS_EVENT = "focus_session"
 FOCUS_KEY = "focus_session"
 SETTINGS_MODE_KEY = "settings.ambient_mode"
 SETTINGS_CADENCE_KEY = "settings.ambient_cadence_secs"
@@ -75,6 +76,11 @@ def _report(store, session: FocusSession, ended_at: float) -> str:
     """Say in the Chief room, as a ``task`` line, what the session was."""
     text = focus_report_text(session, ended_at)
     store.add_message(store.chief_id(), "assistant", text, source=FOCUS_SOURCE, turn_kind=TASK)
+    # One record per session for `keeltui day` (the room's line is for reading).
+    store.add_event(FOCUS_EVENT, {
+        "start": session.started_at, "end": ended_at, "secs": round(max(0.0, ended_at - session.started_at), 1),
+        "commitment": session.commitment, "minutes": session.minutes, "drifts": session.drifts,
+    })
     return text
 
 

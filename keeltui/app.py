@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from textual import work
+from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -30,6 +30,7 @@ from keeltui.paths import config_stamp
 from keeltui.messages import (
     BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage, StoreWritten,
 )
+from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.status_line import StatusLine
@@ -70,6 +71,12 @@ class KeelApp(App):
         Binding("f", "start_focus", "Focus", id="focus"),
         Binding("F", "stop_focus", "Stop focus", show=False, id="stop_focus"),
         Binding("f2", "settings", "Settings", id="settings"),
+        # The drift banner's keys: chords that work while typing, so acting on a drift
+        # never means leaving the composer first (or typing a letter into it).
+        Binding("f6", "snooze", "Snooze", show=False, priority=True, id="drift_snooze"),
+        Binding("f7", "start_focus", "Focus", show=False, priority=True, id="focus_start"),
+        Binding("f8", "stop_focus", "Stop focus", show=False, priority=True, id="focus_stop"),
+        Binding("f9", "day", "Your day", priority=True, id="day"),
     ]
 
     quiet: reactive[bool] = reactive(False)
@@ -77,6 +84,9 @@ class KeelApp(App):
     focus_text: reactive[str] = reactive("")
     context_text: reactive[str] = reactive("")
     judge_name: reactive[str] = reactive("")
+    ambient_snoozed_until: reactive[float] = reactive(0.0)
+    ambient_mode: reactive[str] = reactive("")
+    ambient_away: reactive[bool] = reactive(False)
 
     def __init__(self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time) -> None:
         super().__init__()
@@ -98,7 +108,7 @@ class KeelApp(App):
     # -- layout ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield DriftBanner(id="drift-banner")
+        yield DriftBanner(snooze_secs=self.config.ambient.snooze_secs, id="drift-banner")
         with TabbedContent(id="panes", initial="chief-tab"):
             with TabPane("Chief", id="chief-tab"):
                 yield ChiefRoom(
@@ -195,6 +205,10 @@ class KeelApp(App):
     def set_brain_online(self, online: bool, problem: str | None = None) -> None:
         """Say once, as a notice, that the brain is offline; forget it once it answers."""
         self.brain_online = online
+        if not online and self._reprobe is None:
+            # However it was found offline (start-up, a failed Chief turn, the drift
+            # judge), it is asked again on the same schedule until it answers.
+            self._reprobe = self.set_interval(BRAIN_REPROBE_SECS, self._check_brain)
         if online:
             if self._reprobe is not None:
                 self._reprobe.stop()
@@ -326,10 +340,37 @@ class KeelApp(App):
     def watch_judge_name(self) -> None:
         self._update_status()
 
+    def watch_ambient_snoozed_until(self) -> None:
+        self._update_status()
+
+    def watch_ambient_mode(self) -> None:
+        self._update_status()
+
+    def watch_ambient_away(self) -> None:
+        self._update_status()
+
+    @on(AmbientChanged)
+    def _ambient_changed(self, message: AmbientChanged) -> None:
+        self.ambient_line = message.line
+        self.focus_text = message.focus_text
+        self.judge_name = message.judge
+        self.ambient_snoozed_until = message.snoozed_until
+        self.ambient_mode = message.mode
+        self.ambient_away = message.away
+
+    @on(JudgeFailed)
+    def _judge_failed(self, message: JudgeFailed) -> None:
+        if not self.screen_stack:
+            return  # tearing down
+        if self.brain_online is not False:
+            self.set_brain_online(False, message.problem)
+
     def status_state(self) -> StatusState:
         return StatusState(
             quiet=self.quiet, ambient_line=self.ambient_line, focus_text=self.focus_text,
             context_text=self.context_text, judge=self.judge_name,
+            snoozed_until=self.ambient_snoozed_until, ambient_off=self.ambient_mode == "off",
+            away=self.ambient_away,
         )
 
     def _update_status(self) -> None:
@@ -401,6 +442,20 @@ class KeelApp(App):
         if self.ambient is not None:
             self.ambient.open_settings()
 
+    def action_day(self) -> None:
+        """Your day: time on task, drifting and away per hour; episodes and focus sessions."""
+        from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
+        from keeltui.panes.day_view import DayScreen
+
+        if isinstance(self.screen, DayScreen):
+            return
+        if self.quiet:
+            # Window titles are not screen-safe.
+            self.notify("Quiet Mode is on: your day stays hidden until it is turned off.", timeout=3)
+            return
+        start, end = day_bounds(None, self.clock())
+        self.push_screen(DayScreen(render_day(self.store.events_between(DAY_KINDS, start, end + 86400), start)))
+
     def on_drift_banner_snooze_requested(self, message: DriftBanner.SnoozeRequested) -> None:
         self.action_snooze()
 
@@ -415,6 +470,7 @@ class KeelApp(App):
         yield SystemCommand("Start focus", "Declare a focus session", self.action_start_focus)
         yield SystemCommand("Stop focus", "End the running focus session (reported in the room)", self.action_stop_focus)
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
+        yield SystemCommand("Your day", "Time on task, drifting and away today (F9)", self.action_day)
 
     async def on_unmount(self) -> None:
         try:

@@ -46,8 +46,8 @@ def build_parser():
 
     p = sub.add_parser("log", help="print the Chief room as plain text")
     p.add_argument("--since", metavar="DURATION", help="only rows newer than this (30m, 2h, 1d)")
-    p.add_argument("--kind", choices=["conversation", "coop", "followup", "task", "summary", "notice"],
-                   help="only rows of this kind")
+    p.add_argument("--kind", choices=["conversation", "coop", "followup", "task", "summary", "notice"] + ["ambient"],
+                   help="only rows of this kind (ambient: drift episodes, away periods, focus sessions)")
     p.add_argument("--limit", type=int, metavar="N", help="only the newest N rows")
 
     p = sub.add_parser("export", help="write the Chief room as Markdown")
@@ -76,6 +76,9 @@ def build_parser():
     pc.add_argument("file", help="a file, or - for standard input")
 
     sub.add_parser("doctor", help="check config, database, brain, evidence and notifier")
+
+    p = sub.add_parser("day", help="your day: time on task, drifting and away per hour; episodes and focus sessions")
+    p.add_argument("--date", metavar="YYYY-MM-DD", help="which day (default: today)")
     return parser
 
 
@@ -167,6 +170,12 @@ def cmd_log(args) -> int:
     config = _load_config(args)
     store = _open_store(config)
     _refuse_if_quiet(store)
+    if args.kind == "ambient":
+        from keeltui.ambient.day import DAY_KINDS, render_log
+
+        for line in render_log(store.events_between(DAY_KINDS, since or 0.0, float("inf")), args.limit):
+            print(line)
+        return EXIT_OK
     rows = store.query(store.chief_id(), since=since, kind=args.kind, limit=args.limit)
     color = sys.stdout.isatty()
     for line in format_log(rows, config.owner.name, config.owner.companion, color=color):
@@ -291,6 +300,22 @@ def cmd_plan(args) -> int:
     return code
 
 
+def cmd_day(args) -> int:
+    from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
+
+    try:
+        start, end = day_bounds(args.date, time.time())
+    except ValueError as exc:
+        _err(f"day: --date: {exc}")
+        return EXIT_USAGE
+    config = _load_config(args)
+    store = _open_store(config)
+    # Records are stored when a span ends: one that ends after midnight belongs here too.
+    for line in render_day(store.events_between(DAY_KINDS, start, end + 86400), start):
+        print(line)
+    return EXIT_OK
+
+
 def cmd_doctor(args) -> int:
     from keeltui.doctor import run_doctor
 
@@ -302,6 +327,7 @@ COMMANDS = {
     "export": cmd_export, "chat": cmd_chat, "quiet": cmd_quiet, "snooze": cmd_snooze,
     "focus": cmd_focus, "plan": cmd_plan, "doctor": cmd_doctor,
 }
+COMMANDS["day"] = cmd_day
 
 
 def _fast_status(argv: list[str]) -> int | None:

@@ -29,6 +29,7 @@ BINDING_IDS = (
     "quit", "quiet", "switch_pane", "leave_composer", "compose", "snooze", "focus", "stop_focus",
     "settings", "accept_plan", "decline_plan", "copy_message", "tutor_sessions", "tutor_retry",
     "tutor_leave_input", "quiz_answer",
+    "drift_snooze", "focus_start", "focus_stop", "day",
 )
 
 
@@ -144,6 +145,12 @@ class AmbientConfig:
         ]
     )
     """Title words the local judge (used when no brain answers) treats as time sinks."""
+    snooze_secs: int = 3600
+    """How long F6 (or the banner) snoozes the drift coach, in seconds."""
+    away_after_secs: int = 300
+    """Seconds without keyboard or mouse after which you count as away (no judging,
+    no drift, nothing stored); 0 turns it off. Read from X11, tmux or the command's
+    third field."""
 
 
 @dataclass
@@ -313,6 +320,8 @@ def validate(config: Config, path: str) -> None:
         )
     if config.evidence.source == "command" and not config.evidence.command.strip():
         raise ConfigError(path, "evidence.command", "required when evidence.source = \"command\"")
+    if config.ambient.snooze_secs <= 0:
+        raise ConfigError(path, "ambient.snooze_secs", "must be greater than 0")
     if config.evidence.poll_secs <= 0:
         raise ConfigError(path, "evidence.poll_secs", "must be greater than 0")
     for pattern in config.evidence.exclude_titles:

@@ -13,16 +13,20 @@ from pathlib import Path
 
 IDLE = "idle"
 QUIET = "◌ Quiet Mode"
+AMBIENT_OFF = "ambient off"
+SNOOZED = "◌ snoozed"
+AWAY = "away"
 
 
 # What the status line shows. A namedtuple, not a dataclass: this module is on the
 # path of `keeltui status`, which tmux runs every few seconds.
 StatusState = namedtuple(
     "StatusState",
-    ["quiet", "ambient_line", "focus_text", "context_text", "judge"],
-    defaults=[False, "", "", "", ""],
+    ["quiet", "ambient_line", "focus_text", "context_text", "judge", "snoozed_until", "ambient_off", "away"],
+    defaults=[False, "", "", "", "", 0.0, False, False],
 )
-StatusState.__doc__ = """quiet, drift line, focus text, context text, and which judge runs ("brain"/"local")."""
+StatusState.__doc__ = """quiet, drift line, focus text, context text, which judge runs ("brain", "local",
+"local · brain unreachable"), the snooze's end (epoch, 0 when not snoozed), ambient off, away."""
 
 
 def render_status(state: StatusState) -> str:
@@ -36,7 +40,25 @@ def render_status(state: StatusState) -> str:
         return one_line(state.focus_text, 120)
     if state.ambient_line:
         return "⚠ " + one_line(state.ambient_line, 118)
-    return IDLE
+    return ambient_state_text(state)
+
+
+def ambient_state_text(state: StatusState) -> str:
+    """Why there is no drift line: off, snoozed (until when), away, or idle; plus the
+    local judge when it stands in for the brain. Never a bare ``idle`` that hides a state."""
+    if state.ambient_off:
+        line = AMBIENT_OFF
+    elif state.snoozed_until:
+        import time
+
+        line = f"{SNOOZED} until {time.strftime('%H:%M', time.localtime(state.snoozed_until))}"
+    elif state.away:
+        line = AWAY
+    else:
+        line = IDLE
+    if str(state.judge).startswith("local"):
+        line += f" · judge: {state.judge}"
+    return line
 
 
 def tmux_escape(line: str) -> str:

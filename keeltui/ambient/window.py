@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from keeltui.durations import format_duration
+
 from .clean import clean_text
 
 log = logging.getLogger("keeltui.ambient.window")
@@ -28,6 +30,8 @@ class WindowSnapshot:
     wm_class: str
     title: str
     at: float
+    idle_secs: float | None = None
+    """Seconds since the owner last touched keyboard or mouse, when the source knows."""
 
     def __post_init__(self) -> None:
         # Cleaning here, not in each source, means no code path can build an
@@ -99,17 +103,8 @@ class Seen(str):
 
     def describe(self) -> str:
         """``"12m in front, now"`` / ``"40s in front, 25m ago"``."""
-        when = "now" if self.ago < 1 else f"{_span(self.ago)} ago"
-        return f"{_span(self.secs)} in front, {when}"
-
-
-def _span(secs: float) -> str:
-    secs = int(round(secs))
-    if secs < 60:
-        return f"{secs}s"
-    if secs < 3600:
-        return f"{secs // 60}m"
-    return f"{secs // 3600}h{secs % 3600 // 60:02d}m"
+        when = "now" if self.ago < 1 else f"{format_duration(self.ago)} ago"
+        return f"{format_duration(self.secs)} in front, {when}"
 
 
 def timed_titles(entries: Iterable[tuple[str, float]], now: float) -> list[Seen]:
@@ -120,3 +115,13 @@ def timed_titles(entries: Iterable[tuple[str, float]], now: float) -> list[Seen]
         end = items[i + 1][1] if i + 1 < len(items) else now
         out.append(Seen(title, end - start, now - end))
     return out
+
+
+def is_away(snapshot: WindowSnapshot | None, after_secs: float) -> bool:
+    """Away from the keyboard: the source knows the idle time and it reached ``after_secs``.
+
+    A source that cannot tell (or ``after_secs`` <= 0, the feature off) is never away.
+    """
+    if snapshot is None or snapshot.idle_secs is None or after_secs <= 0:
+        return False
+    return snapshot.idle_secs >= after_secs
