@@ -480,6 +480,9 @@ class KeelApp(App):
 
 
 def run_app(config: Config, store: Store) -> int:
+    from keeltui.logfile import install_log_file, log_path
+
+    install_log_file(log_path(config))  # warnings go to a 0600 file, never onto the screen
     app = KeelApp(config, store)
     app.run()
     return app.return_code or 0

@@ -148,3 +148,19 @@ def make_notifier(env: Mapping[str, str] | None = None, *, try_notify2: bool = T
         if tmux:
             return TmuxNotifier(tmux, env=env)
     return NopNotifier()
+
+
+def why_no_toasts(env: Mapping[str, str]) -> tuple[str, str]:
+    """(the real problem, the fix) when :func:`make_notifier` found nothing to use."""
+    path = env.get("PATH", os.defpath)
+    notify_send = shutil.which("notify-send", path=path)
+    if not has_session_bus(env):
+        problem = "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus)"
+        fix = "run keeltui inside a desktop session, or inside tmux for tmux messages"
+        if not notify_send:
+            fix += "; notify-send is missing too (Debian package libnotify-bin)"
+        return problem, fix
+    if not notify_send:
+        return ("a session bus, but no notify-send and no notify2",
+                "install libnotify-bin (notify-send) or the desktop extra (notify2)")
+    return "no notifier chosen", "run `keeltui doctor` inside the session keeltui runs in"
