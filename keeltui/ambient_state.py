@@ -192,3 +192,26 @@ def save_settings(store, mode: str, cadence_secs: int) -> None:
     """Persist live settings, so they survive a restart and reach other processes."""
     store.set_state(SETTINGS_MODE_KEY, mode)
     store.set_state(SETTINGS_CADENCE_KEY, cadence_secs)
+
+
+def stored_settings(store) -> tuple[str | None, int | None, str]:
+    """The live settings F2 stored, each None when unset or unusable, and the problem."""
+    problems = []
+    mode = store.get_state(SETTINGS_MODE_KEY)
+    if mode is not None:
+        try:
+            mode = parse_mode(mode)
+        except ValueError as exc:
+            problems.append(f"{SETTINGS_MODE_KEY}: {exc}")
+            mode = None
+    cadence = store.get_state(SETTINGS_CADENCE_KEY)
+    if cadence is not None and not (isinstance(cadence, int) and not isinstance(cadence, bool) and cadence > 0):
+        problems.append(f"{SETTINGS_CADENCE_KEY}: {cadence!r} is not a positive whole number")
+        cadence = None
+    return mode, cadence, "; ".join(problems)
+
+
+def forget_settings(store) -> None:
+    """Back to the file's values: the live settings are forgotten (the environment still wins)."""
+    with store.transaction() as conn:
+        conn.execute("DELETE FROM app_state WHERE key IN (?, ?)", (SETTINGS_MODE_KEY, SETTINGS_CADENCE_KEY))

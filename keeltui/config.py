@@ -229,6 +229,9 @@ class Config:
     # Set by load_config, not by the file.
     source_path: str = field(default="", metadata={"internal": True})
     api_key: str | None = field(default=None, repr=False, metadata={"internal": True})
+    setting_layers: dict = field(default_factory=dict, compare=False, metadata={"internal": True})
+    """Per live-changeable setting, its default/file/environment values (see
+    keeltui.ambient.settings_order); empty when the config was not loaded from disk."""
 
     def database_path(self) -> Path:
         if self.paths.database:
@@ -409,9 +412,27 @@ def load_config(
     config = _fill(str(file_path), "", Config, data)
     config.source_path = str(file_path) if file_path.exists() else ""
     validate(config, str(file_path))
+    file_values = _file_ambient(config, data)
     _apply_env(config, env)
+    config.setting_layers = _setting_layers(config, file_values, env)
     config.api_key = env.get(config.brain.api_key_env) or None
     return config
+
+
+def _file_ambient(config: Config, data: dict) -> dict:
+    """The ambient settings the file itself set (validated), before the environment."""
+    table = data.get("ambient") if isinstance(data.get("ambient"), dict) else {}
+    return {name: getattr(config.ambient, name) for name in ("mode", "cadence_secs") if name in table}
+
+
+def _setting_layers(config: Config, file_values: dict, env: typing.Mapping[str, str]) -> dict:
+    from keeltui.ambient.settings_order import ENV_NAMES, layers_from_config
+
+    defaults = AmbientConfig()
+    env_values = {name: getattr(config.ambient, name) for name, var in ENV_NAMES.items() if var in env}
+    return layers_from_config(
+        {"mode": defaults.mode, "cadence_secs": defaults.cadence_secs}, file_values, env_values,
+    )
 
 
 def iter_keys(cls=Config, prefix: str = ""):

@@ -36,6 +36,7 @@ from textual.worker import get_current_worker
 from keeltui import ambient_state as state
 from keeltui.messages import AmbientChanged, JudgeFailed, StoreWritten
 from keeltui.adapters.evidence import NoneSource, make_source, poll_source
+from keeltui.ambient.settings_order import ENVIRONMENT, FILE, LIVE, Setting, resolve
 from keeltui.ambient.window import WindowSnapshot, is_away
 from keeltui.durations import format_duration as span
 from keeltui.ambient.focus import FocusCoach, FocusSession, focus_status_text, is_over
@@ -341,17 +342,27 @@ class AmbientController(Widget):
             self.run_worker(self.sentinel.evaluate(), name="sentinel-focus", group="ambient-eval", exit_on_error=False)
 
     def _sync_settings(self) -> None:
-        """Stored settings win over the config; an unusable stored value falls back to it."""
+        """Apply the settings in their one order (keeltui.ambient.settings_order):
+        defaults < file < live (stored) < environment; an unusable stored value is skipped."""
         stored = (self.store.get_state(state.SETTINGS_MODE_KEY), self.store.get_state(state.SETTINGS_CADENCE_KEY))
         if stored == self._settings_seen:
             return  # set_config wakes the run loop: only call it on a real change
         self._settings_seen = stored
-        ambient = self.config.ambient
-        mode, cadence, problem = state.load_settings(self.store, ambient.mode, ambient.cadence_secs)
+        mode, cadence, problem = self._resolved_settings()
         if problem:
             log.warning("ignoring stored settings: %s", problem)
             self._tell(f"Ignoring stored settings: {problem}", severity="warning")
-        self.sentinel.set_config(mode, cadence)
+        self.sentinel.set_config(mode.value, cadence.value)
+
+    def _resolved_settings(self) -> tuple[Setting, Setting, str]:
+        ambient = self.config.ambient
+        layers = self.config.setting_layers or {
+            "mode": {FILE: ambient.mode}, "cadence_secs": {FILE: ambient.cadence_secs},
+        }
+        live_mode, live_cadence, problem = state.stored_settings(self.store)
+        mode = resolve("mode", {**layers["mode"], LIVE: live_mode})
+        cadence = resolve("cadence_secs", {**layers["cadence_secs"], LIVE: live_cadence})
+        return mode, cadence, problem
 
     # ------------------------------------------------------------ actions
 
@@ -433,18 +444,36 @@ class AmbientController(Widget):
         """The settings modal; a valid result applies live and is stored."""
         if isinstance(self.app.screen, (FocusPrompt, SettingsScreen)):
             return
-        screen = SettingsScreen(self.sentinel.mode, self.sentinel.cadence_secs)
+        mode, cadence, _ = self._resolved_settings()
+        origins = [mode.describe(), cadence.describe()]
+        screen = SettingsScreen(self.sentinel.mode, self.sentinel.cadence_secs, origins=origins)
         self.app.push_screen(screen, self._settings_chosen)
 
-    def _settings_chosen(self, values: tuple[str, int] | None) -> None:
+    def _settings_chosen(self, values: tuple[str, int] | str | None) -> None:
         if values is None:
             return
+        if values == SettingsScreen.RESET:
+            try:
+                state.forget_settings(self.store)
+            except Exception as exc:  # noqa: BLE001 - a locked disk must not end the app
+                self._tell(f"Could not forget the live settings: {exc}", severity="error")
+                return
+            self._settings_seen = None
+            self._sync_settings()
+            self._tell(f"Back to the file's values: mode {self.sentinel.mode}, every {self.sentinel.cadence_secs:g}s.")
+            return
         mode, cadence = values
-        self.sentinel.set_config(mode, cadence)
         try:
             state.save_settings(self.store, mode, cadence)
         except Exception as exc:  # noqa: BLE001 - applied now, just not remembered
+            self.sentinel.set_config(mode, cadence)
             self._tell(f"Applied, but could not store the settings: {exc}", severity="warning")
             return
-        self._settings_seen = (mode, cadence)
+        self._settings_seen = None
+        self._sync_settings()  # the one order decides; the environment may still win
+        if (self.sentinel.mode, self.sentinel.cadence_secs) != (mode, cadence):
+            pinned = [s.describe() for s in self._resolved_settings()[:2] if s.source == ENVIRONMENT]
+            self._tell(f"Stored, but the environment wins while it is set: {'; '.join(pinned)}.",
+                       severity="warning")
+            return
         self._tell(f"Ambient mode {mode}, a judgement every {cadence}s.")

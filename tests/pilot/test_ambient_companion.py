@@ -111,3 +111,55 @@ async def test_a_failed_chief_turn_re_probes_the_brain_like_start_up(ambient_app
         failing["on"] = False
         # Nobody chats again: the re-probe alone finds the brain back.
         await wait_for(pilot, lambda: app.brain_online is True, what="the re-probe")
+
+
+async def test_the_environment_beats_a_stored_f2_setting_and_f2_says_so(ambient_app, tmp_path):
+    from keeltui import ambient_state
+    from keeltui.app import KeelApp
+    from keeltui.config import load_config
+    from keeltui.panes.modals import SettingsScreen
+    from keeltui.store import Store
+
+    ambient_app(mode="status")  # writes config.toml (the file says "status")
+    config = load_config(tmp_path / "config.toml", env={"KEEL_AMBIENT_MODE": "off"})
+    store = Store(config.database_path())
+    ambient_state.save_settings(store, "notify", 1)  # yesterday's F2 choice
+    app = KeelApp(config, store)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted)
+            await wait_for(pilot, lambda: app.ambient.sentinel.mode == "off", what="the environment wins")
+            await wait_for(pilot, lambda: status_file(tmp_path).startswith("ambient off"), what="off shown")
+            await pilot.press("f2")
+            await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="settings")
+            text = screen_text(app)
+            assert "Order: default < file < live (F2) < env (KEEL_AMBIENT_*)" in text
+            assert "mode off, from KEEL_AMBIENT_MODE; beats live notify, file status" in text
+            await pilot.click("#reset")
+            await wait_for(pilot, lambda: not isinstance(app.screen, SettingsScreen), what="reset")
+            await wait_for(pilot, lambda: store.get_state(ambient_state.SETTINGS_MODE_KEY) is None,
+                           what="the live settings forgotten")
+            assert app.ambient.sentinel.mode == "off"  # the environment still wins
+    finally:
+        store.close()
+
+
+async def test_use_the_file_values_returns_to_the_file(ambient_app, tmp_path):
+    from keeltui import ambient_state
+    from keeltui.panes.modals import SettingsScreen
+    from keeltui.store import Store
+
+    app = ambient_app(mode="status")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted)
+        other = Store(tmp_path / "k.db")  # another process's F2 (the app's own writes are not polled)
+        ambient_state.save_settings(other, "notify", 7)
+        other.close()
+        await wait_for(pilot, lambda: app.ambient.sentinel.mode == "notify", what="the live setting")
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="settings")
+        text = screen_text(app)
+        assert "mode notify, from live settings (F2); beats file status" in text
+        await pilot.click("#reset")
+        await wait_for(pilot, lambda: app.ambient.sentinel.mode == "status", what="the file's mode")
+        assert app.ambient.sentinel.cadence_secs == 1  # the file's cadence
