@@ -308,11 +308,12 @@ class Sentinel:
             self._was_drifting = True
             self._episode_notified = False
             self._episode = {"start": self._clock(), "message": message, "titles": []}
-            self._note_titles(ring)
+            self._note_titles(ring[-1:])  # what is on screen now, not the work before it
             self._line_ring = ring
             self._set_line(message)
         else:
-            self._note_titles(ring)
+            # The titles seen since the last check (or the one still in front).
+            self._note_titles([t for t in ring if t not in self._line_ring] or ring[-1:])
             self._line_ring = ring
             self._set_line(message)
             await self._sustained(message)

@@ -128,7 +128,7 @@ def _span_line(span: Span) -> str:
     when = f"{_clock(span.start)}–{_clock(span.end)}"
     if span.kind == "drift":
         titles = ", ".join(one_line(str(t), 60) for t in span.data.get("titles", [])[-3:]) or "no titles"
-        told = "toast sent" if span.data.get("sustained") else "line only"
+        told = "sustained" if span.data.get("sustained") else "one check"
         return f"{when}  drift {took} ({told}): {titles}"
     if span.kind == "away":
         return f"{when}  away {took}"

@@ -113,7 +113,13 @@ class SettingsScreen(ModalScreen[tuple[str, int] | str | None]):
     RESET = "reset"
     ORDER_HINT = "Order: default < file < live (F2) < env (KEEL_AMBIENT_*)"
 
-    DEFAULT_CSS = _MODAL_CSS.format(name="SettingsScreen")
+    # Tighter than the focus prompt: with where-each-value-comes-from it must still
+    # fit an 80x24 pane.
+    DEFAULT_CSS = _MODAL_CSS.format(name="SettingsScreen") + """
+    SettingsScreen > Vertical { padding: 0 2; }
+    SettingsScreen Label { margin-top: 0; }
+    SettingsScreen .-error { margin-top: 0; }
+    """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, mode: str, cadence_secs: float, *, origins: list[str] | None = None) -> None:

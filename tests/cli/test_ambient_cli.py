@@ -119,7 +119,7 @@ def test_day_and_log_kind_ambient_show_the_stored_day(tmp_path, loopback):
     assert "on task 40m · drifting 10m · away 30m" in text
     assert "09    |########~~  |" in text  # 40 min on task, 10 drifting in the 9 o'clock hour
     assert "10    |......      |" in text
-    assert "09:10–09:20  drift 10m (toast sent): YouTube - cats, excluded" in text
+    assert "09:10–09:20  drift 10m (sustained): YouTube - cats, excluded" in text
     assert '09:00–09:50  focus 50m "write the report" (1 drift, 50m planned)' in text
     log = keeltui(cfg, "log", "--kind", "ambient", env=bare_env(tmp_path))
     assert log.returncode == 0, log.stderr
