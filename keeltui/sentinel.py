@@ -50,6 +50,9 @@ NUDGE_EVENT = "ambient_nudge"
 EPISODE_EVENT = "ambient_episode"
 AWAY_EVENT = "ambient_away"
 EPISODE_TITLES = 12  # titles kept in an episode record
+# A window change under a drift line is judged early, but not more often than this:
+# flipping between tabs must not cost a judge call per poll.
+EARLY_JUDGE_SECS = 30.0
 
 
 def _cadence(value: float) -> float:
@@ -131,6 +134,11 @@ class Sentinel:
         self._on_change: list[Callable[[], None]] = []
         self._eval_lock = asyncio.Lock()
         self._wake = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        # A new window while a drift line shows: judge now, not at the next cadence
+        # tick, so the line is never held past the evidence it was about.
+        self._evidence_moved = False
+        self._last_judged_at = float("-inf")
         self.last_error = ""
         self.judge_calls = 0
 
@@ -184,6 +192,11 @@ class Sentinel:
                 return
             self._ring.append((title, snapshot.at))
             del self._ring[: -self._ring_size]
+            moved = bool(self._line)
+        if moved:
+            self._evidence_moved = True
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._wake.set)
 
     def add_on_change(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` whenever the line (or the snooze) changes."""
@@ -254,6 +267,7 @@ class Sentinel:
             await self._evaluate()
 
     async def _evaluate(self) -> None:
+        self._evidence_moved = False
         if self._mode == "off":
             return
         if self.snoozed:
@@ -321,6 +335,7 @@ class Sentinel:
     async def _ask(self, frame: str, titles: list) -> str | None:
         """The judge's verdict; on failure the fallback's, in the same tick; None if neither answers."""
         self.judge_calls += 1
+        self._last_judged_at = self._clock()
         try:
             verdict = await asyncio.wait_for(self._judge(frame, titles), self._judge_timeout)
         except Exception as exc:  # noqa: BLE001 - incl. timeout: fall back, invent nothing
@@ -386,10 +401,13 @@ class Sentinel:
         wait, so a changed setting applies without a restart.
         """
         loop = asyncio.get_running_loop()
+        self._loop = loop
         while not stop_event.is_set():
             started = loop.time()
             while not stop_event.is_set():
                 remaining = started + self._cadence - loop.time()
+                if self._evidence_moved:
+                    remaining = min(remaining, self._last_judged_at + EARLY_JUDGE_SECS - self._clock())
                 if remaining <= 0:
                     break
                 self._wake.clear()

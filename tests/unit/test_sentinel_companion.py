@@ -202,3 +202,51 @@ async def test_an_excluded_window_records_neither_title_nor_class():
     h.sentinel.close()
     stored = repr(h.events)
     assert "KeePassXC" not in stored
+
+
+async def test_a_new_window_under_a_drift_line_is_judged_at_once_not_at_the_next_tick():
+    import asyncio
+
+    h = Harness(DRIFT, "", cadence_secs=3600)  # the next cadence tick is an hour away
+    await h.tick()
+    assert h.sentinel.line == DRIFT
+    stop = asyncio.Event()
+    runner = asyncio.ensure_future(h.sentinel.run(stop))
+    try:
+        await asyncio.sleep(0)  # let the loop start waiting
+        h.clock.now += 30  # the early judgement's own minimum gap has passed
+        h.window("vim - report.md", wm_class="XTerm")  # back to work
+        for _ in range(2000):  # bounded by a condition, not a clock
+            if h.sentinel.line == "":
+                break
+            await asyncio.sleep(0.005)
+        assert h.sentinel.line == "" and h.judge.count == 2
+    finally:
+        stop.set()
+        await runner
+
+
+async def test_flipping_windows_under_a_drift_line_is_not_judged_more_than_every_30_s():
+    import asyncio
+
+    h = Harness(DRIFT, DRIFT, DRIFT, cadence_secs=3600)
+    await h.tick()
+    stop = asyncio.Event()
+    runner = asyncio.ensure_future(h.sentinel.run(stop))
+    try:
+        await asyncio.sleep(0)
+        h.clock.now += 30
+        h.window()  # judged early (the second call)
+        for _ in range(2000):
+            if h.judge.count == 2:
+                break
+            await asyncio.sleep(0.005)
+        assert h.judge.count == 2
+        for _ in range(5):  # more flips within the next 30 s (of the fake clock)
+            h.clock.now += 1
+            h.window()
+            await asyncio.sleep(0.01)
+        assert h.judge.count == 2
+    finally:
+        stop.set()
+        await runner
