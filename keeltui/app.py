@@ -171,6 +171,8 @@ class KeelApp(App):
             from keeltui.panes.ambient_controller import AmbientController
 
             self.ambient = AmbientController(self.config, self.store, self.brain, clock=self.clock, id="ambient")
+            self.ambient.brain_online = self.brain_online
+            self.ambient.quiet = self.quiet
             self.mount(self.ambient)
 
         self.call_after_refresh(attach)
@@ -205,6 +207,8 @@ class KeelApp(App):
     def set_brain_online(self, online: bool, problem: str | None = None) -> None:
         """Say once, as a notice, that the brain is offline; forget it once it answers."""
         self.brain_online = online
+        if self.ambient is not None:
+            self.ambient.brain_online = online  # attributes down: it follows brain ↔ local judge
         if not online and self._reprobe is None:
             # However it was found offline (start-up, a failed Chief turn, the drift
             # judge), it is asked again on the same schedule until it answers.
@@ -326,6 +330,8 @@ class KeelApp(App):
 
     def watch_quiet(self, quiet: bool) -> None:
         self.room.quiet = quiet
+        if self.ambient is not None:
+            self.ambient.quiet = quiet
         self._update_status()
 
     def watch_ambient_line(self) -> None:
@@ -351,6 +357,8 @@ class KeelApp(App):
 
     @on(AmbientChanged)
     def _ambient_changed(self, message: AmbientChanged) -> None:
+        if not self.screen_stack:
+            return  # tearing down: there is no status line left to update
         self.ambient_line = message.line
         self.focus_text = message.focus_text
         self.judge_name = message.judge

@@ -126,7 +126,10 @@ class AmbientController(Widget):
         self.clock = clock
         self._tasks = make_task_provider(config.tasks.provider, config.tasks.source)
         self._local = LocalJudge(config.ambient.time_sinks)
-        self._brain_seen: bool | None = None  # the app's brain_online when last followed
+        # Attributes down: the app sets these (it owns Quiet Mode and the brain checks).
+        self.brain_online: bool | None = None
+        self.quiet = False
+        self._brain_seen: bool | None = None  # brain_online when last followed
         self._told_failure = False
         self._published: tuple | None = None
         self._focus_text = ""
@@ -138,7 +141,7 @@ class AmbientController(Widget):
             notifier=notifier if notifier is not None else _LazyNotifier(),
             record_event=store.add_event,
             focus_active=lambda: state.current_session(store) is not None,
-            quiet_active=lambda: bool(self.app.quiet),
+            quiet_active=lambda: bool(self.quiet),
             mode=config.ambient.mode,
             cadence_secs=config.ambient.cadence_secs,
             judge_timeout=config.ambient.judge_timeout_secs,
@@ -234,7 +237,7 @@ class AmbientController(Widget):
         (see :meth:`_judge_may_have_failed`), and only the brain's next answer
         brings it back.
         """
-        known = self.app.brain_online
+        known = self.brain_online
         if known != self._brain_seen:
             self._brain_seen = known
             if known is False:
@@ -301,7 +304,7 @@ class AmbientController(Widget):
 
     def _tell(self, text: str, *, private: str | None = None, severity: str = "information") -> None:
         """A toast in the app; in Quiet Mode the ``private`` (screen-safe) wording."""
-        if private is not None and self.app.quiet:
+        if private is not None and self.quiet:
             text = private
         self.app.notify(text, severity=severity, timeout=4)
 

@@ -356,6 +356,10 @@ async def test_settings_change_the_mode_live_and_survive_a_restart(ambient_app, 
     async with again.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: again.ambient is not None and again.ambient.is_mounted)
         assert again.ambient.sentinel.mode == "off"
+        # Let start-up settle before leaving (a teardown during the tutor's mount or the
+        # brain check is issue 11.1's race, not what this test is about).
+        await wait_for(pilot, lambda: again.brain_online is not None and again.tutor is not None
+                       and again.tutor.is_mounted, what="start-up settled")
 
 
 async def test_settings_refuse_bad_values_in_the_modal(ambient_app, window):
