@@ -33,6 +33,8 @@ CORE_MODULES = [
     "keeltui.ambient.focus",
     "keeltui.ambient.window",
     "keeltui.ambient.ports",
+    "keeltui.ambient.day",
+    "keeltui.ambient.settings_order",
     "keeltui.sentinel",
 ]
 
