@@ -204,7 +204,7 @@ class KeelApp(App):
             # status line notice when it comes back without waiting for a chat turn.
             self._reprobe = self.set_interval(BRAIN_REPROBE_SECS, self._check_brain)
 
-    def set_brain_online(self, online: bool, problem: str | None = None) -> None:
+    def set_brain_online(self, online: bool, problem: str | None = None, *, notice: bool = True) -> None:
         """Say once, as a notice, that the brain is offline; forget it once it answers."""
         self.brain_online = online
         if self.ambient is not None:
@@ -220,7 +220,7 @@ class KeelApp(App):
             if self.store.get_state(BRAIN_NOTICE_KEY):
                 self.store.delete_state(BRAIN_NOTICE_KEY)
             return
-        if self.store.get_state(BRAIN_NOTICE_KEY) != self.config.brain.base_url:
+        if notice and self.store.get_state(BRAIN_NOTICE_KEY) != self.config.brain.base_url:
             self.store.set_state(BRAIN_NOTICE_KEY, self.config.brain.base_url)
             self.store.add_notice(offline_notice(self.config.brain.base_url, problem or "no answer"))
             self.refresh_room()
@@ -371,7 +371,9 @@ class KeelApp(App):
         if not self.screen_stack:
             return  # tearing down
         if self.brain_online is not False:
-            self.set_brain_online(False, message.problem)
+            # No room notice: a judge model that answers badly while the chat works
+            # would otherwise add one every re-probe cycle. The status line says it.
+            self.set_brain_online(False, f"drift judge: {message.problem}", notice=False)
 
     def status_state(self) -> StatusState:
         return StatusState(

@@ -12,7 +12,8 @@ below is a unit test. The trigger discipline, in order:
    back starts fresh (an empty ring);
 5. cheap gate: the recent-titles ring and the frame are unchanged since the last
    judgement, nothing else changed (snooze lifted, focus ended, mode, cadence or
-   judge changed, the last check failed) and we are on-track → no judge call;
+   judge changed, the last check failed) and we are on-track → no judge call
+   (the free local judge, which weighs time in front, is asked every tick);
 6. judge the frame and the titles (each with its time in front), under a timeout:
 
    * on-track → clear the line and end the episode;
@@ -293,6 +294,10 @@ class Sentinel:
             return  # away: no judgement, no line, no record
         ring = self.ring
         gate = ring == self._last_eval and not self._line and not self._dirty and not self.last_error
+        if self.judge_name == self._fallback_name and ring:
+            # The local judge costs nothing and weighs time: a stay that grows long
+            # with no new window must still be seen, so it judges every tick.
+            gate = False
         if gate and not ring:
             return  # nothing seen yet: not even the frame is read
         gen = self._gen

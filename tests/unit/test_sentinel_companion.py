@@ -250,3 +250,17 @@ async def test_flipping_windows_under_a_drift_line_is_not_judged_more_than_every
     finally:
         stop.set()
         await runner
+
+
+async def test_the_local_judge_sees_a_stay_grow_long_without_a_new_window():
+    h = Harness(judge_name="local")
+    h.sentinel.set_judge(LocalJudge(["youtube"]).ajudge, "local")
+    h.sentinel.on_window(WindowSnapshot("XTerm", "vim - report.md", h.clock.now))
+    h.clock.now += 600
+    h.sentinel.on_window(WindowSnapshot("firefox", "YouTube", h.clock.now))
+    h.clock.now += 60
+    await h.sentinel.evaluate()  # one minute of YouTube after ten of work: on track
+    assert h.sentinel.line == ""
+    h.clock.now += 1200  # the same window, twenty minutes later
+    await h.sentinel.evaluate()
+    assert h.sentinel.line.startswith("The last few windows have mostly been youtube")
