@@ -74,7 +74,12 @@ async def main() -> None:
         await shoot(KeelApp(config, store), "chief-room")
 
         async def drift(pilot):
-            pilot.app.ambient_line = "Forty minutes on Hacker News while the grant report waits for its budget table."
+            from keeltui.messages import AmbientChanged
+
+            # What the ambient controller posts when the sentinel names a drift.
+            line = "Forty minutes on Hacker News while the grant report waits for its budget table."
+            await pilot.pause(0.3)  # after the controller's first report of its state
+            pilot.app.post_message(AmbientChanged(line, "", "brain"))
 
         await shoot(KeelApp(config, store), "drift-banner", drift)
 

@@ -36,6 +36,7 @@ from keeltui.messages import ChiefFirstChunk
 from keeltui.chief import controls as chief_controls
 from keeltui.panes.room_controls import RoomControls
 from keeltui.panes.working import WorkingIndicator
+from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.pane_tabs import PaneTabs
@@ -81,6 +82,9 @@ class KeelApp(App):
         Binding("f7", "start_focus", "Focus", priority=True, id="focus"),
         Binding("f8", "stop_focus", "Stop focus", priority=True, show=False, id="stop_focus"),
         Binding("f2", "settings", "Settings", id="settings"),
+        # The drift banner's keys: chords that work while typing, so acting on a drift
+        # never means leaving the composer first (or typing a letter into it).
+        Binding("f3", "day", "Your day", priority=True, id="day"),
     ]
 
     quiet: reactive[bool] = reactive(False)
@@ -90,6 +94,9 @@ class KeelApp(App):
     context_warning: reactive[str] = reactive("")
     """The tutor's context warning, while the tutor is in view (the Chief never warns)."""
     judge_name: reactive[str] = reactive("")
+    ambient_snoozed_until: reactive[float] = reactive(0.0)
+    ambient_mode: reactive[str] = reactive("")
+    ambient_away: reactive[bool] = reactive(False)
 
     def __init__(self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time) -> None:
         super().__init__()
@@ -118,7 +125,7 @@ class KeelApp(App):
     # -- layout ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield DriftBanner(id="drift-banner")
+        yield DriftBanner(snooze_secs=self.config.ambient.snooze_secs, id="drift-banner")
         with PaneTabs(id="panes", initial="chief-tab"):
             with TabPane("Chief", id="chief-tab"):
                 yield ChiefRoom(
@@ -204,9 +211,11 @@ class KeelApp(App):
         # A non-visual widget: its workers and timer live and die with the app.
         # Mounted after the first frame, which does not need it.
         def attach() -> None:
-            from keeltui.ambient.controller import AmbientController
+            from keeltui.panes.ambient_controller import AmbientController
 
             self.ambient = AmbientController(self.config, self.store, self.brain, clock=self.clock, id="ambient")
+            self.ambient.brain_online = self.brain_online
+            self.ambient.quiet = self.quiet
             self.mount(self.ambient)
 
         self.call_after_refresh(attach)
@@ -238,7 +247,7 @@ class KeelApp(App):
             # status line notice when it comes back without waiting for a chat turn.
             self._reprobe = self.set_interval(BRAIN_REPROBE_SECS, self._check_brain)
 
-    def set_brain_online(self, online: bool, problem: str | None = None) -> None:
+    def set_brain_online(self, online: bool, problem: str | None = None, *, notice: bool = True) -> None:
         """Say once, as a notice, that the brain is offline; forget it once it answers."""
         try:
             self._set_brain_online(online, problem)
@@ -247,6 +256,12 @@ class KeelApp(App):
 
     def _set_brain_online(self, online: bool, problem: str | None = None) -> None:
         self.brain_online = online
+        if self.ambient is not None:
+            self.ambient.brain_online = online  # attributes down: it follows brain ↔ local judge
+        if not online and self._reprobe is None:
+            # However it was found offline (start-up, a failed Chief turn, the drift
+            # judge), it is asked again on the same schedule until it answers.
+            self._reprobe = self.set_interval(BRAIN_REPROBE_SECS, self._check_brain)
         if online:
             if self._reprobe is not None:
                 self._reprobe.stop()
@@ -254,7 +269,7 @@ class KeelApp(App):
             if self.store.get_state(BRAIN_NOTICE_KEY):
                 self.store.delete_state(BRAIN_NOTICE_KEY)
             return
-        if self.store.get_state(BRAIN_NOTICE_KEY) != self.config.brain.base_url:
+        if notice and self.store.get_state(BRAIN_NOTICE_KEY) != self.config.brain.base_url:
             self.store.set_state(BRAIN_NOTICE_KEY, self.config.brain.base_url)
             self.store.add_notice(offline_notice(self.config.brain.base_url, problem or "no answer"))
             self.refresh_room()
@@ -452,6 +467,8 @@ class KeelApp(App):
 
     def watch_quiet(self, quiet: bool) -> None:
         self.room.quiet = quiet
+        if self.ambient is not None:
+            self.ambient.quiet = quiet
         self._update_status()
 
     def watch_ambient_line(self) -> None:
@@ -489,11 +506,42 @@ class KeelApp(App):
         self.context_warning = warning if in_view else ""
         self._update_status()
 
+    def watch_ambient_snoozed_until(self) -> None:
+        self._update_status()
+
+    def watch_ambient_mode(self) -> None:
+        self._update_status()
+
+    def watch_ambient_away(self) -> None:
+        self._update_status()
+
+    @on(AmbientChanged)
+    def _ambient_changed(self, message: AmbientChanged) -> None:
+        if not self.screen_stack:
+            return  # tearing down: there is no status line left to update
+        self.ambient_line = message.line
+        self.focus_text = message.focus_text
+        self.judge_name = message.judge
+        self.ambient_snoozed_until = message.snoozed_until
+        self.ambient_mode = message.mode
+        self.ambient_away = message.away
+
+    @on(JudgeFailed)
+    def _judge_failed(self, message: JudgeFailed) -> None:
+        if not self.screen_stack:
+            return  # tearing down
+        if self.brain_online is not False:
+            # No room notice: a judge model that answers badly while the chat works
+            # would otherwise add one every re-probe cycle. The status line says it.
+            self.set_brain_online(False, f"drift judge: {message.problem}", notice=False)
+
     def status_state(self) -> StatusState:
         return StatusState(
             quiet=self.quiet, ambient_line=self.ambient_line, focus_text=self.focus_text,
             context_text=self.context_text, judge=self.judge_name,
             context_warning=self.context_warning,
+            snoozed_until=self.ambient_snoozed_until, ambient_off=self.ambient_mode == "off",
+            away=self.ambient_away,
         )
 
     def _update_status(self) -> None:
@@ -584,6 +632,20 @@ class KeelApp(App):
     def action_settings(self) -> None:
         if self.ambient is not None:
             self.ambient.open_settings()
+
+    def action_day(self) -> None:
+        """Your day: time on task, drifting and away per hour; episodes and focus sessions."""
+        from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
+        from keeltui.panes.day_view import DayScreen
+
+        if isinstance(self.screen, DayScreen):
+            return
+        if self.quiet:
+            # Window titles are not screen-safe.
+            self.notify("Quiet Mode is on: your day stays hidden until it is turned off.", timeout=3)
+            return
+        start, end = day_bounds(None, self.clock())
+        self.push_screen(DayScreen(render_day(self.store.events_between(DAY_KINDS, start, end + 86400), start)))
 
     def on_drift_banner_snooze_requested(self, message: DriftBanner.SnoozeRequested) -> None:
         self.action_snooze()
@@ -704,6 +766,7 @@ class KeelApp(App):
         yield SystemCommand("Start focus", "Declare a focus session", self.action_start_focus)
         yield SystemCommand("Stop focus", "End the running focus session (reported in the room)", self.action_stop_focus)
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
+        yield SystemCommand("Your day", "Time on task, drifting and away today (F3)", self.action_day)
         if self.tutor is not None:
             yield SystemCommand("Tutor summary", "The open tutor session: mastered, to review", self.tutor.action_summary)
 
@@ -731,6 +794,9 @@ def run_app(config: Config, store: Store) -> int:
     from keeltui.keyinput import install as install_alt_enter
 
     install_alt_enter()  # Alt+Enter from tmux/SSH (ESC CR) is a new line, never a send
+    from keeltui.logfile import install_log_file, log_path
+
+    install_log_file(log_path(config))  # warnings go to a 0600 file, never onto the screen
     app = KeelApp(config, store)
     app.run()
     return app.return_code or 0

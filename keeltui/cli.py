@@ -46,8 +46,8 @@ def build_parser():
 
     p = sub.add_parser("log", help="print the Chief room as plain text")
     p.add_argument("--since", metavar="DURATION", help="only rows newer than this (30m, 2h, 1d)")
-    p.add_argument("--kind", choices=["conversation", "coop", "followup", "task", "summary", "notice"],
-                   help="only rows of this kind")
+    p.add_argument("--kind", choices=["conversation", "coop", "followup", "task", "summary", "notice"] + ["ambient"],
+                   help="only rows of this kind (ambient: drift episodes, away periods, focus sessions)")
     p.add_argument("--limit", type=int, metavar="N", help="only the newest N rows")
 
     p = sub.add_parser("export", help="write the Chief room as Markdown")
@@ -80,6 +80,9 @@ def build_parser():
     add_tutor_parser(sub, _Parser)
 
     sub.add_parser("doctor", help="check config, database, brain, evidence and notifier")
+
+    p = sub.add_parser("day", help="your day: time on task, drifting and away per hour; episodes and focus sessions")
+    p.add_argument("--date", metavar="YYYY-MM-DD", help="which day (default: today)")
     return parser
 
 
@@ -213,6 +216,12 @@ def cmd_log(args) -> int:
     config = _load_config(args)
     store = _open_store(config, readonly=True)
     _refuse_if_quiet(store)
+    if args.kind == "ambient":
+        from keeltui.ambient.day import DAY_KINDS, render_log
+
+        for line in render_log(store.events_between(DAY_KINDS, since or 0.0, float("inf")), args.limit):
+            print(line)
+        return EXIT_OK
     rows = _settled(store.query(store.chief_id(), since=since, kind=args.kind, limit=args.limit))
     color = sys.stdout.isatty()
     for line in format_log(rows, config.owner.name, config.owner.companion, color=color):
@@ -348,6 +357,22 @@ def cmd_tutor(args) -> int:
     return run(args, _open_store(_load_config(args)))
 
 
+def cmd_day(args) -> int:
+    from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
+
+    try:
+        start, end = day_bounds(args.date, time.time())
+    except ValueError as exc:
+        _err(f"day: --date: {exc}")
+        return EXIT_USAGE
+    config = _load_config(args)
+    store = _open_store(config)
+    # Records are stored when a span ends: one that ends after midnight belongs here too.
+    for line in render_day(store.events_between(DAY_KINDS, start, end + 86400), start):
+        print(line)
+    return EXIT_OK
+
+
 def cmd_doctor(args) -> int:
     from keeltui.doctor import run_doctor
 
@@ -360,6 +385,7 @@ COMMANDS = {
     "focus": cmd_focus, "plan": cmd_plan, "doctor": cmd_doctor,
 }
 COMMANDS["tutor"] = cmd_tutor
+COMMANDS["day"] = cmd_day
 
 
 def _fast_status(argv: list[str]) -> int | None:

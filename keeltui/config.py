@@ -36,6 +36,7 @@ BINDING_IDS = (
     "stop_reply", "chief_retry", "regenerate", "edit_last", "search_room", "toggle_version",
     "search_older", "search_newer", "search_close",
     "room_first", "room_latest",
+    "day",
 )
 # The tutor's records: the summary (F4), and rename/delete on the session list.
 BINDING_IDS += ("tutor_summary", "tutor_rename_session", "tutor_delete_session")
@@ -175,6 +176,12 @@ class AmbientConfig:
         ]
     )
     """Title words the local judge (used when no brain answers) treats as time sinks."""
+    snooze_secs: int = 3600
+    """How long F6 (or the banner) snoozes the drift coach, in seconds."""
+    away_after_secs: int = 300
+    """Seconds without keyboard or mouse after which you count as away (no judging,
+    no drift, nothing stored); 0 turns it off. Read from X11, tmux or the command's
+    third field."""
 
 
 @dataclass
@@ -257,6 +264,9 @@ class Config:
     # Set by load_config, not by the file.
     source_path: str = field(default="", metadata={"internal": True})
     api_key: str | None = field(default=None, repr=False, metadata={"internal": True})
+    setting_layers: dict = field(default_factory=dict, compare=False, metadata={"internal": True})
+    """Per live-changeable setting, its default/file/environment values (see
+    keeltui.ambient.settings_order); empty when the config was not loaded from disk."""
 
     def database_path(self) -> Path:
         if self.paths.database:
@@ -350,6 +360,8 @@ def validate(config: Config, path: str) -> None:
         )
     if config.evidence.source == "command" and not config.evidence.command.strip():
         raise ConfigError(path, "evidence.command", "required when evidence.source = \"command\"")
+    if config.ambient.snooze_secs <= 0:
+        raise ConfigError(path, "ambient.snooze_secs", "must be greater than 0")
     if config.evidence.poll_secs <= 0:
         raise ConfigError(path, "evidence.poll_secs", "must be greater than 0")
     for pattern in config.evidence.exclude_titles:
@@ -528,12 +540,30 @@ def load_config(
     configured_url = config.brain.base_url  # the key's endpoint, before any env override
     validate(config, str(file_path))
     _clean_names(config)
+    file_values = _file_ambient(config, data)
     _apply_env(config, env)
+    config.setting_layers = _setting_layers(config, file_values, env)
     from keeltui.keyroute import route_key
 
     config.key_route = route_key(config.brain.api_key_env, configured_url, config.brain.base_url, env)
     config.api_key = config.key_route.key
     return config
+
+
+def _file_ambient(config: Config, data: dict) -> dict:
+    """The ambient settings the file itself set (validated), before the environment."""
+    table = data.get("ambient") if isinstance(data.get("ambient"), dict) else {}
+    return {name: getattr(config.ambient, name) for name in ("mode", "cadence_secs") if name in table}
+
+
+def _setting_layers(config: Config, file_values: dict, env: typing.Mapping[str, str]) -> dict:
+    from keeltui.ambient.settings_order import ENV_NAMES, layers_from_config
+
+    defaults = AmbientConfig()
+    env_values = {name: getattr(config.ambient, name) for name, var in ENV_NAMES.items() if var in env}
+    return layers_from_config(
+        {"mode": defaults.mode, "cadence_secs": defaults.cadence_secs}, file_values, env_values,
+    )
 
 
 def iter_keys(cls=Config, prefix: str = ""):

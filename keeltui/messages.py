@@ -56,5 +56,33 @@ class ContextChanged(Message):
         self.session_id = session_id
         self.context_text = context_text
         self.warning = warning
+
+
 class ChiefFirstChunk(Message):
     """The reply's first text arrived: the working indicator's job is done."""
+
+
+class AmbientChanged(Message):
+    """The ambient controller's state changed: the values the status line, the banner
+    and the status file show (attributes down: the app copies them onto itself)."""
+
+    def __init__(
+        self, line: str, focus_text: str, judge: str, *,
+        snoozed_until: float = 0.0, mode: str = "", away: bool = False,
+    ) -> None:
+        super().__init__()
+        self.line = line
+        self.focus_text = focus_text
+        self.judge = judge
+        self.snoozed_until = snoozed_until
+        self.mode = mode
+        self.away = away
+
+
+class JudgeFailed(Message):
+    """The drift judge could not reach the brain; the app treats the brain as offline
+    (and re-probes it) until it answers again."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__()
+        self.problem = problem

@@ -13,17 +13,22 @@ from pathlib import Path
 
 IDLE = "idle"
 QUIET = "◌ Quiet Mode"
+AMBIENT_OFF = "ambient off"
+SNOOZED = "◌ snoozed"
+AWAY = "away"
 
 
 # What the status line shows. A namedtuple, not a dataclass: this module is on the
 # path of `keeltui status`, which tmux runs every few seconds.
 StatusState = namedtuple(
     "StatusState",
-    ["quiet", "ambient_line", "focus_text", "context_text", "judge", "context_warning"],
-    defaults=[False, "", "", "", "", ""],
+    ["quiet", "ambient_line", "focus_text", "context_text", "judge", "snoozed_until", "ambient_off", "away",
+     "context_warning"],
+    defaults=[False, "", "", "", "", 0.0, False, False, ""],
 )
-StatusState.__doc__ = """quiet, drift line, focus text, context text, which judge runs ("brain"/"local"),
-and the tutor's context warning (mirrored beside the drift line)."""
+StatusState.__doc__ = """quiet, drift line, focus text, context text, which judge runs ("brain", "local",
+"local · brain unreachable"), the snooze's end (epoch, 0 when not snoozed), ambient off, away, and the
+tutor's context warning (mirrored beside the drift line)."""
 
 
 def render_status(state: StatusState) -> str:
@@ -37,7 +42,7 @@ def render_status(state: StatusState) -> str:
         return _with_context_warning(one_line(state.focus_text, 120), state)
     if state.ambient_line:
         return _with_context_warning("⚠ " + one_line(state.ambient_line, 118), state)
-    return _with_context_warning(IDLE, state)
+    return _with_context_warning(ambient_state_text(state), state)
 
 
 def _with_context_warning(line: str, state: StatusState) -> str:
@@ -48,6 +53,23 @@ def _with_context_warning(line: str, state: StatusState) -> str:
         return line
     warning = one_line(state.context_warning, 120)
     return warning if line == IDLE else f"{line}  ·  {warning}"
+
+def ambient_state_text(state: StatusState) -> str:
+    """Why there is no drift line: off, snoozed (until when), away, or idle; plus the
+    local judge when it stands in for the brain. Never a bare ``idle`` that hides a state."""
+    if state.ambient_off:
+        line = AMBIENT_OFF
+    elif state.snoozed_until:
+        import time
+
+        line = f"{SNOOZED} until {time.strftime('%H:%M', time.localtime(state.snoozed_until))}"
+    elif state.away:
+        line = AWAY
+    else:
+        line = IDLE
+    if str(state.judge).startswith("local"):
+        line += f" · judge: {state.judge}"
+    return line
 
 
 def tmux_escape(line: str) -> str:

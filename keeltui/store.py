@@ -732,6 +732,17 @@ class Store:
             for r in reversed(rows)
         ]
 
+    def events_between(self, kinds: tuple[str, ...], start: float, end: float) -> list[dict]:
+        """Events of these kinds recorded in [start, end), oldest first (for `keeltui day`)."""
+        marks = ", ".join("?" for _ in kinds)
+        sql = f"SELECT * FROM events WHERE kind IN ({marks}) AND created_at >= ? AND created_at < ? ORDER BY id"
+        with self._lock:
+            rows = self._conn.execute(sql, (*kinds, start, end)).fetchall()
+        return [
+            {"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]), "created_at": r["created_at"]}
+            for r in rows
+        ]
+
     def get_state(self, key: str, default: Any = None) -> Any:
         with self._reading():
             row = self._conn.execute("SELECT value FROM app_state WHERE key = ?", (key,)).fetchone()

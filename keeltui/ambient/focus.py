@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 
 from .clean import clean_text
-from .evidence import WindowSnapshot
+from .window import WindowSnapshot
 from .judges import MESSAGE_LIMIT, on_task
 
 log = logging.getLogger("keeltui.ambient.focus")

@@ -94,7 +94,7 @@ def script(loopback) -> Script:
 @pytest.fixture
 def toasts(monkeypatch) -> Toasts:
     recorder = Toasts()
-    monkeypatch.setattr("keeltui.ambient.controller.make_notifier", lambda: recorder)
+    monkeypatch.setattr("keeltui.panes.ambient_controller.make_notifier", lambda: recorder)
     return recorder
 
 
@@ -178,9 +178,9 @@ async def test_drift_sets_the_line_then_one_nudge_and_one_toast(ambient_app, scr
         events = app.store.events(NUDGE_EVENT)
         assert events and events[0]["data"] == {"message": DRIFT, "title": "YouTube - cat videos", "class": "firefox"}
         calls = judge_calls(loopback)
-        await wait_for(pilot, lambda: len(app.store.events(NUDGE_EVENT)) > len(events), what="a later sustained tick")
-        assert judge_calls(loopback) > calls
+        await wait_for(pilot, lambda: judge_calls(loopback) > calls + 1, what="later sustained ticks")
         assert toasts.sent == [("keeltui", DRIFT)]  # once per episode
+        assert len(app.store.events(NUDGE_EVENT)) == 1  # one record per episode, not per check
         # Back on track: the line, the banner and the status file clear.
         script.ambient = verdict()
         window.show("grant report.odt - LibreOffice", "libreoffice")
@@ -200,7 +200,9 @@ async def test_z_snoozes_the_line_banner_and_store(ambient_app, script, window, 
         await wait_for(pilot, lambda: not app.banner.has_class("-shown"))
         until = app.store.get_state(ambient_state.SNOOZE_KEY)
         assert 59 * 60 < until - time.time() <= 60 * 60
-        assert status_file(tmp_path) == "idle" and "⚠" not in status_text(app)
+        # Snoozed is a state of its own, with its end: never a bare "idle".
+        shown_until = time.strftime("%H:%M", time.localtime(until))
+        assert status_file(tmp_path) == f"◌ snoozed until {shown_until}" and "⚠" not in status_text(app)
         calls = judge_calls(loopback)
         window.show("Reddit - the front page")
         await app.ambient.sentinel.evaluate()
@@ -354,6 +356,10 @@ async def test_settings_change_the_mode_live_and_survive_a_restart(ambient_app, 
     async with again.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: again.ambient is not None and again.ambient.is_mounted)
         assert again.ambient.sentinel.mode == "off"
+        # Let start-up settle before leaving (a teardown during the tutor's mount or the
+        # brain check is issue 11.1's race, not what this test is about).
+        await wait_for(pilot, lambda: again.brain_online is not None and again.tutor is not None
+                       and again.tutor.is_mounted, what="start-up settled")
 
 
 async def test_settings_refuse_bad_values_in_the_modal(ambient_app, window):
@@ -418,8 +424,8 @@ async def test_hostile_titles_and_replies_render_literally(ambient_app, script, 
 async def test_offline_brain_switches_to_the_local_judge(ambient_app, window):
     app = ambient_app(base_url=f"http://127.0.0.1:{free_port()}/v1")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.judge_name == "local", what="the local judge")
-        assert "judge: local" in status_text(app)
+        await wait_for(pilot, lambda: app.judge_name == "local · brain unreachable", what="the local judge")
+        assert "judge: local · brain unreachable" in status_text(app)
         # The local judge calls it drift when most recent titles are time sinks.
         window.show("YouTube - funny cats")
         await wait_for(pilot, lambda: "YouTube - funny cats" in app.ambient.sentinel.ring)
@@ -429,13 +435,15 @@ async def test_offline_brain_switches_to_the_local_judge(ambient_app, window):
         assert "⚠ The last few windows" in status_text(app)
 
 
-async def test_a_garbage_reply_keeps_the_prior_line(ambient_app, script, window, loopback):
+async def test_a_garbage_reply_hands_over_to_the_local_judge_at_once(ambient_app, script, window, loopback):
     app = ambient_app()
     async with app.run_test(size=SIZE) as pilot:
         await drift(pilot, app, script, window)
         script.ambient = "I think you are doing fine, honestly."
         await wait_for(pilot, lambda: app.ambient.sentinel.last_error, what="a failed judgement")
-        assert app.ambient_line == DRIFT and f"⚠ {DRIFT}" in status_text(app)
+        # The same tick: the local judge answered, and the status line says why it runs.
+        await wait_for(pilot, lambda: "judge: local · brain unreachable" in status_text(app), what="said once")
+        assert app.ambient.sentinel.judge_name == "local"
         assert app.is_running
 
 
@@ -457,8 +465,8 @@ async def test_the_drift_judge_returns_to_the_brain_when_it_comes_back(ambient_a
     port = free_port()
     app = ambient_app(base_url=f"http://127.0.0.1:{port}/v1")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.judge_name == "local", what="the local judge")
-        with LoopbackBrain(port=port):
+        await wait_for(pilot, lambda: app.judge_name.startswith("local"), what="the local judge")
+        with LoopbackBrain(Script(), port=port):  # a brain that answers the judge properly
             await wait_for(pilot, lambda: app.brain_online is True and app.judge_name == "brain",
                            what="the brain judge again")
             assert "judge: brain" in status_text(app)

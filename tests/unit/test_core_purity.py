@@ -33,6 +33,10 @@ CORE_MODULES = [
     "keeltui.ambient.frame",
     "keeltui.ambient.judges",
     "keeltui.ambient.focus",
+    "keeltui.ambient.window",
+    "keeltui.ambient.ports",
+    "keeltui.ambient.day",
+    "keeltui.ambient.settings_order",
     "keeltui.sentinel",
 ]
 
