@@ -10,7 +10,6 @@ written to the terminal during the reply as a multiple of the reply's text size.
 
 from __future__ import annotations
 
-import os
 import time
 import uuid
 
