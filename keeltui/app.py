@@ -8,17 +8,15 @@ widgets are handed what to show. Workers post messages and never touch widgets; 
 from __future__ import annotations
 
 import logging
-import os
 import time
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-from textual import work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import TabbedContent
 from textual.worker import Worker, WorkerState
 
 from keeltui.brain import Brain, BrainError, BrainHTTPError
@@ -26,6 +24,7 @@ from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on, screen_safe
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
 from keeltui.config import Config
+from keeltui.main_screen import MainScreen
 from keeltui.paths import config_stamp
 from keeltui.messages import (
     BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage, StoreWritten,
@@ -33,9 +32,15 @@ from keeltui.messages import (
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.status_line import StatusLine
-from keeltui.services.chief_turns import ChiefTurns
 from keeltui.statusfile import StatusState, render_status, write_status
 from keeltui.store import Store
+from keeltui.wiring import Services, wire
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from keeltui.ambient.controller import AmbientController
+    from keeltui.tutor_view import TutorPane
 
 log = logging.getLogger("keeltui.app")
 
@@ -78,54 +83,64 @@ class KeelApp(App):
     context_text: reactive[str] = reactive("")
     judge_name: reactive[str] = reactive("")
 
-    def __init__(self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time) -> None:
+    def __init__(
+        self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time, services: Services | None = None,
+    ) -> None:
         super().__init__()
+        # One composition root (keeltui.wiring); these attributes are its parts, handed down.
+        self.services = services if services is not None else wire(config, store, brain)
         self.config = config
-        self.store = store
-        self.brain = brain or Brain(config.brain, config.api_key)
+        self.store = self.services.store
+        self.brain = self.services.brain
         self.clock = clock
-        self.chief = ChiefTurns(store, self.brain, config)
+        self.chief = self.services.chief
         self._data_version = -1
         self._room_cursor = 0
         self._status_written: str | None = None
         self._status_path: Path = config.status_file_path()
         self._config_stamp = config_stamp(config.source_path or None)
         self.brain_online: bool | None = None
-        self._reprobe = None
-        self.ambient = None  # the ambient controller, mounted after the first frame
-        self.tutor = None  # the tutor pane, mounted after the first frame
+        self._reprobe: Timer | None = None
+        self.ambient: AmbientController | None = None  # the ambient controller, mounted after the first frame
+        self.tutor: TutorPane | None = None  # the tutor pane, mounted after the first frame
+        self._main: MainScreen | None = None
 
     # -- layout ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield DriftBanner(id="drift-banner")
-        with TabbedContent(id="panes", initial="chief-tab"):
-            with TabPane("Chief", id="chief-tab"):
-                yield ChiefRoom(
-                    self.config.owner.name, self.config.owner.companion,
-                    self.config.chief.window_rows, id="chief-room",
-                )
-            with TabPane("Tutor", id="tutor-tab"):
-                pass  # the tutor pane is mounted right after the first frame (see _mount_tutor)
-        yield StatusLine(id="status-line")
-        yield Footer()
+        yield from self.main_screen.compose_layout()
+
+    def get_default_screen(self) -> Screen:
+        self._main = MainScreen(
+            self.config.owner.name, self.config.owner.companion, self.config.chief.window_rows, id="main",
+        )
+        return self._main
 
     @property
-    def main_screen(self) -> Screen:
-        """The screen under any modal: app-level queries must not land on a dialog."""
-        return self.screen_stack[0]
+    def main_screen(self) -> MainScreen:
+        """The layout, under any dialog: app-level queries must not land on a dialog."""
+        if self._main is None:
+            raise RuntimeError("the main screen is built when the app starts")
+        return self._main
+
+    @property
+    def ui_alive(self) -> bool:
+        """False before the layout is up and during teardown, when late messages
+        (a brain check, a worker's end, a store write) have no screen to land on."""
+        # is_running turns False as shutdown begins, before the screens lose their widgets.
+        return self.is_running and self._main is not None and self._main.is_attached and bool(self.screen_stack)
 
     @property
     def room(self) -> ChiefRoom:
-        return self.main_screen.query_one(ChiefRoom)
+        return self.main_screen.room
 
     @property
     def status_line(self) -> StatusLine:
-        return self.main_screen.query_one(StatusLine)
+        return self.main_screen.status_line
 
     @property
     def banner(self) -> DriftBanner:
-        return self.main_screen.query_one(DriftBanner)
+        return self.main_screen.banner
 
     # -- start-up -------------------------------------------------------------------
 
@@ -148,16 +163,20 @@ class KeelApp(App):
         self.call_after_refresh(self._check_brain)
 
     def _mount_tutor(self) -> None:
+        if not self.ui_alive:
+            return
         # The tutor's modules are not needed for the first frame of the room.
         from keeltui.tutor_view import TutorPane
 
-        self.tutor = TutorPane(id="tutor-pane", app_config=self.config, store=self.store, brain=self.brain)
-        self.main_screen.query_one("#tutor-tab", TabPane).mount(self.tutor)
+        self.tutor = TutorPane(id="tutor-pane", app_config=self.config, turns=self.services.tutor)
+        self.main_screen.tutor_tab.mount(self.tutor)
 
     def _attach_ambient(self) -> None:
         # A non-visual widget: its workers and timer live and die with the app.
         # Mounted after the first frame, which does not need it.
         def attach() -> None:
+            if not self.ui_alive:
+                return
             from keeltui.ambient.controller import AmbientController
 
             self.ambient = AmbientController(self.config, self.store, self.brain, clock=self.clock, id="ambient")
@@ -166,7 +185,7 @@ class KeelApp(App):
         self.call_after_refresh(attach)
 
     def _check_brain(self) -> None:
-        self.run_worker(self._brain_check_worker, name="brain-check", group="brain", exclusive=True, exit_on_error=False)
+        self.run_worker(self._brain_check_worker(), name="brain-check", group="brain", exclusive=True, exit_on_error=False)
 
     async def _brain_check_worker(self) -> None:
         import asyncio
@@ -184,6 +203,8 @@ class KeelApp(App):
         self.post_message(BrainChecked(problem))
 
     def on_brain_checked(self, message: BrainChecked) -> None:
+        if not self.ui_alive:
+            return
         self.set_brain_online(message.problem is None, message.problem)
         if message.problem is None:
             self.status_line.message = ""
@@ -217,6 +238,8 @@ class KeelApp(App):
             self.refresh_from_store()
 
     def refresh_from_store(self) -> None:
+        if not self.ui_alive:
+            return
         quiet = quiet_mode_on(self.store)
         if quiet != self.quiet:
             self.quiet = quiet
@@ -227,10 +250,12 @@ class KeelApp(App):
             self.tutor.refresh_from_store()
 
     def refresh_room(self) -> None:
+        if not self.ui_alive:
+            return
         rows = self.store.after(self.store.chief_id(), self._room_cursor)
         # Rows another process is still streaming are re-read until they settle.
         streaming_ids = [
-            w.row_id for w in self.room.log_view.children
+            getattr(w, "row_id") for w in self.room.log_view.children
             if getattr(w, "status", None) == "streaming" and w is not self.room._streaming
         ]
         refreshed = [row for row in (self.store.message(i) for i in streaming_ids) if row is not None]
@@ -268,7 +293,9 @@ class KeelApp(App):
         buffer = StreamBuffer()
 
         def on_start(reply_id: int) -> None:
-            self.post_message(ChiefReplyStarted(self.store.message(reply_id), buffer))
+            row = self.store.message(reply_id)
+            if row is not None:
+                self.post_message(ChiefReplyStarted(row, buffer))
 
         result = await self.chief.reply(user_id, buffer.append, on_start)
         self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error))
@@ -276,10 +303,14 @@ class KeelApp(App):
             self.post_message(StoreWritten())
 
     def on_chief_reply_started(self, message: ChiefReplyStarted) -> None:
+        if not self.ui_alive:
+            return
         self._room_cursor = max(self._room_cursor, message.row.id)
         self.room.begin_stream(message.row, message.buffer)
 
     def on_chief_reply_finished(self, message: ChiefReplyFinished) -> None:
+        if not self.ui_alive:
+            return
         self.room.composer.busy = False
         if message.row is not None:
             self.room.end_stream(message.row)
@@ -295,6 +326,8 @@ class KeelApp(App):
     # -- workers --------------------------------------------------------------------
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if not self.ui_alive:
+            return
         if event.state == WorkerState.ERROR:
             error = event.worker.error
             log.error("worker %s failed: %r", event.worker.name, error)
@@ -306,11 +339,15 @@ class KeelApp(App):
         self.refresh_room()
 
     def on_status_message(self, message: StatusMessage) -> None:
+        if not self.ui_alive:
+            return
         self.status_line.message = message.text
 
     # -- Quiet Mode and the status line ------------------------------------------------
 
     def watch_quiet(self, quiet: bool) -> None:
+        if not self.ui_alive:
+            return
         self.room.quiet = quiet
         self._update_status()
 
@@ -333,7 +370,7 @@ class KeelApp(App):
         )
 
     def _update_status(self) -> None:
-        if not self.is_mounted:
+        if not self.ui_alive:
             return
         state = self.status_state()
         self.status_line.state = state
@@ -355,7 +392,7 @@ class KeelApp(App):
     # -- navigation -------------------------------------------------------------------
 
     def action_switch_pane(self) -> None:
-        panes = self.main_screen.query_one(TabbedContent)
+        panes = self.main_screen.panes
         panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
@@ -370,7 +407,7 @@ class KeelApp(App):
 
     def action_leave_composer(self) -> None:
         """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""
-        panes = self.main_screen.query_one(TabbedContent)
+        panes = self.main_screen.panes
         rows = [w for w in self.room.log_view.children if w.can_focus] if panes.active == "chief-tab" else []
         if rows and not self.quiet:
             rows[-1].focus(scroll_visible=False)
@@ -378,7 +415,7 @@ class KeelApp(App):
             self.set_focus(None)
 
     def action_compose(self) -> None:
-        panes = self.main_screen.query_one(TabbedContent)
+        panes = self.main_screen.panes
         if panes.active == "chief-tab" and not self.quiet:
             self.room.composer.focus_input()
         else:
@@ -424,9 +461,9 @@ class KeelApp(App):
 
 
 def run_app(config: Config, store: Store) -> int:
-    app = KeelApp(config, store)
+    app = KeelApp(config, store, services=wire(config, store))
     app.run()
     return app.return_code or 0
 
 
-__all__ = ["KeelApp", "run_app", "work", "os"]
+__all__ = ["KeelApp", "run_app"]

@@ -8,7 +8,7 @@ replaced by one sentence.
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol
+from typing import Iterable, Protocol, Sequence
 
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -27,11 +27,16 @@ PAGE_ROWS = 40
 
 
 class RowLike(Protocol):
-    id: int
-    role: str
-    content: str
-    turn_kind: str | None
-    status: str
+    @property
+    def id(self) -> int: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def turn_kind(self) -> str | None: ...
+    @property
+    def status(self) -> str: ...
 
 
 class RoomLog(VerticalScroll):
@@ -128,11 +133,6 @@ class ChiefRoom(Vertical):
     def mounted_ids(self) -> list[int]:
         return [w.row_id for w in self.log_view.children if hasattr(w, "row_id")]
 
-    @property
-    def last_id(self) -> int:
-        ids = self.mounted_ids
-        return ids[-1] if ids else 0
-
     def row_widget(self, row_id: int) -> Widget | None:
         matches = self.log_view.query(f"#row-{row_id}")
         return matches.first() if matches else None
@@ -176,13 +176,13 @@ class ChiefRoom(Vertical):
         log.mount_all(new)
         self._prune(from_top=True)
 
-    def append_page(self, rows: list[RowLike], reaches_latest: bool) -> None:
+    def append_page(self, rows: Sequence[RowLike], reaches_latest: bool) -> None:
         """Newer rows paged back in at the bottom (``rows`` oldest first)."""
         self.log_view.mount_all([self._widget_for(row) for row in rows if self.row_widget(row.id) is None])
         self.at_latest = reaches_latest
         self._prune(from_top=True)
 
-    def prepend_rows(self, rows: list[RowLike]) -> None:
+    def prepend_rows(self, rows: Sequence[RowLike]) -> None:
         """Older rows paged in at the top (``rows`` oldest first)."""
         if not rows:
             self._no_older = True

@@ -382,7 +382,7 @@ def load_config(
     """
     env = os.environ if env is None else env
     explicit = path is not None
-    file_path = Path(path) if explicit else default_config_path()
+    file_path = Path(path) if path is not None else default_config_path()
     data: dict = {}
     if file_path.exists():
         try:

@@ -13,11 +13,10 @@ from keeltui.textsafe import clean_text
 
 
 def _stream_turn(config, store, text: str) -> int:
-    from keeltui.brain import Brain
-    from keeltui.services.chief_turns import ChiefTurns
+    from keeltui.wiring import wire
 
-    brain = Brain(config.brain, config.api_key)
-    turns = ChiefTurns(store, brain, config)
+    services = wire(config, store)
+    turns = services.chief
 
     async def run():
         user_id = turns.add_user_turn(text)  # write-ahead: kept even if the brain is down
@@ -28,7 +27,7 @@ def _stream_turn(config, store, text: str) -> int:
             if result.needs_compaction:
                 await turns.compact()
         finally:
-            await brain.aclose()
+            await services.aclose()
         return result
 
     result = asyncio.run(run())
@@ -45,7 +44,7 @@ def one_turn(config, store, text: str) -> int:
 
 def line_chat(config, store) -> int:
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.history import FileHistory, History, InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
 
     from keeltui.chief.quiet import Access, QuietModeRefusal, check_access, quiet_mode_on
@@ -63,10 +62,10 @@ def line_chat(config, store) -> int:
     history_path = config.status_file_path().parent / "chat_history"
     try:
         history_path.parent.mkdir(parents=True, exist_ok=True)
-        history = FileHistory(str(history_path))
+        history: History = FileHistory(str(history_path))
     except OSError:
         history = InMemoryHistory()
-    session = PromptSession(history=history, multiline=True, key_bindings=bindings)
+    session: PromptSession[str] = PromptSession(history=history, multiline=True, key_bindings=bindings)
     print(f"Line-mode chat with {config.owner.companion}. Alt+Enter for a new line, Ctrl-D to leave.")
     from keeltui.review import format_log
 

@@ -30,7 +30,7 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable
 
-from .ambient.clean import clean_text
+from keeltui.textsafe import one_line
 from .ambient.evidence import WindowSnapshot
 from .ambient.judges import MESSAGE_LIMIT
 from .ambient.modes import DEFAULT_CADENCE_SECS, parse_mode
@@ -104,7 +104,7 @@ class Sentinel:
         # Bumped whenever a judgement in flight must be discarded on arrival
         # (snooze, mode off, focus started): its answer is about a stale world.
         self._gen = 0
-        self._on_change: list[Callable[[], None]] = []
+        self._on_change: list[Callable[[], object]] = []
         self._eval_lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self.last_error = ""
@@ -150,7 +150,7 @@ class Sentinel:
             self._ring.append(title)
             del self._ring[: -self._ring_size]
 
-    def add_on_change(self, callback: Callable[[], None]) -> None:
+    def add_on_change(self, callback: Callable[[], object]) -> None:
         """Call ``callback()`` whenever the line (or the snooze) changes."""
         self._on_change.append(callback)
 
@@ -228,7 +228,7 @@ class Sentinel:
         self.last_error = ""
         if gen != self._gen or self._mode == "off" or self.snoozed or self._focus_now():
             return  # the world changed while the judge was thinking
-        message = clean_text(verdict, MESSAGE_LIMIT) if isinstance(verdict, str) else ""
+        message = one_line(verdict, MESSAGE_LIMIT) if isinstance(verdict, str) else ""
         if not message:
             self._end_episode()
         elif not self._was_drifting:

@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from keeltui.brain import Brain, Usage
+from keeltui.brain import Usage
 from keeltui.config import Config
 from keeltui.messages import StatusMessage
 from keeltui.panes.assessment import AssessmentCard
@@ -30,7 +30,6 @@ from keeltui.panes.message import ChatMessage
 from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
 from keeltui.services.tutor_turns import TurnOutcome, TutorTurns
-from keeltui.store import Store
 from keeltui.textsafe import clean_text
 from keeltui.tutor import session as ts
 from keeltui.tutor.phases import awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
@@ -99,10 +98,10 @@ class TutorPane(Vertical):
             self.session_id = session_id
             self.outcome = outcome
 
-    def __init__(self, *, id: str | None = None, app_config: Config, store: Store, brain: Brain) -> None:
+    def __init__(self, *, id: str | None = None, app_config: Config, turns: TutorTurns) -> None:
         super().__init__(id=id)
         self.config = app_config
-        self.turns = TutorTurns(store, brain, app_config)
+        self.turns = turns  # built once by keeltui.wiring, handed down
         self.session_id: int | None = None
         self._busy_sessions: set[int] = set()
         self._widgets: dict[str, Widget] = {}
@@ -227,7 +226,7 @@ class TutorPane(Vertical):
 
     def refresh_from_store(self) -> None:
         """Re-read the store (the app calls this when another process wrote to it)."""
-        if self.in_session:
+        if self.in_session and self.session_id is not None:
             self._draw(self.turns.transcript(self.session_id))
         elif self.is_mounted:
             self._fill_session_list()

@@ -21,7 +21,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from .clean import clean_text
+from keeltui.textsafe import one_line
 from .complaint import Complaint
 from .proc import CommandFailed, run_bounded
 
@@ -43,16 +43,19 @@ class WindowSnapshot:
     def __post_init__(self) -> None:
         # Cleaning here, not in each source, means no code path can build an
         # unclean snapshot (tests and the app included).
-        object.__setattr__(self, "wm_class", clean_text(self.wm_class, TEXT_LIMIT))
-        object.__setattr__(self, "title", clean_text(self.title, TEXT_LIMIT))
+        object.__setattr__(self, "wm_class", one_line(self.wm_class, TEXT_LIMIT))
+        object.__setattr__(self, "title", one_line(self.title, TEXT_LIMIT))
 
 
 class EvidenceSource(Protocol):
     """What the app polls. ``reason`` explains an unavailable source (for doctor)."""
 
-    name: str
-    reason: str
-    available: bool
+    @property
+    def name(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def available(self) -> bool: ...
 
     def read(self) -> WindowSnapshot | None: ...
 
@@ -320,7 +323,7 @@ class CommandSource:
         self.reason = ""
         return snap
 
-    def _fail(self, reason: str) -> None:
+    def _fail(self, reason: str) -> WindowSnapshot | None:  # always None: read() returns it
         self.reason = reason
         self._complaint.failed(reason)
         return None

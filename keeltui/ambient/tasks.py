@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Protocol
 
-from .clean import clean_text
+from keeltui.textsafe import one_line
 from .complaint import Complaint
 from .proc import CommandFailed, run_bounded
 
@@ -42,7 +42,7 @@ def _read(path: Path, complaint: Complaint) -> str | None:
 
 
 def _keep(items: list[str]) -> list[str]:
-    cleaned = (clean_text(item, TASK_LIMIT) for item in items)
+    cleaned = (one_line(item, TASK_LIMIT) for item in items)
     return [item for item in cleaned if item][:MAX_TASKS]
 
 

@@ -88,7 +88,7 @@ class SessionApp(App):
         self.config = Config()
         self.config.brain.base_url = "http://127.0.0.1:9/v1"  # never called: nothing is owed
         self.store = Store(db)
-        turns = TutorTurns(self.store, Brain(self.config.brain), self.config)
+        self.turns = turns = TutorTurns(self.store, Brain(self.config.brain), self.config)
         self.session_id = turns.start_session("muscle protein")
         for message in self._script():
             turns.add_learner(self.session_id, message)
@@ -110,7 +110,7 @@ class SessionApp(App):
         ]
 
     def compose(self) -> ComposeResult:
-        yield TutorPane(app_config=self.config, store=self.store, brain=Brain(self.config.brain))
+        yield TutorPane(app_config=self.config, turns=self.turns)
         yield Footer()
 
     def on_mount(self) -> None:
