@@ -8,7 +8,7 @@ import textwrap
 
 from keeltui.store import Store
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.tmux import keeltui_command
 
 PLACEHOLDER = "Write to the Chief"

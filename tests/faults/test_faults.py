@@ -9,7 +9,7 @@ from pathlib import Path
 
 from keeltui.store import Store
 from tests.conftest import write_config
-from tests.support.loopback import Reply, free_port
+from keeltui_dev.loopback import Reply, free_port
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import Tmux, keeltui_command, run_keeltui
 

@@ -10,7 +10,7 @@ from rich.console import Console
 from keeltui.panes.message import ChatMessage
 from keeltui.panes.system_line import SystemLine
 from keeltui.store import Store
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 
 HOSTILE = [

@@ -26,7 +26,7 @@ from keeltui.sentinel import NUDGE_EVENT
 from keeltui.statusfile import read_status
 from keeltui.store import Store
 from tests.conftest import app_for
-from tests.support.loopback import LoopbackBrain, Reply, free_port
+from keeltui_dev.loopback import LoopbackBrain, Reply, free_port
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import run_keeltui
 

@@ -6,7 +6,7 @@ from keeltui.chief.quiet import QUIET_MODE_REFUSAL
 from keeltui.panes.message import ChatMessage, StreamingReply
 from keeltui.panes.system_line import SystemLine
 from keeltui.store import Store
-from tests.support.loopback import Reply, free_port
+from keeltui_dev.loopback import Reply, free_port
 from tests.support.pilot import screen_text, wait_for
 
 SIZE = (110, 36)
