@@ -20,16 +20,11 @@ from pathlib import Path
 
 from keeltui.ambient.modes import AMBIENT_MODES, DEFAULT_CADENCE_SECS, parse_cadence, parse_mode
 from keeltui.paths import default_config_path, default_database_path, default_status_path
+from keeltui.keymap import BINDING_IDS  # every id a [keys] entry may remap (the one registry)
 
 EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
 TASK_PROVIDERS = ("none", "markdown", "todotxt", "command")
 ROLES = ("chief", "judge", "prober", "teacher")
-# Every binding id a [keys] entry may remap (a test keeps this in step with the widgets).
-BINDING_IDS = (
-    "quit", "quiet", "switch_pane", "leave_composer", "compose", "snooze", "focus", "stop_focus",
-    "settings", "accept_plan", "decline_plan", "copy_message", "tutor_sessions", "tutor_retry",
-    "tutor_leave_input", "quiz_answer",
-)
 
 
 class ConfigError(Exception):
