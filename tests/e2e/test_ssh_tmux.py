@@ -47,7 +47,7 @@ def test_line_mode_chat_on_the_same_room(tmp_path, loopback, tmux, e2e_env):
     tmux.send("Enter")
     tmux.wait_text("First answer.")
     tmux.send("Up")  # history recalls the last message
-    tmux.wait_text("second line", timeout=5)
+    tmux.wait_text("second line")
     tmux.send("C-u", "C-u")
     tmux.type("again")
     tmux.send("Enter")
