@@ -126,7 +126,11 @@ class TutorPane(Vertical):
                 yield PlanMap(id="plan-map")
 
     def on_mount(self) -> None:
-        self.query_one("#tutor-log", VerticalScroll).anchor()
+        logs = self.query("#tutor-log").results(VerticalScroll)
+        log_view = next(logs, None)
+        if log_view is None:
+            return  # quit during start-up: the app exits before the pane was composed
+        log_view.anchor()
         self._fill_session_list()
 
     @property
