@@ -40,7 +40,7 @@ def test_line_mode_chat_on_the_same_room(tmp_path, loopback, tmux, e2e_env):
     Store(tmp_path / "k.db").add_report("followup:x", "an earlier follow-up")
     tmux.start(keeltui_command(config, "chat"), e2e_env)
     tmux.wait_text("Ctrl-D to leave")
-    assert "an earlier follow-up" in tmux.capture()
+    tmux.wait_text("an earlier follow-up")  # printed after the header: wait, do not race it
     tmux.type("first line")
     tmux.send("Escape", "Enter")  # Alt+Enter: a new line, not a send
     tmux.type("second line")
