@@ -326,11 +326,11 @@ class KeelApp(App):
     # -- workers --------------------------------------------------------------------
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if not self.ui_alive:
-            return
         if event.state == WorkerState.ERROR:
             error = event.worker.error
             log.error("worker %s failed: %r", event.worker.name, error)
+            if not self.ui_alive:
+                return  # logged; there is no status line any more
             self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
             if event.worker.group == "chief":
                 self.room.composer.busy = False
