@@ -49,6 +49,7 @@ BRAIN_NOTICE_KEY = "brain_offline_notice"
 # Enough rows to fill a tall pane for the first frame; more are paged in right after.
 INITIAL_ROWS = 16
 BRAIN_REPROBE_SECS = 30
+BRAIN_OFFLINE = "brain offline"
 
 
 def offline_notice(base_url: str, problem: str) -> str:
@@ -207,7 +208,10 @@ class KeelApp(App):
             return
         self.set_brain_online(message.problem is None, message.problem)
         if message.problem is None:
-            self.status_line.message = ""
+            # Clear only the brain's own notice: a check that ends late (a loaded machine)
+            # must not wipe an unrelated failure reported meanwhile.
+            if self.status_line.message.startswith(BRAIN_OFFLINE):
+                self.status_line.message = ""
         elif self._reprobe is None:
             # An offline brain is asked again now and then, so the drift judge and the
             # status line notice when it comes back without waiting for a chat turn.
@@ -227,7 +231,7 @@ class KeelApp(App):
             self.store.set_state(BRAIN_NOTICE_KEY, self.config.brain.base_url)
             self.store.add_notice(offline_notice(self.config.brain.base_url, problem or "no answer"))
             self.refresh_room()
-        self.status_line.message = f"brain offline: {problem}" if problem else "brain offline"
+        self.status_line.message = f"{BRAIN_OFFLINE}: {problem}" if problem else BRAIN_OFFLINE
 
     # -- the store is the source of truth ---------------------------------------------
 

@@ -75,3 +75,24 @@ async def test_a_brain_check_that_ends_while_the_app_shuts_down_is_ignored(make_
         watcher = asyncio.create_task(post_once_the_status_line_is_gone(app.status_line))
     await watcher
     assert posted == ["yes"]
+
+
+async def test_a_worker_failure_stays_on_the_status_line_when_the_brain_answers(make_app):
+    # The brain check ends whenever the endpoint answers; on a loaded machine that is
+    # after an unrelated failure was reported. It must clear only its own notice.
+    app = make_app()
+
+    async def broken():
+        raise RuntimeError("the evidence pipe burst")
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.brain_online is True, what="the first brain check")
+        app.run_worker(broken, name="evidence", exit_on_error=False)
+        await wait_for(pilot, lambda: "evidence failed" in app.status_line.message, what="the failure shown")
+        app.on_brain_checked(BrainChecked(None))  # handled now, as the worker's message would be
+        assert "evidence failed" in app.status_line.message
+        await wait_for(pilot, lambda: "evidence failed" in screen_text(app), what="the failure on screen")
+        app.on_brain_checked(BrainChecked("connection refused"))
+        assert "brain offline" in app.status_line.message
+        app.on_brain_checked(BrainChecked(None))
+        assert app.status_line.message == ""  # the brain's own notice goes when it answers
