@@ -278,7 +278,7 @@ def _streaming(r: Results, add) -> None:
     text_bytes = r.facts.get("stream.text_bytes")
     add("## Streaming 4 000 chunks")
     add("")
-    add(f"A fresh keeltui per run (empty store, brain loaded); one message; the loopback server streams 4 000")
+    add("A fresh keeltui per run (empty store, brain loaded); one message; the loopback server streams 4 000")
     add(f"word-sized chunks ({num(text_bytes)} bytes of text, a paragraph every 80 words) whose last chunk is a")
     add("unique marker. CPU: the app process (all threads) from the request's arrival to the marker on screen.")
     add("Bytes: everything the app wrote to its terminal (`tmux pipe-pane`) from the request to 1 s after the end.")

@@ -8,7 +8,6 @@ widgets are handed what to show. Workers post messages and never touch widgets; 
 from __future__ import annotations
 
 import logging
-import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
@@ -19,7 +18,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import TabbedContent
 from textual.worker import Worker, WorkerState
 
 from keeltui.brain import Brain, BrainError, BrainHTTPError
@@ -27,6 +26,7 @@ from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on, screen_safe
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
 from keeltui.config import Config
+from keeltui.main_screen import MainScreen
 from keeltui.paths import config_stamp
 from keeltui.messages import (
     BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage, StoreWritten,
@@ -41,12 +41,16 @@ from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.pane_tabs import PaneTabs
 from keeltui.panes.status_line import StatusLine
-from keeltui.services.chief_turns import ChiefTurns
 from keeltui.statusfile import StatusState, render_status, write_status
 from keeltui.store import Store, StoreError
+from keeltui.wiring import Services, wire
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from keeltui.panes.ambient_controller import AmbientController
     from keeltui.panes.search_bar import SearchBar  # mounted on first use (Ctrl+F)
+    from keeltui.tutor_view import TutorPane
 
 log = logging.getLogger("keeltui.app")
 
@@ -55,6 +59,7 @@ BRAIN_NOTICE_KEY = "brain_offline_notice"
 # Enough rows to fill a tall pane for the first frame; more are paged in right after.
 INITIAL_ROWS = 16
 BRAIN_REPROBE_SECS = 30
+BRAIN_OFFLINE = "brain offline"
 
 
 def offline_notice(base_url: str, problem: str) -> str:
@@ -98,25 +103,30 @@ class KeelApp(App):
     ambient_mode: reactive[str] = reactive("")
     ambient_away: reactive[bool] = reactive(False)
 
-    def __init__(self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time) -> None:
+    def __init__(
+        self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time, services: Services | None = None,
+    ) -> None:
         super().__init__()
+        # One composition root (keeltui.wiring); these attributes are its parts, handed down.
+        self.services = services if services is not None else wire(config, store, brain)
         self.config = config
-        self.store = store
-        self.brain = brain or Brain(config.brain, config.api_key)
+        self.store = self.services.store
+        self.brain = self.services.brain
         self.clock = clock
-        self.chief = ChiefTurns(store, self.brain, config)
+        self.chief = self.services.chief
         self._data_version = -1
         self._room_cursor = 0
         self._status_written: str | None = None
         self._status_path: Path = config.status_file_path()
         self._config_stamp = config_stamp(config.source_path or None)
         self.brain_online: bool | None = None
-        self._reprobe = None
-        self.ambient = None  # the ambient controller, mounted after the first frame
+        self._reprobe: Timer | None = None
+        self.ambient: AmbientController | None = None  # the ambient controller, mounted after the first frame
         self.database_problem = ""
         """A damaged file (quick_check) or a write that failed: held on the status line,
         which other lines give way to, until a write succeeds again."""
-        self.tutor = None  # the tutor pane, mounted after the first frame
+        self.tutor: TutorPane | None = None  # the tutor pane, mounted after the first frame
+        self._main: MainScreen | None = None
         self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
         self._stop_reply = None  # an asyncio.Event while a Chief reply is on its way
         self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
@@ -125,34 +135,40 @@ class KeelApp(App):
     # -- layout ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield DriftBanner(snooze_secs=self.config.ambient.snooze_secs, id="drift-banner")
-        with PaneTabs(id="panes", initial="chief-tab"):
-            with TabPane("Chief", id="chief-tab"):
-                yield ChiefRoom(
-                    self.config.owner.name, self.config.owner.companion,
-                    self.config.chief.window_rows, id="chief-room",
-                )
-            with TabPane("Tutor", id="tutor-tab"):
-                pass  # the tutor pane is mounted right after the first frame (see _mount_tutor)
-        yield StatusLine(id="status-line")
-        yield Footer()
+        yield from self.main_screen.compose_layout()
+
+    def get_default_screen(self) -> Screen:
+        self._main = MainScreen(
+            self.config.owner.name, self.config.owner.companion, self.config.chief.window_rows,
+            snooze_secs=self.config.ambient.snooze_secs, id="main",
+        )
+        return self._main
 
     @property
-    def main_screen(self) -> Screen:
-        """The screen under any modal: app-level queries must not land on a dialog."""
-        return self.screen_stack[0]
+    def main_screen(self) -> MainScreen:
+        """The layout, under any dialog: app-level queries must not land on a dialog."""
+        if self._main is None:
+            raise RuntimeError("the main screen is built when the app starts")
+        return self._main
+
+    @property
+    def ui_alive(self) -> bool:
+        """False before the layout is up and during teardown, when late messages
+        (a brain check, a worker's end, a store write) have no screen to land on."""
+        # is_running turns False as shutdown begins, before the screens lose their widgets.
+        return self.is_running and self._main is not None and self._main.is_attached and bool(self.screen_stack)
 
     @property
     def room(self) -> ChiefRoom:
-        return self.main_screen.query_one(ChiefRoom)
+        return self.main_screen.room
 
     @property
     def status_line(self) -> StatusLine:
-        return self.main_screen.query_one(StatusLine)
+        return self.main_screen.status_line
 
     @property
     def banner(self) -> DriftBanner:
-        return self.main_screen.query_one(DriftBanner)
+        return self.main_screen.banner
 
     # -- start-up -------------------------------------------------------------------
 
@@ -201,16 +217,20 @@ class KeelApp(App):
         self.status_line.message = message.text
 
     def _mount_tutor(self) -> None:
+        if not self.ui_alive:
+            return
         # The tutor's modules are not needed for the first frame of the room.
         from keeltui.tutor_view import TutorPane
 
-        self.tutor = TutorPane(id="tutor-pane", app_config=self.config, store=self.store, brain=self.brain)
-        self.main_screen.query_one("#tutor-tab", TabPane).mount(self.tutor)
+        self.tutor = TutorPane(id="tutor-pane", app_config=self.config, turns=self.services.tutor, jobs=self.services.tutor_jobs)
+        self.main_screen.tutor_tab.mount(self.tutor)
 
     def _attach_ambient(self) -> None:
         # A non-visual widget: its workers and timer live and die with the app.
         # Mounted after the first frame, which does not need it.
         def attach() -> None:
+            if not self.ui_alive:
+                return
             from keeltui.panes.ambient_controller import AmbientController
 
             self.ambient = AmbientController(self.config, self.store, self.brain, clock=self.clock, id="ambient")
@@ -221,7 +241,7 @@ class KeelApp(App):
         self.call_after_refresh(attach)
 
     def _check_brain(self) -> None:
-        self.run_worker(self._brain_check_worker, name="brain-check", group="brain", exclusive=True, exit_on_error=False)
+        self.run_worker(self._brain_check_worker(), name="brain-check", group="brain", exclusive=True, exit_on_error=False)
 
     async def _brain_check_worker(self) -> None:
         import asyncio
@@ -239,9 +259,14 @@ class KeelApp(App):
         self.post_message(BrainChecked(problem))
 
     def on_brain_checked(self, message: BrainChecked) -> None:
+        if not self.ui_alive:
+            return
         self.set_brain_online(message.problem is None, message.problem)
         if message.problem is None:
-            self.status_line.message = self.database_problem
+            # Clear only the brain's own notice: a check that ends late (a loaded machine)
+            # must not wipe an unrelated failure reported meanwhile.
+            if self.status_line.message.startswith(BRAIN_OFFLINE):
+                self.status_line.message = self.database_problem
         elif self._reprobe is None:
             # An offline brain is asked again now and then, so the drift judge and the
             # status line notice when it comes back without waiting for a chat turn.
@@ -273,7 +298,7 @@ class KeelApp(App):
             self.store.set_state(BRAIN_NOTICE_KEY, self.config.brain.base_url)
             self.store.add_notice(offline_notice(self.config.brain.base_url, problem or "no answer"))
             self.refresh_room()
-        self.status_line.message = self.database_problem or (f"brain offline: {problem}" if problem else "brain offline")
+        self.status_line.message = self.database_problem or (f"{BRAIN_OFFLINE}: {problem}" if problem else BRAIN_OFFLINE)
 
     # -- the store is the source of truth ---------------------------------------------
 
@@ -290,6 +315,8 @@ class KeelApp(App):
             self.refresh_from_store()
 
     def refresh_from_store(self) -> None:
+        if not self.ui_alive:
+            return
         quiet = quiet_mode_on(self.store)
         if quiet != self.quiet:
             self.quiet = quiet
@@ -300,6 +327,8 @@ class KeelApp(App):
             self.tutor.refresh_from_store()
 
     def refresh_room(self) -> None:
+        if not self.ui_alive:
+            return
         rows = self.store.after(self.store.chief_id(), self._room_cursor)
         # Rows another process is still streaming are re-read until they settle.
         streaming_ids = self.room.foreign_streaming_ids()
@@ -421,6 +450,8 @@ class KeelApp(App):
             self.post_message(StoreWritten())
 
     def on_chief_reply_started(self, message: ChiefReplyStarted) -> None:
+        if not self.ui_alive:
+            return
         self._room_cursor = max(self._room_cursor, message.row.id)
         self.room.begin_stream(message.row, message.buffer)
 
@@ -428,6 +459,8 @@ class KeelApp(App):
         self.room.query_one(WorkingIndicator).active = False
 
     def on_chief_reply_finished(self, message: ChiefReplyFinished) -> None:
+        if not self.ui_alive:
+            return
         self.room.composer.busy = False
         self._reply_settled(message.row)
         if message.row is not None and message.row.status == chief_controls.STOPPED:
@@ -449,6 +482,8 @@ class KeelApp(App):
         if event.state == WorkerState.ERROR:
             error = event.worker.error
             log.error("worker %s failed: %r", event.worker.name, error)
+            if not self.ui_alive:
+                return  # logged; there is no status line any more
             if isinstance(error, StoreError):  # already one line naming the file
                 self.status_line.message = str(error)
             else:
@@ -461,11 +496,15 @@ class KeelApp(App):
         self.refresh_room()
 
     def on_status_message(self, message: StatusMessage) -> None:
+        if not self.ui_alive:
+            return
         self.status_line.message = message.text
 
     # -- Quiet Mode and the status line ------------------------------------------------
 
     def watch_quiet(self, quiet: bool) -> None:
+        if not self.ui_alive:
+            return
         self.room.quiet = quiet
         if self.ambient is not None:
             self.ambient.quiet = quiet
@@ -499,9 +538,9 @@ class KeelApp(App):
 
     def _show_tutor_context(self) -> None:
         text, warning = self._tutor_context
-        if not self.screen_stack:
+        if not self.ui_alive:
             return  # a message that lands during teardown
-        in_view = self.main_screen.query_one(TabbedContent).active == "tutor-tab"
+        in_view = self.main_screen.panes.active == "tutor-tab"
         self.context_text = text if in_view else ""
         self.context_warning = warning if in_view else ""
         self._update_status()
@@ -517,7 +556,7 @@ class KeelApp(App):
 
     @on(AmbientChanged)
     def _ambient_changed(self, message: AmbientChanged) -> None:
-        if not self.screen_stack:
+        if not self.ui_alive:
             return  # tearing down: there is no status line left to update
         self.ambient_line = message.line
         self.focus_text = message.focus_text
@@ -528,7 +567,7 @@ class KeelApp(App):
 
     @on(JudgeFailed)
     def _judge_failed(self, message: JudgeFailed) -> None:
-        if not self.screen_stack:
+        if not self.ui_alive:
             return  # tearing down
         if self.brain_online is not False:
             # No room notice: a judge model that answers badly while the chat works
@@ -545,7 +584,7 @@ class KeelApp(App):
         )
 
     def _update_status(self) -> None:
-        if not self.is_mounted:
+        if not self.ui_alive:
             return
         state = self.status_state()
         self.status_line.state = state
@@ -572,7 +611,7 @@ class KeelApp(App):
     # -- navigation -------------------------------------------------------------------
 
     def action_switch_pane(self) -> None:
-        panes = self.main_screen.query_one(TabbedContent)
+        panes = self.main_screen.panes
         self.set_focus(None)  # a focus left in the old pane must not pull it back (see PaneTabs)
         panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
 
@@ -596,7 +635,7 @@ class KeelApp(App):
 
     def action_leave_composer(self) -> None:
         """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""
-        panes = self.main_screen.query_one(TabbedContent)
+        panes = self.main_screen.panes
         rows = [w for w in self.room.log_view.children if w.can_focus] if panes.active == "chief-tab" else []
         if rows and not self.quiet:
             rows[-1].focus(scroll_visible=False)
@@ -606,7 +645,7 @@ class KeelApp(App):
             self.set_focus(None)
 
     def action_compose(self) -> None:
-        panes = self.main_screen.query_one(TabbedContent)
+        panes = self.main_screen.panes
         if panes.active == "chief-tab" and self.quiet:
             # Quiet Mode: the Chief tab shows only its sentence and takes no text; the
             # tutor's input must not get it either (it would pull the tutor tab forward).
@@ -797,9 +836,9 @@ def run_app(config: Config, store: Store) -> int:
     from keeltui.logfile import install_log_file, log_path
 
     install_log_file(log_path(config))  # warnings go to a 0600 file, never onto the screen
-    app = KeelApp(config, store)
+    app = KeelApp(config, store, services=wire(config, store))
     app.run()
     return app.return_code or 0
 
 
-__all__ = ["KeelApp", "run_app", "work", "os"]
+__all__ = ["KeelApp", "run_app"]

@@ -22,8 +22,6 @@ from typing import Any, AsyncIterator
 from keeltui.config import BrainConfig
 from keeltui.jsonextract import JSONExtractError, extract_json
 
-ROLES = ("chief", "judge", "prober", "teacher")
-
 
 class BrainError(Exception):
     """A brain call failed; ``str()`` is one line fit for the status line."""

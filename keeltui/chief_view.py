@@ -8,7 +8,7 @@ replaced by one sentence.
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol
+from typing import Iterable, Protocol, Sequence
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -32,11 +32,16 @@ PAGE_ROWS = 40
 
 
 class RowLike(Protocol):
-    id: int
-    role: str
-    content: str
-    turn_kind: str | None
-    status: str
+    @property
+    def id(self) -> int: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def turn_kind(self) -> str | None: ...
+    @property
+    def status(self) -> str: ...
 
 
 class RoomLog(RowList):
@@ -245,11 +250,6 @@ class ChiefRoom(RoomControls):
     def mounted_ids(self) -> list[int]:
         return [w.row_id for w in self.log_view.children if hasattr(w, "row_id")]
 
-    @property
-    def last_id(self) -> int:
-        ids = self.mounted_ids
-        return ids[-1] if ids else 0
-
     def row_widget(self, row_id: int) -> Widget | None:
         matches = self.log_view.query(f"#row-{row_id}")
         return matches.first() if matches else None
@@ -325,7 +325,7 @@ class ChiefRoom(RoomControls):
         log.mount_all(new)
         self._prune(from_top=True)
 
-    def append_page(self, rows: list[RowLike], reaches_latest: bool) -> None:
+    def append_page(self, rows: Sequence[RowLike], reaches_latest: bool) -> None:
         """Newer rows paged back in at the bottom (``rows`` oldest first)."""
         self._newer_pending = False
         mounted = self._rows()
@@ -335,7 +335,7 @@ class ChiefRoom(RoomControls):
         self.at_latest = reaches_latest
         self._prune(from_top=True)
 
-    def prepend_rows(self, rows: list[RowLike]) -> None:
+    def prepend_rows(self, rows: Sequence[RowLike]) -> None:
         """Older rows paged in at the top (``rows`` oldest first)."""
         self._older_pending = False
         if not rows:

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from keeltui.chief.turn_kinds import FILTER_KINDS
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 # The variables config.py reads (kept here too: the status fast path must not import it).
 ENV_OVERRIDES = ("KEEL_AMBIENT_MODE", "KEEL_AMBIENT_CADENCE_SECS", "KEEL_BRAIN_BASE_URL", "KEEL_BRAIN_MODEL")
@@ -46,7 +48,7 @@ def build_parser():
 
     p = sub.add_parser("log", help="print the Chief room as plain text")
     p.add_argument("--since", metavar="DURATION", help="only rows newer than this (30m, 2h, 1d)")
-    p.add_argument("--kind", choices=["conversation", "coop", "followup", "task", "summary", "notice"] + ["ambient"],
+    p.add_argument("--kind", choices=[*FILTER_KINDS, "ambient"],
                    help="only rows of this kind (ambient: drift episodes, away periods, focus sessions)")
     p.add_argument("--limit", type=int, metavar="N", help="only the newest N rows")
 
@@ -98,10 +100,11 @@ def _load_config(args):
 
 def _open_store(config, *, readonly: bool = False, say_notices: bool = True):
     """The store; ``readonly`` for commands that only read (they never change the file)."""
-    from keeltui.store import Store, StoreError
+    from keeltui.store import StoreError
+    from keeltui.wiring import open_store
 
     try:
-        store = Store(config.database_path(), readonly=readonly)
+        store = open_store(config, readonly=readonly)
     except StoreError as exc:
         _err(str(exc))
         raise SystemExit(EXIT_FAILED) from None
@@ -330,8 +333,8 @@ def cmd_focus(args) -> int:
             return EXIT_FAILED
         print(ended)
         return EXIT_OK
-    session = current_focus(store)
-    print(focus_status_line(session, time.time()) if session else "no focus session")
+    running = current_focus(store)
+    print(focus_status_line(running, time.time()) if running else "no focus session")
     return EXIT_OK
 
 

@@ -21,26 +21,11 @@ from pathlib import Path
 
 from keeltui.ambient.modes import AMBIENT_MODES, DEFAULT_CADENCE_SECS, parse_cadence, parse_mode
 from keeltui.paths import default_config_path, default_database_path, default_status_path
+from keeltui.keymap import BINDING_IDS  # every id a [keys] entry may remap (the one registry)
 
 EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
 TASK_PROVIDERS = ("none", "markdown", "todotxt", "command")
 ROLES = ("chief", "judge", "prober", "teacher")
-# Every binding id a [keys] entry may remap (a test keeps this in step with the widgets).
-BINDING_IDS = (
-    "quit", "quiet", "switch_pane", "leave_composer", "compose", "snooze", "focus", "stop_focus",
-    "settings", "accept_plan", "decline_plan", "copy_message", "tutor_sessions", "tutor_retry",
-    "tutor_leave_input", "quiz_answer",
-    # the Chief room's row list (issue 9): letter aliases and ↑/↓ between messages
-    "row_snooze", "row_focus", "row_stop_focus", "row_up", "row_down", "fold_summary",
-    # the Chief room's conversation controls and search (issue 9)
-    "stop_reply", "chief_retry", "regenerate", "edit_last", "search_room", "toggle_version",
-    "search_older", "search_newer", "search_close",
-    "room_first", "room_latest",
-    "day",
-)
-# The tutor's records: the summary (F4), and rename/delete on the session list.
-BINDING_IDS += ("tutor_summary", "tutor_rename_session", "tutor_delete_session")
-BINDING_IDS += ("tutor_abort_job",)  # the tutor's background jobs (issue 12)
 
 
 class ConfigError(Exception):
@@ -520,7 +505,7 @@ def load_config(
     """
     env = os.environ if env is None else env
     explicit = path is not None
-    file_path = Path(path) if explicit else default_config_path()
+    file_path = Path(path) if path is not None else default_config_path()
     data: dict = {}
     if file_path.exists():
         try:

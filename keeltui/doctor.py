@@ -12,7 +12,7 @@ def _line(ok: bool | None, what: str, advice: str = "") -> str:
 
 
 def run_doctor(config_path: str | None) -> int:
-    from keeltui.config import ConfigError, default_config_path, load_config
+    from keeltui.config import ROLES, ConfigError, default_config_path, load_config
 
     failures = 0
     path = config_path or str(default_config_path())
@@ -26,10 +26,11 @@ def run_doctor(config_path: str | None) -> int:
     else:
         print(_line(None, f"config: no file at {path}; defaults in use", "copy config.example.toml there to change them"))
 
-    from keeltui.store import Store, StoreError
+    from keeltui.store import StoreError
+    from keeltui.wiring import make_brain, open_store
 
     try:
-        store = Store(config.database_path(), readonly=True)  # a check never changes the file
+        store = open_store(config, readonly=True)  # a check never changes the file
         damage = store.quick_check()
         if damage:
             failures += 1
@@ -42,11 +43,11 @@ def run_doctor(config_path: str | None) -> int:
         failures += 1
         print(_line(False, f"database: {exc}", "move the file aside or set paths.database"))
 
-    from keeltui.brain import Brain, BrainError
+    from keeltui.brain import BrainError
 
     key_note = config.key_route.describe()
     print(_line(None if config.api_key is None else True, f"key: {key_note}"))
-    brain = Brain(config.brain, config.api_key)
+    brain = make_brain(config)
 
     async def probe():
         try:
@@ -63,7 +64,7 @@ def run_doctor(config_path: str | None) -> int:
                     f"start a server at {config.brain.base_url} (e.g. `ollama serve`) or set brain.base_url "
                     "/ KEEL_BRAIN_BASE_URL"))
     else:
-        wanted = {config.brain.model_for(role) for role in ("chief", "judge", "prober", "teacher")}
+        wanted = {config.brain.model_for(role) for role in ROLES}
         missing = sorted(m for m in wanted if models and m not in models)
         print(_line(True, f"brain: {config.brain.base_url} answers ({len(models or [])} models)"))
         if missing:

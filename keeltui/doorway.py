@@ -30,17 +30,17 @@ async def _turn(turns, text: str):
 
 
 def _stream_turn(config, store, text: str) -> int:
-    from keeltui.brain import Brain
-    from keeltui.services.chief_turns import ChiefTurns
+    from keeltui.wiring import wire
 
-    brain = Brain(config.brain, config.api_key)
-    turns = ChiefTurns(store, brain, config)
+    services = wire(config, store)
+    turns = services.chief
 
     async def run():
         try:
             return await _turn(turns, text)
         finally:
-            await brain.aclose()
+            await services.aclose()
+        return result
 
     result = asyncio.run(run())
     return 1 if result.error else 0
@@ -52,7 +52,7 @@ def one_turn(config, store, text: str) -> int:
 
 def line_chat(config, store) -> int:
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.history import FileHistory, History, InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
 
     bindings = KeyBindings()
@@ -74,10 +74,10 @@ def line_chat(config, store) -> int:
         create_private_file(history_path)
         for line in tighten([history_path]):
             print(f"keeltui: {line}", file=sys.stderr)
-        history = FileHistory(str(history_path))
+        history: History = FileHistory(str(history_path))
     except OSError:
         history = InMemoryHistory()
-    session = PromptSession(history=history, multiline=True, key_bindings=bindings)
+    session: PromptSession[str] = PromptSession(history=history, multiline=True, key_bindings=bindings)
     print(f"Line-mode chat with {config.owner.companion}. Alt+Enter for a new line, Ctrl-D to leave.")
     from keeltui.review import format_log
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
 from keeltui.chief.streaming import StreamBuffer
-from keeltui.store import Message as Row
+
+if TYPE_CHECKING:  # the row is handed down as a value; widgets never import the store
+    from keeltui.store import Message as Row
 
 
 class ChiefReplyStarted(Message):

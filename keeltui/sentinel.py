@@ -38,7 +38,8 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable
 
-from .ambient.clean import clean_text
+from keeltui.textsafe import one_line
+
 from .ambient.window import EXCLUDED, WindowSnapshot, timed_titles
 from .ambient.judges import MESSAGE_LIMIT
 from .ambient.modes import DEFAULT_CADENCE_SECS, parse_mode
@@ -132,7 +133,7 @@ class Sentinel:
         # Bumped whenever a judgement in flight must be discarded on arrival
         # (snooze, mode off, focus started): its answer is about a stale world.
         self._gen = 0
-        self._on_change: list[Callable[[], None]] = []
+        self._on_change: list[Callable[[], object]] = []
         self._eval_lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -199,7 +200,7 @@ class Sentinel:
             if self._loop is not None:
                 self._loop.call_soon_threadsafe(self._wake.set)
 
-    def add_on_change(self, callback: Callable[[], None]) -> None:
+    def add_on_change(self, callback: Callable[[], object]) -> None:
         """Call ``callback()`` whenever the line (or the snooze) changes."""
         self._on_change.append(callback)
 
@@ -320,7 +321,7 @@ class Sentinel:
             return
         if gen != self._gen or self._mode == "off" or self.snoozed or self._focus_now() or self.away:
             return  # the world changed while the judge was thinking
-        message = clean_text(verdict, MESSAGE_LIMIT) if isinstance(verdict, str) else ""
+        message = one_line(verdict, MESSAGE_LIMIT) if isinstance(verdict, str) else ""
         if not message:
             self._end_episode()
         elif not self._was_drifting:

@@ -480,9 +480,10 @@ class Store:
                         "VALUES ('chief', 'Chief', ?, ?)",
                         (now, now),
                     )
-                    self._chief_id = cur.lastrowid
+                    self._chief_id = _new_id(cur)
                 else:
                     self._chief_id = row["id"]
+        assert self._chief_id is not None
         return self._chief_id
 
     def create_conversation(self, kind: str, title: str) -> int:
@@ -492,7 +493,7 @@ class Store:
                 "INSERT INTO conversations (kind, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
                 (kind, title, now, now),
             )
-            return cur.lastrowid
+            return _new_id(cur)
 
     def conversations(self, kind: str) -> list[Conversation]:
         with self._reading():
@@ -566,7 +567,7 @@ class Store:
             conn.execute(
                 "UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id)
             )
-            return cur.lastrowid
+            return _new_id(cur)
 
     def update_message(
         self,
@@ -577,7 +578,8 @@ class Store:
         usage: dict | None = None,
         parts: list[dict] | None = None,
     ) -> None:
-        sets, params = [], []
+        sets: list[str] = []
+        params: list[object] = []
         if content is not None:
             sets.append("content = ?")
             params.append(content)
@@ -670,7 +672,7 @@ class Store:
         if since is not None:
             where.append("created_at >= ?")
             params.append(since)
-        if kind == "conversation":
+        if kind == turn_kinds.CONVERSATION:
             where.append("turn_kind IS NULL")
         elif kind:
             where.append("turn_kind = ?")
@@ -712,10 +714,10 @@ class Store:
 
     def add_event(self, kind: str, data: dict | None = None) -> int:
         with self.transaction() as conn:
-            return conn.execute(
+            return _new_id(conn.execute(
                 "INSERT INTO events (kind, data, created_at) VALUES (?, ?, ?)",
                 (kind, json.dumps(data or {}), self._clock()),
-            ).lastrowid
+            ))
 
     def events(self, kind: str | None = None, limit: int = 100) -> list[dict]:
         sql = "SELECT * FROM events"
@@ -756,11 +758,6 @@ class Store:
         with self.transaction() as conn:
             conn.execute("DELETE FROM app_state WHERE key = ?", (key,))
 
-    def all_state(self) -> dict[str, Any]:
-        with self._reading():
-            rows = self._conn.execute("SELECT key, value FROM app_state").fetchall()
-        return {r["key"]: json.loads(r["value"]) for r in rows}
-
 
 def _set_state(conn: sqlite3.Connection, key: str, value: Any, now: float) -> None:
     conn.execute(
@@ -789,5 +786,16 @@ def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
         conn.execute("COMMIT")
 
 
-def open_store(path: Path) -> Store:
-    return Store(path)
+def _looks_like_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(16)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read the database: {exc.strerror}") from None
+    return head == b"" or head == b"SQLite format 3\x00"
+
+
+def _new_id(cur: sqlite3.Cursor) -> int:
+    """The id an INSERT just made (sqlite3 types ``lastrowid`` as optional)."""
+    assert cur.lastrowid is not None, "an INSERT always sets lastrowid"
+    return cur.lastrowid

@@ -25,7 +25,7 @@ from textual.widgets import ContentSwitcher, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker
 
-from keeltui.brain import Brain, Usage
+from keeltui.brain import Usage
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.config import Config
 from keeltui.messages import ContextChanged
@@ -39,7 +39,6 @@ from keeltui.panes.tutor_records import ConfirmDelete, RenameSession, SessionLis
 from keeltui.services import tutor_records
 from keeltui.services.tutor_jobs import TutorJobs
 from keeltui.services.tutor_turns import TurnOutcome, TutorTurns
-from keeltui.store import Store
 from keeltui.textsafe import clean_text
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
@@ -134,11 +133,11 @@ class TutorPane(Vertical):
             self.session_id = session_id
             self.outcome = outcome
 
-    def __init__(self, *, id: str | None = None, app_config: Config, store: Store, brain: Brain) -> None:
+    def __init__(self, *, id: str | None = None, app_config: Config, turns: TutorTurns, jobs: TutorJobs) -> None:
         super().__init__(id=id)
         self.config = app_config
-        self.turns = TutorTurns(store, brain, app_config)
-        self.jobs = TutorJobs(store, brain, app_config)
+        self.turns = turns  # built once by keeltui.wiring, handed down
+        self.jobs = jobs
         self._job_workers: dict[str, tuple[int, tj.Job, Worker]] = {}  # running jobs by id
         self.session_id: int | None = None
         self._busy_sessions: set[int] = set()
@@ -170,7 +169,11 @@ class TutorPane(Vertical):
                 yield PlanMap(id="plan-map")
 
     def on_mount(self) -> None:
-        self.query_one("#tutor-log", VerticalScroll).anchor()
+        logs = self.query("#tutor-log").results(VerticalScroll)
+        log_view = next(logs, None)
+        if log_view is None:
+            return  # quit during start-up: the app exits before the pane was composed
+        log_view.anchor()
         self._live_timer = self.set_interval(LIVE_FLUSH_SECS, self._flush_live, pause=True)
         self._fill_session_list()
 
@@ -280,7 +283,7 @@ class TutorPane(Vertical):
 
     def refresh_from_store(self) -> None:
         """Re-read the store (the app calls this when another process wrote to it)."""
-        if self.in_session:
+        if self.in_session and self.session_id is not None:
             self._draw(self.turns.transcript(self.session_id))
         elif self.is_mounted:
             self._fill_session_list()

@@ -23,6 +23,8 @@ from keeltui.ambient.window import (  # noqa: F401 - re-exported for the adapter
     EXCLUDED, WindowSnapshot, apply_exclusions, compile_exclusions,
 )
 
+from keeltui.textsafe import one_line  # noqa: F401
+
 from .complaint import Complaint
 from .proc import CommandFailed, run_bounded
 
@@ -34,9 +36,12 @@ SOURCE_KINDS = ("auto", "ewmh", "tmux", "command", "none")
 class EvidenceSource(Protocol):
     """What the app polls. ``reason`` explains an unavailable source (for doctor)."""
 
-    name: str
-    reason: str
-    available: bool
+    @property
+    def name(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def available(self) -> bool: ...
 
     def read(self) -> WindowSnapshot | None: ...
 
@@ -345,7 +350,7 @@ class CommandSource:
         self.reason = ""
         return snap
 
-    def _fail(self, reason: str) -> None:
+    def _fail(self, reason: str) -> WindowSnapshot | None:  # always None: read() returns it
         self.reason = reason
         self._complaint.failed(reason)
         return None

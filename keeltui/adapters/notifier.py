@@ -17,7 +17,7 @@ from pathlib import Path
 
 from keeltui.statusfile import tmux_escape  # "#(...)" in a message would run a command
 
-from keeltui.ambient.clean import clean_text
+from keeltui.textsafe import one_line
 from keeltui.ambient.ports import APP_NAME, Notifier  # noqa: F401 - re-exported
 
 from .complaint import Complaint
@@ -30,7 +30,7 @@ BODY_LIMIT = 300
 
 
 def _clean(title: str, body: str) -> tuple[str, str]:
-    return clean_text(title, TITLE_LIMIT) or APP_NAME, clean_text(body, BODY_LIMIT)
+    return one_line(title, TITLE_LIMIT) or APP_NAME, one_line(body, BODY_LIMIT)
 
 
 class NopNotifier:
@@ -123,7 +123,7 @@ def has_session_bus(env: Mapping[str, str]) -> bool:
     if env.get("DBUS_SESSION_BUS_ADDRESS"):
         return True
     runtime = env.get("XDG_RUNTIME_DIR")
-    return bool(runtime) and Path(runtime, "bus").exists()
+    return bool(runtime) and Path(str(runtime), "bus").exists()
 
 
 def make_notifier(env: Mapping[str, str] | None = None, *, try_notify2: bool = True) -> Notifier:

@@ -11,7 +11,7 @@ import logging
 import re
 from pathlib import Path
 
-from keeltui.ambient.clean import clean_text
+from keeltui.textsafe import one_line
 from keeltui.ambient.ports import TaskProvider
 
 from .complaint import Complaint
@@ -37,7 +37,7 @@ def _read(path: Path, complaint: Complaint) -> str | None:
 
 
 def _keep(items: list[str]) -> list[str]:
-    cleaned = (clean_text(item, TASK_LIMIT) for item in items)
+    cleaned = (one_line(item, TASK_LIMIT) for item in items)
     return [item for item in cleaned if item][:MAX_TASKS]
 
 

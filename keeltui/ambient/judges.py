@@ -24,7 +24,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..jsonextract import EmptyReplyError, JSONExtractError, NoJSONError, extract_json
-from .clean import clean_text
+from keeltui.textsafe import one_line
+
 from .window import EXCLUDED, Seen, WindowSnapshot
 from .words import meaningful_words
 
@@ -94,7 +95,7 @@ _ESCAPE = str.maketrans({"{": "\\u007b", "}": "\\u007d", "<": "\\u003c", ">": "\
 
 def quote_titles(titles: Iterable[str]) -> str:
     """The titles as a JSON array that decodes back to the (cleaned) titles."""
-    cleaned = [clean_text(title) for title in titles]
+    cleaned = [one_line(title, 300) for title in titles]
     return json.dumps(cleaned, ensure_ascii=False).translate(_ESCAPE)
 
 
@@ -127,7 +128,7 @@ def build_focus_messages(commitment: str, recent_titles: list[str]) -> list[dict
     """Chat messages asking whether the recent windows left the commitment."""
     user = (
         "The owner's commitment for this focus session (quoted as JSON):\n"
-        f"{json.dumps(clean_text(commitment, 500), ensure_ascii=False).translate(_ESCAPE)}\n\n"
+        f"{json.dumps(one_line(commitment, 500), ensure_ascii=False).translate(_ESCAPE)}\n\n"
         f"{_titles_block(recent_titles)}\n\n"
         "Has the owner drifted from the commitment? Answer with the JSON object only."
     )
@@ -145,7 +146,7 @@ def drift_message(data: dict) -> str:
     message = data.get("message")
     if not isinstance(message, str):
         return ""
-    return clean_text(message, MESSAGE_LIMIT)
+    return one_line(message, MESSAGE_LIMIT)
 
 
 def parse_ambient_drift(text: str | None) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from keeltui.durations import format_duration
 
-from .clean import clean_text
+from keeltui.textsafe import one_line
 
 log = logging.getLogger("keeltui.ambient.window")
 
@@ -36,8 +36,8 @@ class WindowSnapshot:
     def __post_init__(self) -> None:
         # Cleaning here, not in each source, means no code path can build an
         # unclean snapshot (tests and the app included).
-        object.__setattr__(self, "wm_class", clean_text(self.wm_class, TEXT_LIMIT))
-        object.__setattr__(self, "title", clean_text(self.title, TEXT_LIMIT))
+        object.__setattr__(self, "wm_class", one_line(self.wm_class, TEXT_LIMIT))
+        object.__setattr__(self, "title", one_line(self.title, TEXT_LIMIT))
 
 
 # --------------------------------------------------------------------- privacy

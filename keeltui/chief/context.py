@@ -22,12 +22,18 @@ SUMMARY_INSTRUCTIONS = (
 
 
 class Row(Protocol):
-    id: int
-    role: str
-    content: str
-    turn_kind: str | None
-    status: str
-    parts: list
+    @property
+    def id(self) -> int: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def turn_kind(self) -> str | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def parts(self) -> list: ...
 
 
 def summary_covers(summary: Row) -> int:

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
@@ -58,6 +59,8 @@ TICK_SECS = 1.0
 class _LazyNotifier:
     """Build the real notifier on the first toast, which the sentinel sends from a
     thread: probing D-Bus or PATH then never costs the UI thread anything."""
+
+    name = "lazy"
 
     def __init__(self) -> None:
         self._real: Notifier | None = None
@@ -302,7 +305,7 @@ class AmbientController(Widget):
     def on_ambient_controller_focus_judged(self, message: FocusJudged) -> None:
         self._show_focus()
 
-    def _tell(self, text: str, *, private: str | None = None, severity: str = "information") -> None:
+    def _tell(self, text: str, *, private: str | None = None, severity: SeverityLevel = "information") -> None:
         """A toast in the app; in Quiet Mode the ``private`` (screen-safe) wording."""
         if private is not None and self.quiet:
             text = private
@@ -326,7 +329,7 @@ class AmbientController(Widget):
     def _sync_focus(self) -> None:
         session = state.current_session(self.store)
         live = self.coach.session
-        if session is not None and _same(session, live):
+        if session is not None and live is not None and _same(session, live):
             # Same session: keep the live object (a judgement in flight is tied to
             # it by identity) and take any drift another process counted.
             live.drifts = max(live.drifts, session.drifts)

@@ -625,10 +625,10 @@ def _find_cycle(edges: dict[tuple[str, str], int]) -> tuple[list[str], int] | No
                     frontier.append(nxt)
         if before in parents:
             path: list[str] = []
-            node: str | None = before
-            while node is not None:
-                path.append(node)
-                node = parents[node]
+            step: str | None = before
+            while step is not None:
+                path.append(step)
+                step = parents[step]
             path.reverse()  # after … before
             return path + [after], line
         adjacency.setdefault(before, []).append(after)
@@ -681,9 +681,9 @@ def _parse(text: str) -> Plan:
     if len(_kahn(tuple(builder.order), edges)) != len(nodes):
         found = _find_cycle(builder.edges)
         if found is not None:  # always found when Kahn stalls; guarded for safety
-            cycle, line = found
+            cycle, at = found
             raise PlanError(
-                line,
+                at,
                 f"the plan has a cycle: {' → '.join(cycle)} — remove one of these edges",
             )
     return Plan(nodes=nodes, edges=edges)

@@ -334,7 +334,7 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
                 continue
             call_id = part.get("id")
             result = results.get(call_id) if isinstance(call_id, str) else None
-            if result is None or result.get("ok") is not True:
+            if result is None or result.get("ok") is not True or not isinstance(call_id, str):
                 continue  # refused or unfinished: the learner never sees it
             key = f"m{index}-{number}"
             args = arguments_of(part)

@@ -366,7 +366,7 @@ def _decode(arguments: Mapping[str, Any] | str | None) -> Mapping[str, Any]:
             return {}
         try:
             arguments = json.loads(arguments)
-        except ValueError as err:
+        except json.JSONDecodeError as err:
             raise _Refused(f"the arguments are not valid JSON ({err.msg})") from err
     if not isinstance(arguments, Mapping):
         raise _Refused("the arguments must be a JSON object")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 # Roles
 USER = "user"
@@ -64,7 +64,18 @@ class Message:
         )
 
 
-MessageLike = Message | Mapping[str, Any]
+class RowLike(Protocol):
+    """Any row with the transcript's three fields, read-only (the store's rows are frozen)."""
+
+    @property
+    def role(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def parts(self) -> Sequence[Mapping[str, Any]]: ...
+
+
+MessageLike = Message | RowLike | Mapping[str, Any]
 
 
 # --- readers (tolerant of dicts and of malformed rows) -------------------------------

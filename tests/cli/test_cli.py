@@ -8,7 +8,7 @@ import pytest
 from keeltui.statusfile import write_status
 from keeltui.store import Store
 from tests.conftest import write_config
-from tests.support.loopback import Reply, free_port
+from keeltui_dev.loopback import Reply, free_port
 from tests.support.tmux import run_keeltui
 
 

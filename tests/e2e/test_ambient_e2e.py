@@ -12,7 +12,7 @@ import os
 import time
 
 from keeltui.ambient.judges import AMBIENT_SYSTEM, FOCUS_SYSTEM
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.need import need_binary
 from tests.support.tmux import Tmux, keeltui_command, run_keeltui
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.tmux import keeltui_command
 
 PLACEHOLDER = "Write to the Chief"

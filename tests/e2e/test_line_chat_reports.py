@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from keeltui.store import Store
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.tmux import keeltui_command, run_keeltui
 
 

@@ -7,7 +7,7 @@ import re
 
 from keeltui.store import Store
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.tmux import Tmux, keeltui_command
 
 

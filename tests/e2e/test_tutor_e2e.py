@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from tests.e2e.test_chief_e2e import _config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.tmux import Tmux, keeltui_command
 
 QUIZ = {"question": "Which amino acid drives MPS most?", "choices": ["Glycine", "Leucine", "Proline"],

@@ -11,7 +11,7 @@ from keeltui.config import load_config
 from keeltui.store import Store
 from keeltui.textsafe import SOURCE_KEY_MAX
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import VENV_BIN
 

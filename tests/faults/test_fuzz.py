@@ -28,7 +28,7 @@ from keeltui.panes.system_line import SystemLine
 from keeltui.services.chief_turns import ChiefTurns
 from keeltui.store import Store
 from tests.conftest import write_config
-from tests.support.loopback import LoopbackBrain, Reply
+from keeltui_dev.loopback import LoopbackBrain, Reply
 
 CONTROL = {chr(c) for c in range(0x20) if chr(c) not in "\n"} | {chr(0x7f)} | {chr(c) for c in range(0x80, 0xa0)}
 FUZZ = settings(max_examples=40, deadline=None, derandomize=True,

@@ -10,7 +10,7 @@ from rich.console import Console
 from keeltui.panes.message import ChatMessage
 from keeltui.panes.system_line import SystemLine
 from keeltui.store import Store
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 
 HOSTILE = [
@@ -95,7 +95,7 @@ def _authorization(server) -> str:
 def test_an_exported_key_never_reaches_the_default_local_endpoint():
     import pytest
 
-    from tests.support.loopback import LoopbackBrain
+    from keeltui_dev.loopback import LoopbackBrain
 
     try:
         server = LoopbackBrain(port=11434)  # the default Ollama URL, no config at all

@@ -18,7 +18,7 @@ from keeltui.services.chief_turns import ChiefTurns
 from keeltui.services.report_intake import OVERFLOW_EVENT
 from keeltui.store import Store
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 
 TWENTY_MB = 20 * 1024 * 1024
 

@@ -13,7 +13,7 @@ import pytest
 from keeltui.chief_view import ChiefRoom
 from keeltui.store import Store, StoreDamaged, StoreError
 from tests.conftest import write_config
-from tests.support.loopback import free_port
+from keeltui_dev.loopback import free_port
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import run_keeltui
 

@@ -17,7 +17,7 @@ import pytest
 
 from keeltui.store import Store, StoreWriteError
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import run_keeltui
 

@@ -26,7 +26,7 @@ from keeltui.sentinel import NUDGE_EVENT
 from keeltui.statusfile import read_status
 from keeltui.store import Store
 from tests.conftest import app_for
-from tests.support.loopback import LoopbackBrain, Reply, free_port
+from keeltui_dev.loopback import LoopbackBrain, Reply, free_port
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import run_keeltui
 
@@ -216,11 +216,11 @@ async def test_keeltui_snooze_from_another_process_is_honoured(ambient_app, scri
         out = run_keeltui(tmp_path / "config.toml", "snooze", "30m")
         assert out.returncode == 0, out.stderr
         # The store poll runs every 0.5 s; the bound here only catches a hang.
-        await wait_for(pilot, lambda: app.ambient_line == "", timeout=5, what="the CLI snooze")
+        await wait_for(pilot, lambda: app.ambient_line == "", what="the CLI snooze")
         assert app.ambient.sentinel.snoozed
         other = Store(tmp_path / "k.db")
         other.delete_state(ambient_state.SNOOZE_KEY)  # what `keeltui snooze off` does
-        await wait_for(pilot, lambda: not app.ambient.sentinel.snoozed, timeout=5, what="snooze lifted")
+        await wait_for(pilot, lambda: not app.ambient.sentinel.snoozed, what="snooze lifted")
         other.close()
         # A new title after the snooze is judged again and the line comes back.
         window.show("YouTube - more cat videos")
@@ -282,7 +282,7 @@ async def test_focus_from_the_banner_silences_the_sentinel_and_reports(ambient_a
         # Stopping (from the CLI, as any other process could) reports into the room.
         out = run_keeltui(tmp_path / "config.toml", "focus", "stop")
         assert out.returncode == 0 and "1 drift" in out.stdout
-        await wait_for(pilot, lambda: app.focus_text == "", timeout=5, what="focus ended")
+        await wait_for(pilot, lambda: app.focus_text == "", what="focus ended")
         await wait_for(pilot, lambda: any(FIRST_TASK in line.row_text for line in app.room.log_view.query(SystemLine)
                                           if line.turn_kind == "notice"), what="the Notice line")
         rows = app.store.messages(app.store.chief_id())
@@ -325,7 +325,7 @@ async def test_focus_started_by_the_cli_shows_and_escape_cancels_the_prompt(ambi
         out = run_keeltui(tmp_path / "config.toml", "focus", "start", "fix the boiler", "--minutes", "40")
         assert out.returncode == 0, out.stderr
         await wait_for(pilot, lambda: app.focus_text.startswith("◎ Focus: fix the boiler · 40m left"),
-                       timeout=5, what="focus from the CLI")
+                       what="focus from the CLI")
         await wait_for(pilot, lambda: app.ambient_line == "", what="the drift line cleared")
 
 
@@ -394,7 +394,7 @@ async def test_an_unknown_stored_mode_is_refused_by_name(ambient_app, tmp_path):
         other = Store(tmp_path / "k.db")
         other.set_state(ambient_state.SETTINGS_MODE_KEY, "loud")
         other.set_state(ambient_state.SETTINGS_CADENCE_KEY, 7)
-        await wait_for(pilot, lambda: app.ambient.sentinel.cadence_secs == 7, timeout=5, what="live cadence")
+        await wait_for(pilot, lambda: app.ambient.sentinel.cadence_secs == 7, what="live cadence")
         assert app.ambient.sentinel.mode == "notify"
         assert any("'loud'" in n.message for n in app._notifications)
         other.close()

@@ -13,7 +13,7 @@ from keeltui.sentinel import AWAY_EVENT, EPISODE_EVENT
 from tests.pilot.test_ambient_app import (  # noqa: F401 - fixtures
     DRIFT, SIZE, ambient_app, drift, judge_calls, script, status_file, status_text, toasts, verdict, window,
 )
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 
 

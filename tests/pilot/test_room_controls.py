@@ -10,7 +10,7 @@ import re
 from keeltui.panes.message import ChatMessage
 from keeltui.panes.search_bar import SearchBar
 from keeltui.store import Store
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 
 SIZE = (100, 30)

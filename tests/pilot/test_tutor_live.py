@@ -11,7 +11,7 @@ from keeltui.panes.quiz import QuizCard
 from keeltui.panes.tutor_cards import ThinkingIndicator
 from keeltui.tutor import transcript as tx
 from tests.pilot.test_tutor_pane import SIZE, Scripted, idle, new_session, pane, quiz, rows
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 
 WORDS = [f"word{n} " for n in range(60)]

@@ -16,7 +16,7 @@ from keeltui.tutor import session as ts
 from keeltui.tutor.phases import awaiting_verdict, phase_of
 from keeltui.tutor.prompts import compose_prompt
 from keeltui.tutor_view import TutorPane
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 
 SIZE = (120, 44)

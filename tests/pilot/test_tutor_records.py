@@ -6,7 +6,7 @@ from __future__ import annotations
 from keeltui.panes.plan_map import PlanMap
 from keeltui.panes.quiz import QuizCard
 from keeltui.tutor_view import TutorPane
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tutor_seed import big_plan, seed_session
 

@@ -12,19 +12,16 @@ from keeltui.brain import Brain
 from keeltui.config import Config
 from keeltui.panes.composer import Composer
 from keeltui.panes.plan_map import PlanMap
+from keeltui.services.tutor_jobs import TutorJobs
 from keeltui.services.tutor_turns import TutorTurns
 from keeltui.store import Store
-from keeltui.tutor import session as ts
 from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import latest_plan
 from keeltui.tutor.mastery import map_statuses
 from keeltui.tutor_view import TutorPane
+from keeltui_dev.tutor_demo import PLAN, verdict_session
 from tests.unit.tutor_script import Script
 
-PLAN = """graph TD
-  basics[Why protein matters] --> leucine[Leucine threshold] --> per_meal[Protein per meal]
-  per_meal --> timing[Timing around training]
-"""
 
 
 class ComposerApp(App):
@@ -116,29 +113,19 @@ class SessionApp(App):
         self.config = Config()
         self.config.brain.base_url = "http://127.0.0.1:9/v1"  # never called: nothing is owed
         self.store = Store(db)
-        turns = TutorTurns(self.store, Brain(self.config.brain), self.config)
+        brain = Brain(self.config.brain)
+        self.turns = turns = TutorTurns(self.store, brain, self.config)
+        self.jobs = TutorJobs(self.store, brain, self.config)
         self.session_id = turns.start_session("muscle protein")
         for message in self._script():
             turns.add_learner(self.session_id, message)
 
     @staticmethod
     def _script() -> list[tx.Message]:
-        quiz = tx.tool_call("c1", "quiz", {"question": "Which amino acid drives MPS most?",
-                                           "choices": ["Glycine", "Leucine", "Proline"], "correct": 1})
-        return [
-            tx.assistant("Let us see where you are.", quiz),
-            tx.tool("c1", "quiz", True, {"status": "shown"}),
-            ts.quiz_pick(quiz, 0),
-            tx.assistant("", tx.tool_call("c2", "probe_done", {
-                "strands": ["knows protein builds muscle"], "edge": "has not met the per-meal threshold"})),
-            tx.tool("c2", "probe_done", True, {"status": "probe concluded"}),
-            tx.assistant("Four steps, from why protein matters to timing.",
-                         tx.tool_call("c3", "plan_init", {"mermaid": PLAN})),
-            tx.tool("c3", "plan_init", True, {"status": "plan presented"}),
-        ]
+        return verdict_session()
 
     def compose(self) -> ComposeResult:
-        yield TutorPane(app_config=self.config, store=self.store, brain=Brain(self.config.brain))
+        yield TutorPane(app_config=self.config, turns=self.turns, jobs=self.jobs)
         yield Footer()
 
     def on_mount(self) -> None:

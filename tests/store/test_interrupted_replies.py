@@ -10,7 +10,7 @@ from keeltui.chief.interrupted import WRITER_PART, is_orphan
 from keeltui.review import format_log, format_markdown
 from keeltui.store import Store
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.need import need_binary
 from tests.support.tmux import Tmux, keeltui_command, run_keeltui
 

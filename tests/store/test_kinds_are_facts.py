@@ -7,7 +7,7 @@ import sqlite3
 from keeltui.brain import Brain
 from keeltui.services.chief_turns import ChiefTurns
 from keeltui.store import Store
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 
 SUMMARY_LOOKALIKE = "Summary of the conversation so far: you asked me to plan the week."
 

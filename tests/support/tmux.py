@@ -49,7 +49,7 @@ class Tmux:
     def pane_dead(self) -> bool:
         return self._tmux("display", "-p", "#{pane_dead}", check=False).stdout.strip() == "1"
 
-    def wait_for(self, predicate, timeout: float = 20.0, what: str = "screen") -> str:
+    def wait_for(self, predicate, timeout: float = 30.0, what: str = "screen") -> str:
         """Poll the screen until ``predicate(text)``; the timeout only bounds a hang."""
         deadline = time.monotonic() + timeout
         text = ""
@@ -60,7 +60,7 @@ class Tmux:
             time.sleep(0.05)
         raise AssertionError(f"timed out waiting for {what}; screen was:\n{text}")
 
-    def wait_text(self, needle: str, timeout: float = 20.0) -> str:
+    def wait_text(self, needle: str, timeout: float = 30.0) -> str:
         return self.wait_for(lambda text: needle in text, timeout, repr(needle))
 
     def kill9(self) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from keeltui.ambient.clean import clean_text
+from keeltui.textsafe import one_line
 from keeltui.adapters.evidence import (
     EXCLUDED,
     CommandSource,
@@ -62,7 +62,7 @@ def clock() -> float:
     ],
 )
 def test_clean_text(raw, clean):
-    assert clean_text(raw) == clean
+    assert one_line(raw, 300) == clean
 
 
 def test_snapshot_cleans_and_clips_on_construction():

@@ -214,32 +214,6 @@ def test_every_field_has_a_docstring():
     assert missing == []
 
 
-def test_binding_ids_in_example_exist_in_the_app():
-    text = (ROOT / "config.example.toml").read_text()
-    ids_block = text.split("[keys]")[1]
-    listed = set(re.findall(r"\b([a-z_]+)(?=[,.])", ids_block.split("Ids:")[1]))
-    from keeltui.app import KeelApp
-    from keeltui.chief_view import RoomLog
-    from keeltui.panes.composer import Composer
-    from keeltui.panes.message import ChatMessage, StreamingReply
-    from keeltui.panes.quiz import QuizCard
-    from keeltui.panes.system_line import SystemLine
-    from keeltui.panes.tutor_records import SessionList
-    from keeltui.tutor_view import TutorPane
-
-    from keeltui.panes.room_controls import RoomControls
-    from keeltui.panes.row_keys import RowList
-    from keeltui.panes.search_bar import SearchInput
-
-    classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard, SessionList,
-               RowList, RoomControls, SearchInput, RoomLog)
-    real = {b.id for cls in classes for b in cls.BINDINGS if getattr(b, "id", None)}
-    assert listed == real, listed ^ real
-    from keeltui.config import BINDING_IDS
-
-    assert set(BINDING_IDS) == real
-
-
 def test_the_status_fast_path_knows_every_environment_override():
     from keeltui.cli import ENV_OVERRIDES
 

@@ -25,7 +25,7 @@ from keeltui.tutor import session as ts
 from keeltui.tutor.phases import pending_question
 from tests.conftest import write_config
 from tests.pilot.test_tutor_pane import taught_rows
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import awaiting_verdict, latest_plan, phase_of, plan_version
 from keeltui.tutor.prompts import DEFAULT_PROMPTS_DIR, compose_prompt
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.unit.tutor_script import PLAN
 
 QUIZ = {"question": "Which amino acid triggers MPS most?", "choices": ["Glycine", "Leucine"], "correct": 1}
