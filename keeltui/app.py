@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from textual import on, work
+from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
@@ -39,7 +39,6 @@ from keeltui.panes.working import WorkingIndicator
 from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
-from keeltui.panes.pane_tabs import PaneTabs
 from keeltui.panes.status_line import StatusLine
 from keeltui.statusfile import StatusState, render_status, write_status
 from keeltui.store import Store, StoreError
@@ -275,11 +274,11 @@ class KeelApp(App):
     def set_brain_online(self, online: bool, problem: str | None = None, *, notice: bool = True) -> None:
         """Say once, as a notice, that the brain is offline; forget it once it answers."""
         try:
-            self._set_brain_online(online, problem)
+            self._set_brain_online(online, problem, notice=notice)
         except StoreError as exc:  # the notice could not be stored: the status line says why
             self.status_line.message = self.database_problem or str(exc)
 
-    def _set_brain_online(self, online: bool, problem: str | None = None) -> None:
+    def _set_brain_online(self, online: bool, problem: str | None, *, notice: bool) -> None:
         self.brain_online = online
         if self.ambient is not None:
             self.ambient.brain_online = online  # attributes down: it follows brain ↔ local judge

@@ -12,7 +12,6 @@ from typing import Iterable, Protocol, Sequence
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.geometry import Size
 from textual.reactive import Reactive, reactive

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -46,7 +45,7 @@ def test_alt_enter_and_ctrl_j_start_a_new_line_and_never_send(tmp_path, loopback
     screen = tmux.wait_text("third line")
     # A fast burst: text, Alt+Enter twice and more text in one write.
     tmux.send("x", "M-Enter", "M-Enter", "y", "M-Enter", "z")
-    screen = tmux.wait_for(lambda text: "third linex" in text and any(l.strip(" │▌▎") == "z" for l in text.splitlines()),
+    screen = tmux.wait_for(lambda text: "third linex" in text and any(line.strip(" │▌▎") == "z" for line in text.splitlines()),
                            what="the burst in the composer")
     lines = screen.splitlines()
     start = next(i for i, line in enumerate(lines) if "first line" in line)
