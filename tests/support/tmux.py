@@ -21,8 +21,11 @@ class Tmux:
         self.height = height
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        # COLUMNS/LINES (set when the suite runs under a terminal-less harness) would
+        # reach the pane and make Textual ignore the pane's real size: never pass them.
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args],
-                              capture_output=True, text=True, check=check)
+                              capture_output=True, text=True, check=check, env=env)
 
     def start(self, command: str, env: dict[str, str]) -> None:
         env_args: list[str] = []
