@@ -40,7 +40,16 @@ class RowList(VerticalScroll):
         return [w for w in self.children if w.can_focus and w.display]
 
     def _step(self, step: int) -> None:
-        target = step_row(self._rows(), self.app.focused, step)
+        rows = self._rows()
+        focused = self.app.focused
+        if focused not in rows:
+            # No row has the keys (the list itself does, e.g. after the focused row was
+            # paged out): step from the edge of what is on screen, never from a row far
+            # below the view, so ↑ moves the view up one message.
+            visible = [row for row in rows if row.region and self.region.overlaps(row.region)]
+            if visible:
+                focused = visible[0] if step < 0 else visible[-1]
+        target = step_row(rows, focused, step)
         if target is not None:
             target.focus(scroll_visible=False)
             self.scroll_to_widget(target, animate=False, top=step < 0)
