@@ -145,14 +145,15 @@ def test_the_learner_path_from_topic_to_export(tmp_path, loopback, tmux, e2e_env
     assert max(len(line.rstrip()) for line in screen.splitlines()) > 80  # the app has the 120 columns
     tmux.send("2")
 
-    # The teacher wakes: the assessment, then the teacher's first plan, drawn as a graph.
-    screen = tmux.wait_for(lambda s: "The teacher here: a plan for you." in s and "Plan v1" in s,
-                           timeout=30, what="the teacher's plan")
-    assert "Assessment" in screen or "knows protein builds muscle" in screen
-    assert "History of nutrition science" in screen
-    assert any(glyph in screen for glyph in ("├─╮", "├─┬", "┬", "╮")), "branches drawn"
-    assert any(glyph in screen for glyph in ("├─╯", "┴", "╯")), "joins drawn"
-    assert "Accept with ctrl+o or decline with ctrl+r" in screen
+    # The teacher wakes by itself once the probe concludes: the assessment, the teacher's
+    # first words and the plan, drawn as a graph (a three-way branch, a join).
+    screen = tmux.wait_for(lambda s: "╭─ Assessment" in s and "• knows protein builds muscle" in s
+                           and "The teacher here: a plan for you." in s and "Plan v1  5 steps" in s
+                           and "Accept with ctrl+o or decline with ctrl+r" in s,
+                           timeout=30, what="the teacher's wake and plan")
+    assert _line_with(screen, "│ ├─┬─╮") is not None and _line_with(screen, "│ ├─╯") is not None
+    assert _line_with(screen, "│ │ ○ History of nutrition science") is not None
+    assert "the plan waits for your verdict" in screen and "^r Decline plan" in screen
 
     # Decline with a note: the revised plan replaces it.
     tmux.type(DECLINE_NOTE)
@@ -162,14 +163,17 @@ def test_the_learner_path_from_topic_to_export(tmp_path, loopback, tmux, e2e_env
                            timeout=30, what="the revised plan")
     assert "(replaced)" in screen
     assert _line_with(screen, "History of nutrition science") is None  # v1 folds to one line
-    declined = [m for m in loopback.requests[-1]["messages"] if m["role"] == "user"][-1]["content"]
-    assert DECLINE_NOTE in declined  # the teacher read the note
+    assert "✗ You declined the plan.  drop the history step" in screen
+    assert not _marked(screen, "○", "History")  # the map follows the revised plan
+    assert any(m["role"] == "user" and m["content"].endswith(DECLINE_NOTE)
+               for m in loopback.requests[-1]["messages"])  # the teacher read the note
 
     # Accept: teaching starts with a quiz tagged to a node, and the map shows where we are.
     tmux.send("C-o")
     screen = tmux.wait_for(lambda s: "What are proteins made of?" in s and _marked(s, "▶", "Protein basics"),
                            timeout=30, what="the first tagged quiz and the map")
-    assert "Protein basics" in _line_with(screen, "Quiz") or "Quiz  · Protein basics" in screen
+    assert "Quiz  · Protein basics" in screen  # the card names the step, not its id
+    assert "✓ You accepted the plan." in screen
     tmux.send("1")  # right
     screen = tmux.wait_for(lambda s: "How much protein per meal?" in s and _marked(s, "✓", "Protein basics")
                            and _marked(s, "▶", "Dose per meal"), timeout=30, what="basics mastered")
@@ -184,7 +188,9 @@ def test_the_learner_path_from_topic_to_export(tmp_path, loopback, tmux, e2e_env
     tmux.wait_for(lambda _: any(not r.get("tools") for r in loopback.requests), what="the job's own call")
     brain.research_gate.set()
     screen = tmux.wait_for(lambda s: "The research is in: aim for 2.5 g of leucine per meal." in s
-                           and "Abort job" not in s, timeout=30, what="the job's result waking the teacher")
+                           and "Abort job" not in s and "▶ Research: leucine threshold — result" in s,
+                           timeout=30, what="the job's result, a folded card, waking the teacher")
+    assert _line_with(screen, "Research job: leucine threshold", "done") is not None
     assert _line_with(screen, "Research job: leucine threshold", "running") is None
 
     # The summary: basics mastered, the dose (answered wrong) to review.
