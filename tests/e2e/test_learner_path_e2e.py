@@ -203,6 +203,7 @@ def test_the_learner_path_from_topic_to_export(tmp_path, loopback, tmux, e2e_env
     # Quit, and resume: the session, its marks and its last words come back.
     tmux.send("C-q")
     tmux.wait_for(lambda s: tmux.pane_dead(), what="the app to quit")
+    requests = len(loopback.requests)
     again = Tmux(width=120, height=40)
     try:
         again.start(keeltui_command(config), e2e_env)
@@ -219,11 +220,10 @@ def test_the_learner_path_from_topic_to_export(tmp_path, loopback, tmux, e2e_env
                 break
             again.send("Escape")
             again.wait_for(lambda s: "What do you want" not in s, what="the topic prompt to close")
-        again.wait_for(lambda s: "The research is in" in s and _marked(s, "✓", "Protein basics")
+        again.wait_for(lambda s: "The research is in" in s and "Send ⏎" in s and _marked(s, "✓", "Protein basics")
                        and _marked(s, "▶", "Dose per meal"), timeout=30, what="the resumed session")
     finally:
         again.close()
-    requests = len(loopback.requests)
 
     # Export: the learner's record as Markdown.
     listed = run_keeltui(config, "tutor", "list")
