@@ -358,15 +358,26 @@ class TutorPane(Vertical):
                 self._focused_for = quiz.call_id
                 # A draft typed while the tutor thought keeps the keys: its digits must
                 # never answer the quiz by accident (Escape hands the keys to the quiz).
-                if not self._drafting():
-                    quiz.focus()
-                quiz.scroll_visible()
+                self._show_quiz(quiz, focus=not self._drafting())
             return
         waiting = pending_question(rows)
         reason = f"ask:{waiting.get('id')}" if waiting is not None else ("verdict" if verdict else None)
         if reason is not None and self._focused_for != reason:
             self._focused_for = reason
             composer.focus_input()
+
+    def _show_quiz(self, quiz: QuizCard, focus: bool = True) -> None:
+        """Bring ``quiz`` into view (and hand it the keys). Focus's own scroll into view
+        would release the log's anchor (an animated scroll toward a bottom that is still
+        growing), and the replies after the answer then landed below the screen: a quiz at
+        the end of the log is shown by following the end instead."""
+        if focus:
+            quiz.focus(scroll_visible=False)
+        log_view = self.query_one("#tutor-log", VerticalScroll)
+        if log_view.children and log_view.children[-1] is quiz:
+            log_view.scroll_end(animate=False)
+        else:
+            quiz.scroll_visible()
 
     def _drafting(self) -> bool:
         composer_input = self.composer.input
@@ -389,7 +400,7 @@ class TutorPane(Vertical):
             return
         quiz = self._active_quiz()
         if quiz is not None and not self.composer.busy:
-            quiz.focus()
+            self._show_quiz(quiz)
         else:
             self.composer.focus_input()
 
@@ -417,7 +428,7 @@ class TutorPane(Vertical):
             return
         quiz = self._active_quiz() if self.in_session else None
         if quiz is not None and self.app.focused is not quiz:
-            quiz.focus()
+            self._show_quiz(quiz)
         elif self.in_session:
             self.query_one("#tutor-log", VerticalScroll).focus()
 

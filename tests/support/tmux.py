@@ -21,11 +21,8 @@ class Tmux:
         self.height = height
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        # COLUMNS/LINES (set when the suite runs under a terminal-less harness) would
-        # reach the pane and make Textual ignore the pane's real size: never pass them.
-        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args],
-                              capture_output=True, text=True, check=check, env=env)
+                              capture_output=True, text=True, check=check, env=_pane_environment())
 
     def start(self, command: str, env: dict[str, str]) -> None:
         env_args: list[str] = []
@@ -52,7 +49,7 @@ class Tmux:
     def pane_dead(self) -> bool:
         return self._tmux("display", "-p", "#{pane_dead}", check=False).stdout.strip() == "1"
 
-    def wait_for(self, predicate, timeout: float = 30.0, what: str = "screen") -> str:
+    def wait_for(self, predicate, timeout: float = 20.0, what: str = "screen") -> str:
         """Poll the screen until ``predicate(text)``; the timeout only bounds a hang."""
         deadline = time.monotonic() + timeout
         text = ""
@@ -63,7 +60,7 @@ class Tmux:
             time.sleep(0.05)
         raise AssertionError(f"timed out waiting for {what}; screen was:\n{text}")
 
-    def wait_text(self, needle: str, timeout: float = 30.0) -> str:
+    def wait_text(self, needle: str, timeout: float = 20.0) -> str:
         return self.wait_for(lambda text: needle in text, timeout, repr(needle))
 
     def kill9(self) -> None:
@@ -71,6 +68,13 @@ class Tmux:
 
     def close(self) -> None:
         self._tmux("kill-server", check=False)
+
+
+def _pane_environment() -> dict[str, str]:
+    """This process's environment without COLUMNS and LINES: the tmux server passes its
+    environment to its panes, and Textual takes those over the real pane size (under
+    pytest they can say 80x24 whatever size the test asked for)."""
+    return {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
 
 
 def keeltui_command(config_path: Path, *args: str) -> str:
