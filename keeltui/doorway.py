@@ -125,13 +125,12 @@ class ReportPrinter:
 async def _line_loop(config, store, session, reports: ReportPrinter) -> int:
     from prompt_toolkit.patch_stdout import patch_stdout
 
-    from keeltui.brain import Brain
     from keeltui.chief.quiet import Access, QuietModeRefusal, check_access, quiet_mode_on
-    from keeltui.services.chief_turns import ChiefTurns
     from keeltui.store import StoreError
+    from keeltui.wiring import wire
 
-    brain = Brain(config.brain, config.api_key)
-    turns = ChiefTurns(store, brain, config)
+    services = wire(config, store)
+    turns = services.chief
     try:
         while True:
             reports.print_new()
@@ -161,5 +160,5 @@ async def _line_loop(config, store, session, reports: ReportPrinter) -> int:
             except StoreError as exc:
                 print(f"\nkeeltui: not sent: {exc} (↑ brings your message back)", file=sys.stderr)
     finally:
-        await brain.aclose()
+        await services.aclose()
 

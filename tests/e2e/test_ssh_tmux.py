@@ -41,6 +41,9 @@ def test_line_mode_chat_on_the_same_room(tmp_path, loopback, tmux, e2e_env):
     tmux.start(keeltui_command(config, "chat"), e2e_env)
     tmux.wait_text("Ctrl-D to leave")
     tmux.wait_text("an earlier follow-up")  # printed after the header: wait, do not race it
+    # Keys typed before the prompt is up meet the terminal in cooked mode (CR becomes LF
+    # and Escape is echoed), as they would for a person: type once the prompt shows.
+    tmux.wait_for(lambda s: s.rstrip().endswith("Owner>"), what="the prompt")
     tmux.type("first line")
     tmux.send("Escape", "Enter")  # Alt+Enter: a new line, not a send
     tmux.type("second line")

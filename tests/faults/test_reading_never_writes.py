@@ -172,7 +172,7 @@ def test_the_real_app_opens_a_damaged_room_says_so_and_tightens_it(tmp_path, e2e
     try:
         session.start(keeltui_command(cfg), e2e_env)
         session.wait_text("database damaged at")
-        session.wait_text("made private (0600)")  # the one-line notice, in the room
+        session.wait_text("was readable by others (0644); made private")  # the one-line notice, in the room
         session.send("Escape")
         for _ in range(10):  # scroll back into the bad page
             session.send("Home")
