@@ -767,9 +767,13 @@ class TutorPane(Vertical):
     def on_resize(self, event) -> None:
         # Below this width the map would squeeze the transcript: it moves above it.
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        # In a short pane too (80x24), the map above keeps only a few lines, so the
+        # transcript keeps most of the height; it still follows the current step.
+        self.set_class(event.size.height < SHORT_HEIGHT, "-short")
 
 
 NARROW_WIDTH = 90
+SHORT_HEIGHT = 30
 
 
 def _last_usage(rows: Sequence) -> dict | None:

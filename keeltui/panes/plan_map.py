@@ -103,6 +103,7 @@ class PlanMap(VerticalScroll):
     PlanMap > #plan-map-body { width: 1fr; height: auto; }
     PlanMap.-empty { display: none; }
     TutorPane.-narrow PlanMap { dock: top; width: 100%; max-height: 9; }
+    TutorPane.-narrow.-short PlanMap { max-height: 5; }
     """
     SCOPED_CSS = False  # the narrow rule keys on the tutor pane, an ancestor
 

@@ -136,6 +136,19 @@ async def test_in_a_70_column_pane_the_map_sits_above_and_the_note_box_keeps_its
         await wait_for(pilot, lambda: "a note that fits" in "\n".join(region_text(app, composer)))
 
 
+async def test_in_an_80x24_pane_the_map_above_leaves_the_transcript_most_of_the_height(make_app, loopback):
+    app = make_app()
+    seed_session(app.store, "graph theory", big_plan(), [(f"n{i}", True) for i in range(10)], waiting="n10")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_first_session(pilot)
+        await wait_for(pilot, lambda: "Step 10 of the long" in current_row(app), what="the map follows the step")
+        plan_map = app.query_one(PlanMap)
+        log = app.query_one("#tutor-log")
+        assert plan_map.region.bottom <= log.region.y
+        assert plan_map.region.height <= 5
+        assert log.region.height >= 8  # a 9-row map left the transcript three rows
+
+
 async def test_a_new_session_on_a_known_topic_starts_from_what_is_known(make_app, loopback):
     loopback.responder = lambda request: Reply(tool_calls=[{"name": "ask", "arguments": {
         "question": "Shall we review the leucine threshold first?"}}])
