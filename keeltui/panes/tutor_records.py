@@ -51,9 +51,10 @@ class SessionList(OptionList):
 
     def _highlighted_session(self) -> int | None:
         option = self.highlighted_option
-        if option is None or not (option.id or "").startswith("session-"):
+        option_id = option.id if option is not None else None
+        if option_id is None or not option_id.startswith("session-"):
             return None
-        return int(option.id.removeprefix("session-"))
+        return int(option_id.removeprefix("session-"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("rename", "delete"):

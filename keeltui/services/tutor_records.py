@@ -184,8 +184,8 @@ def export_markdown(store: Store, session_id: int, now: float | None = None) -> 
         answer = f"{picked}" if part.get("correct") is True else (
             f"{picked} (right: {choices[right]})" if right is not None and 0 <= right < len(choices) else picked
         )
-        node_id = args.get("node_id")
-        step = titles.get(node_id, node_id) if isinstance(node_id, str) else "(assessment)"
+        quiz_node = args.get("node_id")
+        step = titles.get(quiz_node, quiz_node) if isinstance(quiz_node, str) else "(assessment)"
         record.append(
             f"| {stamp(at)} | {_cell(step)} | {_cell(args.get('question', ''))} | {_cell(answer)} | "
             f"{'right' if part.get('correct') is True else 'wrong'} |"
