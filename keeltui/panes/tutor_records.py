@@ -17,8 +17,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 
 from keeltui.panes.modals import _MODAL_CSS
-from keeltui.services.tutor_records import SessionRow, stamp
 from keeltui.textsafe import clean_text, one_line
+from keeltui.tutor.session_rows import SessionRow, stamp
 
 
 def session_prompt(row: SessionRow) -> Text:

@@ -8,35 +8,18 @@ hands the transcripts to the pure core (:mod:`keeltui.tutor.mastery`, ``phases``
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from keeltui.store import Conversation, Store
 from keeltui.textsafe import clean_text
 from keeltui.tutor import mastery
 from keeltui.tutor.phases import latest_plan, ok_tool_calls, phase_of
 from keeltui.tutor.session import choices_of, correct_index
+from keeltui.tutor.session_rows import SessionRow, stamp
 from keeltui.tutor.transcript import PLAN_INIT, QUIZ, QUIZ_ANSWER, USER, arguments_of, iter_parts, role_of
 
 KIND = "tutor"
 STATUS_WORDS = {"current": "current step", "mastered": "mastered", "review": "to review",
                 "visited": "seen, not answered", "pending": "not yet"}
-
-
-def stamp(seconds: float) -> str:
-    """A local date and time, as the lists show it."""
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
-
-
-@dataclass(frozen=True)
-class SessionRow:
-    """One tutor session as a list shows it."""
-
-    id: int
-    title: str
-    created_at: float
-    updated_at: float
-    phase: str
-    progress: str
 
 
 def sessions(store: Store, now: float | None = None) -> list[SessionRow]:
