@@ -125,13 +125,13 @@ class ReportPrinter:
 async def _line_loop(config, store, session, reports: ReportPrinter) -> int:
     from prompt_toolkit.patch_stdout import patch_stdout
 
-    from keeltui.brain import Brain
     from keeltui.chief.quiet import Access, QuietModeRefusal, check_access, quiet_mode_on
-    from keeltui.services.chief_turns import ChiefTurns
     from keeltui.store import StoreError
+    from keeltui.wiring import wire
 
-    brain = Brain(config.brain, config.api_key)
-    turns = ChiefTurns(store, brain, config)
+    services = wire(config, store)  # the one composition root builds the brain and the turns
+    brain = services.brain
+    turns = services.chief
     try:
         while True:
             reports.print_new()
