@@ -45,6 +45,8 @@ from keeltui.store import Store, StoreError
 from keeltui.wiring import Services, wire
 
 if TYPE_CHECKING:
+    import asyncio
+
     from textual.timer import Timer
 
     from keeltui.panes.ambient_controller import AmbientController
@@ -127,7 +129,7 @@ class KeelApp(App):
         self.tutor: TutorPane | None = None  # the tutor pane, mounted after the first frame
         self._main: MainScreen | None = None
         self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
-        self._stop_reply = None  # an asyncio.Event while a Chief reply is on its way
+        self._stop_reply: asyncio.Event | None = None  # set while a Chief reply is on its way
         self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
         self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
 
@@ -742,6 +744,8 @@ class KeelApp(App):
 
     def _resend_edited(self, text: str) -> int | None:
         editing, self._editing = self._editing, None
+        if editing is None:  # nothing is being edited: nothing to resend
+            return None
         _, old_reply = self.chief.last_exchange()
         user_id = self.chief.resend_edited(editing, text)
         if user_id is not None:

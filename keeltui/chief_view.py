@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.geometry import Size
+from textual.layout import DockArrangeResult
 from textual.reactive import Reactive, reactive
 from textual.widget import Widget
 from textual.widgets import Static
@@ -28,6 +29,9 @@ from keeltui.panes.room_controls import RoomControls
 from keeltui.panes.working import WorkingIndicator
 
 PAGE_ROWS = 40
+
+# The widgets a room row is drawn as (each carries its ``row_id``).
+RowWidget = ChatMessage | StreamingReply | SystemLine
 
 
 class RowLike(Protocol):
@@ -80,7 +84,7 @@ class RoomLog(RowList):
         super().__init__(*children, id=id)
         self._pinned: Widget | None = None
         self._pinned_y = 0
-        self._last_arrangement = None
+        self._last_arrangement: DockArrangeResult | None = None
 
     @property
     def following(self) -> bool:
@@ -264,7 +268,7 @@ class ChiefRoom(RoomControls):
         self.at_latest = True
         self.follow_latest()
 
-    def show_first(self, rows: list[RowLike], reaches_latest: bool) -> None:
+    def show_first(self, rows: Sequence[RowLike], reaches_latest: bool) -> None:
         """Home: the room's first rows (oldest first), shown from the top."""
         self._replace_window(rows)
         self._no_older = True
@@ -273,7 +277,7 @@ class ChiefRoom(RoomControls):
         self.set_class(False, "-new-below")
         self.log_view.scroll_home(animate=False)
 
-    def _replace_window(self, rows: list[RowLike], plain_first: bool = False) -> None:
+    def _replace_window(self, rows: Sequence[RowLike], plain_first: bool = False) -> None:
         """Mount exactly ``rows`` (a contiguous run, oldest first).
 
         Rows already mounted stay: removal completes later, and a new widget with the
@@ -281,9 +285,9 @@ class ChiefRoom(RoomControls):
         """
         log = self.log_view
         wanted = {row.id for row in rows}
-        for widget in list(log.children):
-            if getattr(widget, "row_id", None) not in wanted:
-                widget.remove()
+        for child in list(log.children):
+            if getattr(child, "row_id", None) not in wanted:
+                child.remove()
         kept = {w.row_id: w for w in self._rows() if w.row_id in wanted}
         for row in rows:
             widget = kept.get(row.id)
@@ -351,8 +355,9 @@ class ChiefRoom(RoomControls):
             log.mount_all(widgets)
         self._prune(from_top=False)
 
-    def _rows(self) -> list[Widget]:
-        return [w for w in self.log_view.children if hasattr(w, "row_id")]
+    def _rows(self) -> list[RowWidget]:
+        # The three row widgets are the only children that carry a row id.
+        return [w for w in self.log_view.children if isinstance(w, (ChatMessage, StreamingReply, SystemLine))]
 
     def _prune(self, from_top: bool) -> None:
         """Keep at most ``window_rows`` mounted, dropping from the far end."""

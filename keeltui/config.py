@@ -537,7 +537,8 @@ def load_config(
 
 def _file_ambient(config: Config, data: dict) -> dict:
     """The ambient settings the file itself set (validated), before the environment."""
-    table = data.get("ambient") if isinstance(data.get("ambient"), dict) else {}
+    found = data.get("ambient")
+    table = found if isinstance(found, dict) else {}
     return {name: getattr(config.ambient, name) for name in ("mode", "cadence_secs") if name in table}
 
 

@@ -129,7 +129,7 @@ async def _line_loop(config, store, session, reports: ReportPrinter) -> int:
     from keeltui.store import StoreError
     from keeltui.wiring import wire
 
-    services = wire(config, store)
+    services = wire(config, store)  # the one composition root builds the brain and the turns
     turns = services.chief
     try:
         while True:

@@ -70,5 +70,6 @@ def install() -> None:
                 self._alt_enter.timed_out()
             return events
 
-    linux_driver.XTermParser = AltEnterParser
+    # Textual types this module attribute as the class itself; replacing it is the point.
+    linux_driver.XTermParser = AltEnterParser  # type: ignore[misc]
     _installed = True

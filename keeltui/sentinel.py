@@ -36,7 +36,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from typing import SupportsFloat, SupportsIndex
 
 from keeltui.textsafe import one_line
 
@@ -57,8 +58,10 @@ EPISODE_TITLES = 12  # titles kept in an episode record
 EARLY_JUDGE_SECS = 30.0
 
 
-def _cadence(value: float) -> float:
+def _cadence(value: object) -> float:
     """Positive seconds (fractions allowed, for tests); anything else → default."""
+    if not isinstance(value, (SupportsFloat, SupportsIndex, str, bytes, bytearray)):
+        return float(DEFAULT_CADENCE_SECS)  # what float() cannot take at all
     try:
         secs = float(value)
     except (TypeError, ValueError):
@@ -230,8 +233,9 @@ class Sentinel:
             self._record(AWAY_EVENT, {"start": since, "end": now, "secs": round(now - since, 1)})
             self._fire()
 
-    def set_config(self, mode: str, cadence_secs: float) -> None:
-        """Apply live settings. ValueError for an unknown mode; bad cadence → 300."""
+    def set_config(self, mode: object, cadence_secs: object) -> None:
+        """Apply live settings (any values: both are checked here).
+        ValueError for an unknown mode; bad cadence → 300."""
         mode = parse_mode(mode)
         cadence = _cadence(cadence_secs)
         if (mode, cadence) != (self._mode, self._cadence):
@@ -362,7 +366,7 @@ class Sentinel:
         self.last_error = ""
         return verdict
 
-    def _note_titles(self, ring: tuple[str, ...]) -> None:
+    def _note_titles(self, ring: Sequence[str]) -> None:
         """Add the episode's titles (excluded windows stay ``excluded``, nothing more)."""
         if self._episode is None:
             return

@@ -85,7 +85,7 @@ def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp:
     """
     import tempfile
 
-    from keeltui.dbfiles import make_private_dir
+    from keeltui.private_files import make_private_dir
 
     make_private_dir(path.parent)  # owner-only when created; mkstemp makes the file 0600
     payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp}

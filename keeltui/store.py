@@ -276,6 +276,8 @@ class Store:
                 conn.row_factory = sqlite3.Row
                 self._migrate(conn, 0)
             return conn
+        # The loop runs at least once and either returns or records its error.
+        assert last is not None
         raise StoreError(dbfiles.describe(self.path, last, False, BUSY_TIMEOUT_MS / 1000))
 
     def _migrate(self, conn: sqlite3.Connection, version: int) -> None:

@@ -55,14 +55,14 @@ def _restore_and_leave(app, signum: int) -> None:
         if driver is not None and hasattr(driver, "write"):
             driver.write(RESTORE)
             driver.flush()
-        else:
-            sys.__stdout__.write(RESTORE)
-            sys.__stdout__.flush()
+        elif (stdout := sys.__stdout__) is not None:  # None when started without one
+            stdout.write(RESTORE)
+            stdout.flush()
         saved = getattr(driver, "attrs_before", None)  # the tty's modes before raw mode
-        if saved is not None:
+        if saved is not None and (stdin := sys.__stdin__) is not None:
             import termios
 
-            termios.tcsetattr(sys.__stdin__.fileno(), termios.TCSANOW, saved)
+            termios.tcsetattr(stdin.fileno(), termios.TCSANOW, saved)
     except Exception:  # a hung-up terminal cannot be written: leaving is all that is left
         pass
     os._exit(exit_code(signum))

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events, on
@@ -37,13 +38,16 @@ from keeltui.panes.quiz import AskCard, QuizCard
 from keeltui.panes.tutor_cards import JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
 from keeltui.panes.tutor_records import ConfirmDelete, RenameSession, SessionList, SummaryScreen, session_prompt
 from keeltui.services import tutor_records
-from keeltui.services.tutor_jobs import TutorJobs
-from keeltui.services.tutor_turns import TurnOutcome, TutorTurns
+from keeltui.services.tutor_turns import TurnOutcome
 from keeltui.textsafe import clean_text
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
 from keeltui.tutor.phases import awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
 from keeltui.tutor.mastery import map_statuses
+
+if TYPE_CHECKING:  # handed down by keeltui.wiring: the pane only names their types
+    from keeltui.services.tutor_jobs import TutorJobs
+    from keeltui.services.tutor_turns import TutorTurns
 
 log = logging.getLogger("keeltui.tutor")
 

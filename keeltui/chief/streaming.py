@@ -20,9 +20,10 @@ class StreamBuffer:
     def __init__(self) -> None:
         self._pieces: list[str] = []
         self._lock = threading.Lock()
-        self._waker: Callable[[], None] | None = None
+        # Any return value is ignored (e.g. the loop's Handle from call_soon_threadsafe).
+        self._waker: Callable[[], object] | None = None
 
-    def set_waker(self, waker: Callable[[], None] | None) -> None:
+    def set_waker(self, waker: Callable[[], object] | None) -> None:
         """``waker`` is called when a piece lands in an empty buffer, so the first
         chunk after a pause is drawn at once instead of at the next timer tick."""
         self._waker = waker

@@ -468,6 +468,8 @@ class AmbientController(Widget):
             self._sync_settings()
             self._tell(f"Back to the file's values: mode {self.sentinel.mode}, every {self.sentinel.cadence_secs:g}s.")
             return
+        if isinstance(values, str):  # RESET is the only string the screen gives
+            return
         mode, cadence = values
         try:
             state.save_settings(self.store, mode, cadence)

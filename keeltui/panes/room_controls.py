@@ -8,10 +8,18 @@ is on its way, ``retry_ready`` after a reply failed, was cut off or was stopped.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from keeltui.chief_view import RoomLog, RowLike
+    from keeltui.panes.message import StreamingReply
 
 
 class RoomControls(Vertical):
@@ -31,6 +39,18 @@ class RoomControls(Vertical):
 
     replying: reactive[bool] = reactive(False)
     retry_ready: reactive[bool] = reactive(False)
+
+    # What the room (the subclass, ChiefRoom) provides and these controls act on.
+    _streaming: StreamingReply | None
+
+    if TYPE_CHECKING:
+
+        @property
+        def log_view(self) -> RoomLog: ...
+
+        def row_widget(self, row_id: int) -> Widget | None: ...
+
+        def _widget_for(self, row: RowLike, plain_first: bool = False) -> Widget: ...
 
     class StopWanted(Message):
         """Stop the reply on its way (its text so far is kept)."""
@@ -92,7 +112,7 @@ class RoomControls(Vertical):
             old = self.row_widget(row.id)
             if old is None:
                 continue
-            if old is self._streaming:
+            if self._streaming is not None and old is self._streaming:
                 self._streaming = None
             index = list(log.children).index(old)
             await old.remove()  # first: the new widget takes the same id
@@ -105,7 +125,7 @@ class RoomControls(Vertical):
         """Highlight the search match ``row_id`` (None: no highlight) and bring it into view."""
         for widget in self.log_view.query(".-match"):
             widget.remove_class("-match")
-        widget = self.row_widget(row_id) if row_id is not None else None
-        if widget is not None:
-            widget.add_class("-match")
-            self.call_after_refresh(self.log_view.scroll_to_widget, widget, animate=False, center=True)
+        match = self.row_widget(row_id) if row_id is not None else None
+        if match is not None:
+            match.add_class("-match")
+            self.call_after_refresh(self.log_view.scroll_to_widget, match, animate=False, center=True)

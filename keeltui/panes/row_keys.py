@@ -7,11 +7,11 @@ the focus they act, and the footer shows them. z/f/F are aliases of F6/F7/F8.
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
-ROW_KEY_BINDINGS = [
+ROW_KEY_BINDINGS: list[BindingType] = [
     Binding("i", "app.compose", "Write", id="compose"),
     Binding("z", "app.snooze", "Snooze 1h", id="row_snooze"),
     Binding("f", "app.start_focus", "Focus", id="row_focus"),

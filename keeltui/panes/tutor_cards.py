@@ -6,6 +6,8 @@ decides what it means.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -14,6 +16,9 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from keeltui.textsafe import clean_text
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 SPIN_SECS = 0.1
@@ -67,7 +72,7 @@ class ThinkingIndicator(Static):
         super().__init__("", id=id, markup=False)
         self._frame = 0
         self._label = ""
-        self._timer = None
+        self._timer: Timer | None = None
 
     def start(self, label: str) -> None:
         """Show ``label`` with a spinner (a no-op while it already shows it)."""

@@ -17,8 +17,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 
 from keeltui.panes.modals import _MODAL_CSS
-from keeltui.services.tutor_records import SessionRow, stamp
 from keeltui.textsafe import clean_text, one_line
+from keeltui.tutor.session_rows import SessionRow, stamp
 
 
 def session_prompt(row: SessionRow) -> Text:
@@ -51,9 +51,10 @@ class SessionList(OptionList):
 
     def _highlighted_session(self) -> int | None:
         option = self.highlighted_option
-        if option is None or not (option.id or "").startswith("session-"):
+        option_id = option.id if option is not None else None
+        if option_id is None or not option_id.startswith("session-"):
             return None
-        return int(option.id.removeprefix("session-"))
+        return int(option_id.removeprefix("session-"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("rename", "delete"):

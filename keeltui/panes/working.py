@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.reactive import reactive
 from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
 
 FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 FRAME_SECS = 0.15
@@ -21,7 +26,7 @@ class WorkingIndicator(Static):
         super().__init__("", id=id, markup=False)
         self.companion = companion
         self._frame = 0
-        self._timer = None
+        self._timer: Timer | None = None
 
     def watch_active(self, active: bool) -> None:
         self.set_class(active, "-active")

@@ -8,35 +8,18 @@ hands the transcripts to the pure core (:mod:`keeltui.tutor.mastery`, ``phases``
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from keeltui.store import Conversation, Store
 from keeltui.textsafe import clean_text
 from keeltui.tutor import mastery
 from keeltui.tutor.phases import latest_plan, ok_tool_calls, phase_of
 from keeltui.tutor.session import choices_of, correct_index
+from keeltui.tutor.session_rows import SessionRow, stamp
 from keeltui.tutor.transcript import PLAN_INIT, QUIZ, QUIZ_ANSWER, USER, arguments_of, iter_parts, role_of
 
 KIND = "tutor"
 STATUS_WORDS = {"current": "current step", "mastered": "mastered", "review": "to review",
                 "visited": "seen, not answered", "pending": "not yet"}
-
-
-def stamp(seconds: float) -> str:
-    """A local date and time, as the lists show it."""
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
-
-
-@dataclass(frozen=True)
-class SessionRow:
-    """One tutor session as a list shows it."""
-
-    id: int
-    title: str
-    created_at: float
-    updated_at: float
-    phase: str
-    progress: str
 
 
 def sessions(store: Store, now: float | None = None) -> list[SessionRow]:
@@ -184,8 +167,8 @@ def export_markdown(store: Store, session_id: int, now: float | None = None) -> 
         answer = f"{picked}" if part.get("correct") is True else (
             f"{picked} (right: {choices[right]})" if right is not None and 0 <= right < len(choices) else picked
         )
-        node_id = args.get("node_id")
-        step = titles.get(node_id, node_id) if isinstance(node_id, str) else "(assessment)"
+        quiz_node = args.get("node_id")
+        step = titles.get(quiz_node, quiz_node) if isinstance(quiz_node, str) else "(assessment)"
         record.append(
             f"| {stamp(at)} | {_cell(step)} | {_cell(args.get('question', ''))} | {_cell(answer)} | "
             f"{'right' if part.get('correct') is True else 'wrong'} |"

@@ -231,7 +231,9 @@ def summarize(
     graded = [part for _, message, part in iter_parts(messages, QUIZ_ANSWER) if role_of(message) == USER]
     right = sum(1 for part in graded if part.get("correct") is True)
     mastery = merge(prior or {}, node_mastery(attempts(messages)))
-    mastered, review, not_yet = [], [], []
+    mastered: list[tuple[str, str]] = []
+    review: list[tuple[str, str]] = []
+    not_yet: list[tuple[str, str]] = []
     if plan is not None:
         for node_id in plan.topological_order():
             node = plan.node(node_id)

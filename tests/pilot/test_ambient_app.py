@@ -396,7 +396,8 @@ async def test_an_unknown_stored_mode_is_refused_by_name(ambient_app, tmp_path):
         other.set_state(ambient_state.SETTINGS_CADENCE_KEY, 7)
         await wait_for(pilot, lambda: app.ambient.sentinel.cadence_secs == 7, what="live cadence")
         assert app.ambient.sentinel.mode == "notify"
-        assert any("'loud'" in n.message for n in app._notifications)
+        # A toast lands through the app's message queue: wait for it rather than race it.
+        await wait_for(pilot, lambda: any("'loud'" in n.message for n in app._notifications), what="the refusal toast")
         other.close()
 
 
