@@ -9,7 +9,7 @@ from textual.message import Message
 from keeltui.chief.streaming import StreamBuffer
 
 if TYPE_CHECKING:  # the row is handed down as a value; widgets never import the store
-    from keeltui.store import Message as Row
+    from keeltui.store import Row
 
 
 class ChiefReplyStarted(Message):

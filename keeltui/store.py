@@ -47,7 +47,7 @@ class StoreDamaged(StoreError):
 
 
 @dataclass(frozen=True)
-class Message:
+class Row:
     id: int
     conversation_id: int
     role: str
@@ -119,8 +119,8 @@ _MIGRATIONS: list[str] = [
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 
 
-def _row_to_message(row: sqlite3.Row) -> Message:
-    return Message(
+def _to_row(row: sqlite3.Row) -> Row:
+    return Row(
         id=row["id"],
         conversation_id=row["conversation_id"],
         role=row["role"],
@@ -610,39 +610,39 @@ class Store:
             source=turn_kinds.NOTICE_SOURCE, turn_kind=turn_kinds.NOTICE,
         )
 
-    def message(self, message_id: int) -> Message | None:
+    def message(self, message_id: int) -> Row | None:
         with self._reading():
             row = self._conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
-        return _row_to_message(row) if row else None
+        return _to_row(row) if row else None
 
-    def tail(self, conversation_id: int, limit: int) -> list[Message]:
+    def tail(self, conversation_id: int, limit: int) -> list[Row]:
         """The latest ``limit`` rows, oldest first."""
         with self._reading():
             rows = self._conn.execute(
                 "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT ?",
                 (conversation_id, limit),
             ).fetchall()
-        return [_row_to_message(r) for r in reversed(rows)]
+        return [_to_row(r) for r in reversed(rows)]
 
-    def before(self, conversation_id: int, before_id: int, limit: int) -> list[Message]:
+    def before(self, conversation_id: int, before_id: int, limit: int) -> list[Row]:
         """Up to ``limit`` rows older than ``before_id``, oldest first."""
         with self._reading():
             rows = self._conn.execute(
                 "SELECT * FROM messages WHERE conversation_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
                 (conversation_id, before_id, limit),
             ).fetchall()
-        return [_row_to_message(r) for r in reversed(rows)]
+        return [_to_row(r) for r in reversed(rows)]
 
-    def after(self, conversation_id: int, after_id: int, limit: int = -1) -> list[Message]:
+    def after(self, conversation_id: int, after_id: int, limit: int = -1) -> list[Row]:
         """Rows newer than ``after_id``, oldest first (at most ``limit``; -1: all)."""
         with self._reading():
             rows = self._conn.execute(
                 "SELECT * FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?",
                 (conversation_id, after_id, limit),
             ).fetchall()
-        return [_row_to_message(r) for r in rows]
+        return [_to_row(r) for r in rows]
 
-    def messages(self, conversation_id: int) -> list[Message]:
+    def messages(self, conversation_id: int) -> list[Row]:
         return self.after(conversation_id, 0)
 
     def count(self, conversation_id: int) -> int:
@@ -651,14 +651,14 @@ class Store:
                 "SELECT count(*) FROM messages WHERE conversation_id = ?", (conversation_id,)
             ).fetchone()[0]
 
-    def latest_summary(self, conversation_id: int) -> Message | None:
+    def latest_summary(self, conversation_id: int) -> Row | None:
         with self._reading():
             row = self._conn.execute(
                 "SELECT * FROM messages WHERE conversation_id = ? AND turn_kind = 'summary' "
                 "ORDER BY id DESC LIMIT 1",
                 (conversation_id,),
             ).fetchone()
-        return _row_to_message(row) if row else None
+        return _to_row(row) if row else None
 
     def query(
         self,
@@ -667,7 +667,7 @@ class Store:
         since: float | None = None,
         kind: str | None = None,
         limit: int | None = None,
-    ) -> list[Message]:
+    ) -> list[Row]:
         """Rows for review (``keeltui log``): oldest first, the newest ``limit``."""
         where = ["conversation_id = ?"]
         params: list[Any] = [conversation_id]
@@ -685,10 +685,10 @@ class Store:
             params.append(limit)
         with self._reading():
             rows = self._conn.execute(sql, params).fetchall()
-        return [_row_to_message(r) for r in reversed(rows)]
+        return [_to_row(r) for r in reversed(rows)]
 
     def search(self, conversation_id: int, needle: str, *, before_id: int | None = None,
-               after_id: int | None = None) -> Message | None:
+               after_id: int | None = None) -> Row | None:
         """The nearest row containing ``needle`` (case-insensitive) older than ``before_id``
         or newer than ``after_id``; the newest match when neither is given."""
         where = "conversation_id = ? AND instr(lower(content), lower(?)) > 0"
@@ -701,7 +701,7 @@ class Store:
             params.append(before_id if before_id is not None else 2**62)
         with self._lock:
             row = self._conn.execute(sql, params).fetchone()
-        return _row_to_message(row) if row else None
+        return _to_row(row) if row else None
 
     def count_matches(self, conversation_id: int, needle: str, *, from_id: int = 0) -> int:
         """How many rows with id >= ``from_id`` contain ``needle`` (case-insensitive)."""

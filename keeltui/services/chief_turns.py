@@ -18,7 +18,7 @@ from keeltui.chief import context as chief_context
 from keeltui.chief import controls
 from keeltui.chief.turn_kinds import SUMMARY, SUMMARY_SOURCE
 from keeltui.config import Config
-from keeltui.store import Message, Store
+from keeltui.store import Row, Store
 
 PERSIST_EVERY_SECS = 0.5
 CONTEXT_ROWS_WITHOUT_SUMMARY = 400
@@ -56,7 +56,7 @@ class ChiefTurns:
     def add_user_turn(self, text: str) -> int:
         return self.store.add_message(self.room_id, "user", text)
 
-    def context_rows(self) -> tuple[list[Message], Message | None]:
+    def context_rows(self) -> tuple[list[Row], Row | None]:
         summary = self.store.latest_summary(self.room_id)
         if summary is not None:
             rows = self.store.after(self.room_id, chief_context.summary_covers(summary))

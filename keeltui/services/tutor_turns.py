@@ -31,7 +31,7 @@ from typing import Any, Callable
 from keeltui.brain import Brain, BrainError, Completion, StreamDone, TextDelta, ToolCall, Usage
 from keeltui.chief.turn_warning import Levels, TurnWarner
 from keeltui.config import Config
-from keeltui.store import Conversation, Message, Store
+from keeltui.store import Conversation, Row, Store
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import active_agent
@@ -103,7 +103,7 @@ class TutorTurns:
         """Tutor sessions, most recently active first."""
         return self.store.conversations(KIND)
 
-    def transcript(self, session_id: int) -> list[Message]:
+    def transcript(self, session_id: int) -> list[Row]:
         return self.store.messages(session_id)
 
     def start_session(self, topic: str) -> int:
@@ -261,7 +261,7 @@ def _call_part(call: ToolCall) -> dict[str, Any]:
     return {"type": tx.TOOL_CALL, "id": call.id, "name": call.name, "arguments": arguments}
 
 
-def _unique_ids(rows: list[Message], calls: tuple[ToolCall, ...]) -> list[ToolCall]:
+def _unique_ids(rows: list[Row], calls: tuple[ToolCall, ...]) -> list[ToolCall]:
     """The calls with ids unique in the session.
 
     Phases, answers and results are matched by call id, and some servers number calls

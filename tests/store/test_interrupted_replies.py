@@ -73,9 +73,9 @@ def test_log_and_export_mark_a_dead_writers_reply_before_any_restart(tmp_path):
 
 
 def test_settled_rows_are_marked_in_log_and_export():
-    from keeltui.store import Message
+    from keeltui.store import Row
 
-    row = Message(1, 1, "assistant", "partial words", status="partial", created_at=0)
+    row = Row(1, 1, "assistant", "partial words", status="partial", created_at=0)
     assert format_log([row], "Owner", "Chief")[0].endswith("partial words [cut off]")
     assert "*[cut off]*" in format_markdown([row], "Owner", "Chief")
 
