@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.tmux import Tmux, keeltui_command, run_keeltui
 
 TOPIC = "muscle protein"
