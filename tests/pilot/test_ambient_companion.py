@@ -105,12 +105,23 @@ async def test_a_failed_chief_turn_re_probes_the_brain_like_start_up(ambient_app
     app = ambient_app(mode="off")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.brain_online is True, what="the start-up check")
+        # Record every change: the offline spell can be shorter than one poll here, because
+        # the re-probe's /models answers even while chat turns fail.
+        seen: list[bool] = []
+        set_online = app.set_brain_online
+
+        def recording(online, *args, **kwargs):
+            seen.append(online)
+            return set_online(online, *args, **kwargs)
+
+        app.set_brain_online = recording  # type: ignore[method-assign]
         app.room.composer.focus_input()
         await pilot.press("h", "i", "enter")
-        await wait_for(pilot, lambda: app.brain_online is False, what="the failed turn")
+        await wait_for(pilot, lambda: False in seen, what="the failed turn")
         failing["on"] = False
         # Nobody chats again: the re-probe alone finds the brain back.
-        await wait_for(pilot, lambda: app.brain_online is True, what="the re-probe")
+        await wait_for(pilot, lambda: True in seen[seen.index(False):] and app.brain_online is True,
+                       what="the re-probe")
 
 
 async def test_the_environment_beats_a_stored_f2_setting_and_f2_says_so(ambient_app, tmp_path):
