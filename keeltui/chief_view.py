@@ -8,7 +8,7 @@ replaced by one sentence.
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol, Sequence
+from typing import Iterable, Sequence
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,6 +19,7 @@ from textual.reactive import Reactive, reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from keeltui.chief.context import Row as RowLike  # one protocol for a stored row
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
 from keeltui.panes.composer import Composer, ComposerInput
 from keeltui.chief.streaming import StreamBuffer
@@ -32,19 +33,6 @@ PAGE_ROWS = 40
 
 # The widgets a room row is drawn as (each carries its ``row_id``).
 RowWidget = ChatMessage | StreamingReply | SystemLine
-
-
-class RowLike(Protocol):
-    @property
-    def id(self) -> int: ...
-    @property
-    def role(self) -> str: ...
-    @property
-    def content(self) -> str: ...
-    @property
-    def turn_kind(self) -> str | None: ...
-    @property
-    def status(self) -> str: ...
 
 
 class RoomLog(RowList):

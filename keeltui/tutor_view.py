@@ -310,9 +310,14 @@ class TutorPane(Vertical):
         self._keys = keys
         if new:
             log_view = self.query_one("#tutor-log", VerticalScroll)
+            # A learner reading the newest lines keeps reading them: whatever scroll released
+            # the log's anchor meanwhile (a focus moving into view), new rows are followed.
+            following = log_view.scroll_y >= log_view.max_scroll_y - 1
             # Stored rows go above whatever is still live (a streaming reply, an error card).
             anchor = self._live if self._live is not None else self._error_card()
             log_view.mount_all(new, before=anchor) if anchor is not None else log_view.mount_all(new)
+            if following:
+                self.call_after_refresh(log_view.scroll_end, animate=False)
         self._show_state(rows, items)
 
     def _widget_for(self, item: ts.Item) -> Widget:

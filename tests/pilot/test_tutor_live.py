@@ -133,19 +133,23 @@ async def _open_first_session(pilot) -> None:
 
 
 def _job_script(loopback, gate: threading.Event) -> None:
-    replies = [
+    teacher = [
         Reply(text="I will look that up.", tool_calls=[{"name": "research", "arguments": {
             "query": "leucine per meal"}}]),
         Reply(text="Meanwhile, on to basics."),
-        Reply(text="Two to three grams per meal."),  # the job's own call
         Reply(text="The research landed: two to three grams."),  # the wake
     ]
+    turns: list[dict] = []
 
     def responder(request: dict) -> Reply:
-        step = len(loopback.requests) - 1
-        if step == 2:
+        # The job's own call offers no tools; the teacher's turns do. The two run side by
+        # side, so which request comes first is not fixed: answer by who asks.
+        if not request.get("tools"):
             gate.wait(30)  # the job's call waits until the test lets it answer
-        return replies[step] if step < len(replies) else Reply(text="ok")
+            return Reply(text="Two to three grams per meal.")
+        turns.append(request)
+        step = len(turns) - 1
+        return teacher[step] if step < len(teacher) else Reply(text="ok")
 
     loopback.responder = responder
 
@@ -171,9 +175,10 @@ async def test_a_background_job_runs_shows_a_busy_dot_and_lands_as_a_card(make_a
         gate.set()
         await wait_for(pilot, lambda: "The research landed" in screen_text(app) and idle(app), what="the wake")
         card = app.query_one(".job-result", Collapsible)
-        assert card.collapsed and "Research: leucine per meal — result" in screen_text(app)
+        assert card.collapsed and "Research: leucine per meal — result" in screen_text(app), screen_text(app)
         assert "done — the result is below" in screen_text(app)
-        assert loopback.requests[3]["messages"][-1]["content"].startswith("[research job finished")
+        woken = [r for r in loopback.requests if r.get("tools")][-1]
+        assert woken["messages"][-1]["content"].startswith("[research job finished")
         card.collapsed = False
         await wait_for(pilot, lambda: "Two to three grams per meal." in screen_text(app), what="the result text")
 
