@@ -14,6 +14,7 @@ import asyncio
 import os
 import signal
 import sys
+import threading
 
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
@@ -23,6 +24,12 @@ RESTORE = (
     "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
     "\x1b[?2004l\x1b[?1004l\x1b[?25h\x1b[?1049l"
 )
+
+
+# How long the orderly exit may take after a signal before the process leaves by hand.
+# A hung-up terminal can wedge it for good (Textual's writer thread waits on a pty that
+# is gone), and a process nobody can see must never linger.
+EXIT_GRACE_SECS = 5.0
 
 
 def exit_code(signum: int) -> int:
@@ -39,6 +46,10 @@ def install_signal_exit(app) -> None:
         if received:
             _restore_and_leave(app, signum)
         received.append(signum)
+        # A watchdog off the event loop: if the loop itself is stuck, it still fires.
+        watchdog = threading.Timer(EXIT_GRACE_SECS, _restore_and_leave, (app, signum))
+        watchdog.daemon = True
+        watchdog.start()
         app.exit(return_code=exit_code(signum))
 
     for signum in SIGNALS:
@@ -52,12 +63,8 @@ def _restore_and_leave(app, signum: int) -> None:
     """The orderly exit did not finish: put the terminal right by hand and go."""
     try:
         driver = getattr(app, "_driver", None)
-        if driver is not None and hasattr(driver, "write"):
-            driver.write(RESTORE)
-            driver.flush()
-        elif (stdout := sys.__stdout__) is not None:  # None when started without one
-            stdout.write(RESTORE)
-            stdout.flush()
+        # Straight to the file descriptor: the driver's writer queue may be what is stuck.
+        os.write(sys.__stdout__.fileno() if sys.__stdout__ is not None else 1, RESTORE.encode())
         saved = getattr(driver, "attrs_before", None)  # the tty's modes before raw mode
         if saved is not None and (stdin := sys.__stdin__) is not None:
             import termios

@@ -157,3 +157,48 @@ def test_an_unexpected_exception_mid_stream_gives_the_terminal_back(tmp_path, lo
     reply = [r for r in store.messages(store.chief_id()) if r.role == "assistant"][-1]
     store.close()
     assert reply.status in ("partial", "error"), reply.status  # cut off (with what had come), not "streaming"
+
+
+# The real app whose orderly shutdown wedges, as Textual's can when its terminal is gone
+# (its writer thread waits on a pty that no longer exists).
+WEDGED = """
+import sys, threading
+from textual.drivers.linux_driver import LinuxDriver
+
+def close(self):
+    threading.Event().wait()  # never returns
+
+LinuxDriver.close = close
+from keeltui.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie has exited; its parent reaps it later
+        return stat.read().split(")")[-1].split()[0] == "Z"
+
+
+def test_a_wedged_shutdown_after_a_signal_still_ends_the_app_and_gives_the_terminal_back(
+        tmp_path, loopback, tmux, e2e_env):
+    import shlex
+    import sys
+    import time
+
+    config = _config(tmp_path, loopback)
+    launcher = tmp_path / "wedged.py"
+    launcher.write_text(WEDGED)
+    command = " ".join(shlex.quote(p) for p in (sys.executable, str(launcher), "--config", str(config)))
+    tmux.start(_in_shell(command), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    pid = _app_pid(tmux)
+    os.kill(pid, signal.SIGHUP)
+    deadline = time.monotonic() + 30
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _gone(pid), f"keeltui (pid {pid}) still runs 30 s after SIGHUP: a process nobody sees"
+    _assert_terminal_given_back(tmux)
