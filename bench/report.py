@@ -110,6 +110,13 @@ def verdicts(r: Results) -> list[Verdict]:
         s = r.get(f"stream.{variant}.bytes_ratio")
         out.append(_check(f"stream.{variant}.bytes", f"terminal bytes < 10× the reply's text ({label})", s.median, 10,
                           f"{times(s.median)}" if s.samples else failed(r.get(f"stream.{variant}.lag")), under=True))
+    s = r.get("first_chunk.lag")
+    together = r.get("first_chunk.together").samples
+    out.append(_check("first_chunk", "first chunk of a short reply on screen ≤ 0.1 s after it was sent (slowest run), "
+                      "with the message and the reply's header", s.hi if together and all(together) else
+                      (None if not s.samples else float("inf")), 0.1,
+                      f"median {secs(s.median)}, slowest {secs(s.hi)}; message and header on screen in "
+                      f"{int(sum(together))} of {len(together)}" if s.samples else failed(s)))
     k, p = r.median("status.keeltui"), r.median("status.python")
     q = ratio(k, p)
     heavy = r.facts.get("status.heavy_imports")
@@ -186,6 +193,7 @@ def render(r: Results, info: dict[str, str], args) -> str:
     _first_frame(r, add)
     _first_message(r, add)
     _streaming(r, add)
+    _first_chunk(r, add)
     _status(r, add)
     _report(r, add)
     _idle(r, add)
@@ -297,6 +305,23 @@ def _streaming(r: Results, add) -> None:
     add("")
     add("For reference (issue 6, same kind of machine, 5 ms apart): elia's last chunk 17.4 s late with 37 s of CPU")
     add("and ~300× the text in terminal bytes; oterm 1.2 s late, 21 s of CPU, ~50×, and it lost the bottom.")
+    add("")
+
+
+def _first_chunk(r: Results, add) -> None:
+    s = r.get("first_chunk.lag")
+    if not (s.samples or s.errors):
+        return
+    add("## First chunk visible")
+    add("")
+    add("A fresh keeltui per run (empty store, brain loaded); one message; a short reply in three chunks 0.2 s")
+    add("apart. From the first chunk leaving the loopback server to it on screen (`capture-pane` every 20 ms).")
+    add("")
+    add("| | median | min – max | runs |")
+    add("| --- | --- | --- | --- |")
+    add(f"| first chunk sent → on screen | {secs(s.median)} | {spread(s, secs)} | {len(s.samples)} {failed(s)} |")
+    together = r.get("first_chunk.together").samples
+    add(f"| message, header and first chunk on screen together | {int(sum(together))} of {len(together)} | | |")
     add("")
 
 
