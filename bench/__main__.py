@@ -19,6 +19,7 @@ from bench import machine, peers, report, sentinel_day  # noqa: E402
 from bench.context import Context, Subject, err  # noqa: E402
 from bench.env import Workspace, seed_room  # noqa: E402
 from bench.loop import Switchboard  # noqa: E402
+from bench.ollama_shim import OllamaShim  # noqa: E402
 from bench.measures import first_chunk, first_frame, first_message, idle, report_screen, status, streaming  # noqa: E402
 from bench.stats import Results  # noqa: E402
 
@@ -66,7 +67,8 @@ def add_peers(ctx: Context) -> None:
             ctx.results.note("peers", f"{peer.package}: {detail}")
             ctx.results.facts[f"peer.{peer.key}"] = f"not installed ({detail})"
             continue
-        env = peers.prepare(peer, ctx.env, ctx.brain.url)
+        env = peers.prepare(peer, ctx.env, ctx.brain.url, ctx.shim_host)
+        ctx.peer_kits.append((peer, exe, detail))
         ctx.peers.append(Subject(peer.key, f"{peer.key} {detail}", [str(exe)], peer.ready, env, timeout=40))
         ctx.results.facts[f"peer.{peer.key}"] = f"{peer.package} {detail}: first usable screen = {peer.note}"
 
@@ -95,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     workspace = Workspace()
     try:
-        with Switchboard() as brain:
-            ctx = Context(runs=args.runs, quick=args.quick, workspace=workspace, brain=brain, results=results)
+        with Switchboard() as brain, OllamaShim(brain) as shim:
+            ctx = Context(runs=args.runs, quick=args.quick, workspace=workspace, brain=brain, results=results,
+                          shim_host=shim.host)
             ctx.say(f"keeltui bench: {', '.join(args.only)}; {args.runs} runs; {info['cpu']}")
             if "first_frame" in args.only:
                 ctx.room_db = workspace.root / "room-100k.db"
@@ -106,8 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                 except Exception as exc:  # noqa: BLE001
                     ctx.room_db = None
                     results.fail("ttff.keeltui.100k", f"seeding the room: {err(exc)}")
-                if not args.no_peers:
-                    add_peers(ctx)
+            if not args.no_peers:
+                add_peers(ctx)
             for name in args.only:
                 ctx.say(f"== {name}")
                 try:

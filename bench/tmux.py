@@ -106,12 +106,12 @@ class Pane:
             args.append("-l")
         self.tmux(*args, *keys)
 
-    def type_and_send(self, text: str) -> float:
-        """Type ``text`` into the focused input, then Enter; returns the time Enter left."""
+    def type_and_send(self, text: str, key: str = "Enter") -> float:
+        """Type ``text`` into the focused input, then ``key``; returns the time the key left."""
         self.send_keys(text, literal=True)
         time.sleep(0.05)
         t = time.monotonic()
-        self.send_keys("Enter")
+        self.send_keys(key)
         return t
 
     def pane_pid(self) -> int:

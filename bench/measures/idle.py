@@ -23,7 +23,7 @@ def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
     """Returns False when the subject never showed its first frame (e.g. a rejected config)."""
     pipe = ctx.workspace.fresh_dir(f"idle-{key}") / "terminal.bytes"
     pipe.touch()
-    with ctx.pane() as pane:
+    with ctx.pane(subject) as pane:
         pane.launch(subject.argv)
         try:
             pane.wait_for(*subject.ready, timeout=15)
@@ -31,6 +31,8 @@ def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
             ctx.results.fail(f"idle.{key}.pct", err(exc))
             return False
         pid = pane.pane_pid()
+        if subject.open_chat is not None:
+            subject.open_chat(pane)
         time.sleep(SETTLE_SECS)
         pane.pipe_to(str(pipe))
         ctx.say(f"idle: watching {subject.label} for {seconds:.0f} s")
@@ -61,6 +63,7 @@ def run(ctx: Context) -> None:
         ("off", ctx.keeltui("idle.off", "keeltui, ambient off"), short),
         ("floor", ctx.floor(), short),
     ]
+    plan += [(subject.who, subject, short) for subject in ctx.chatters("idle")[1:]]  # the peers, on a chat screen
     for key, subject, seconds in plan:
         try:
             shown = watch(ctx, key, subject, seconds)
