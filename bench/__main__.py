@@ -21,6 +21,7 @@ from bench.env import Workspace, seed_room  # noqa: E402
 from bench.loop import Switchboard  # noqa: E402
 from bench.ollama_shim import OllamaShim  # noqa: E402
 from bench.measures import first_chunk, first_frame, first_message, idle, report_screen, status, streaming  # noqa: E402
+from bench.measures import first_chunk_peers, long_chat, profile  # noqa: E402
 from bench.stats import Results  # noqa: E402
 
 LAST = REPO / "bench" / ".work" / "last-results.pickle"
@@ -29,10 +30,13 @@ MEASURES = {
     "first_message": first_message.run,
     "streaming": streaming.run,
     "first_chunk": first_chunk.run,
+    "first_chunk_peers": first_chunk_peers.run,
+    "long_chat": long_chat.run,
     "status": status.run,
     "report": report_screen.run,
     "idle": idle.run,
     "sentinel": sentinel_day.run,
+    "profile": profile.run,
 }
 
 
@@ -101,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             ctx = Context(runs=args.runs, quick=args.quick, workspace=workspace, brain=brain, results=results,
                           shim_host=shim.host)
             ctx.say(f"keeltui bench: {', '.join(args.only)}; {args.runs} runs; {info['cpu']}")
-            if "first_frame" in args.only:
+            if "first_frame" in args.only or "long_chat" in args.only:
                 ctx.room_db = workspace.root / "room-100k.db"
                 try:
                     secs = seed_room(ctx.room_db)
@@ -113,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                 add_peers(ctx)
             for name in args.only:
                 ctx.say(f"== {name}")
+                results.facts[f"load.{name}"] = machine.load()  # other work on the machine skews every figure
                 try:
                     MEASURES[name](ctx)
                 except Exception as exc:  # noqa: BLE001 - one measure never sinks the run

@@ -89,3 +89,84 @@ CAUSES: dict[str, str] = {
         "nothing)."
     ),
 }
+
+
+# -- measured in the same run (bench/measures/profile.py, the streaming measure's byte anatomy) --------
+
+def _ms(v: float) -> str:
+    return f"{v * 1000:.0f} ms"
+
+
+def _imports(r) -> str:
+    steps = r.facts.get("profile.imports") or []
+    return "; ".join(f"{name} +{_ms(secs)} → VmHWM {hwm:.1f} MB" for name, secs, hwm in steps)
+
+
+def _phases(r) -> str:
+    p = r.facts.get("profile.phases") or {}
+    k, f = p.get("keeltui"), p.get("floor")
+    if not (k and f):
+        return ""
+    return (f"`bench.profile_start --phases`: keeltui imports {_ms(k['imports'])} then {_ms(k['to_frame'])} to its "
+            f"first full frame; the floor {_ms(f['imports'])} then {_ms(f['to_frame'])}")
+
+
+def _tottime(r) -> str:
+    rows = r.facts.get("profile.tottime") or []
+    return ("cProfile up to keeltui's first frame, most own time: "
+            + ", ".join(f"{name} {_ms(secs)}" for name, secs in rows[:6])) if rows else ""
+
+
+def _first_frame(r) -> str:
+    return ". ".join(x for x in (_phases(r), "import steps in a fresh interpreter: " + _imports(r) if _imports(r) else "",
+                                 _tottime(r)) if x)
+
+
+def _rss(r) -> str:
+    return ("VmHWM after each import step in a fresh interpreter: " + _imports(r)) if _imports(r) else ""
+
+
+def _first_message(r) -> str:
+    steps = {name: secs for name, secs, _ in r.facts.get("profile.imports") or []}
+    client = next((secs for name, secs in steps.items() if name.startswith("openai")), None)
+    return f"importing openai and building an AsyncOpenAI takes {_ms(client)} in a fresh interpreter" if client else ""
+
+
+def _bytes(r) -> str:
+    text = r.facts.get("stream.paced.anatomy")
+    return f"the last 5 ms-apart run's terminal stream: {text}" if text else ""
+
+
+def _bytes_burst(r) -> str:
+    text = r.facts.get("stream.burst.anatomy")
+    return f"the last burst run's terminal stream: {text}" if text else ""
+
+
+def _status_cold(r) -> str:
+    rows = r.facts.get("profile.status_cold") or []
+    return ("`python -X importtime keeltui status` with a config no app has opened, costliest top-level imports "
+            "(cumulative): " + ", ".join(f"{name} {_ms(secs)}" for name, secs in rows)) if rows else ""
+
+
+def _idle(r) -> str:
+    threads = r.facts.get("idle.ambient.threads") or []
+    return ("CPU by thread over the idle period (/proc/PID/task): "
+            + ", ".join(f"{name} {pct:.2f} %" for name, pct in threads)) if threads else ""
+
+
+MEASURED = {
+    "ttff.keeltui": _first_frame,
+    "room.same": _first_frame,
+    "rss": _rss,
+    "first_message": _first_message,
+    "stream.paced.bytes": _bytes,
+    "stream.burst.bytes": _bytes_burst,
+    "cold_status": _status_cold,
+    "idle": _idle,
+}
+
+
+def measured(key: str, r) -> str:
+    """What this run's profilers found for the target ``key`` ("" when nothing was recorded)."""
+    fn = next((fn for prefix, fn in MEASURED.items() if key.startswith(prefix)), None)
+    return fn(r) if fn else ""

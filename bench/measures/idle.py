@@ -13,7 +13,7 @@ import importlib.util
 import time
 
 from bench.context import Context, Subject, err
-from bench.procs import cpu_seconds
+from bench.procs import cpu_seconds, thread_cpu
 
 WINDOWS = 6
 SETTLE_SECS = 3.0
@@ -37,6 +37,7 @@ def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
         pane.pipe_to(str(pipe))
         ctx.say(f"idle: watching {subject.label} for {seconds:.0f} s")
         start = last = cpu_seconds(pid)
+        threads_start = thread_cpu(pid)
         bytes_start = pipe.stat().st_size
         step = seconds / WINDOWS
         for _ in range(WINDOWS):
@@ -45,10 +46,13 @@ def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
             ctx.results.add(f"idle.{key}.window_pct", 100 * (now - last) / step)
             last = now
         written = pipe.stat().st_size - bytes_start
+        threads_end = thread_cpu(pid)
         pane.stop_pipe()
     ctx.results.add(f"idle.{key}.pct", 100 * (last - start) / seconds)
     ctx.results.add(f"idle.{key}.bytes_per_s", written / seconds)
     ctx.results.facts[f"idle.{key}.secs"] = seconds
+    by_thread = {name: 100 * (cpu - threads_start.get(name, 0.0)) / seconds for name, cpu in threads_end.items()}
+    ctx.results.facts[f"idle.{key}.threads"] = sorted(by_thread.items(), key=lambda item: -item[1])[:5]
     ctx.say(f"idle: {subject.label}: {100 * (last - start) / seconds:.2f} % of a core, {written / seconds:.0f} B/s to the terminal")
     return True
 

@@ -16,6 +16,7 @@ import uuid
 
 from tests.support.loopback import Reply
 
+from bench import bytes_anatomy
 from bench.context import Context, Subject, err, tag
 from bench.loop import stream_chunks
 from bench.procs import cpu_seconds, peak_rss_mb
@@ -70,6 +71,9 @@ def stream_once(ctx: Context, subject: Subject, variant: str, delay: float) -> N
         pane.stop_pipe()
         time.sleep(0.1)
         written = pipe.stat().st_size - bytes_start
+    with open(pipe, "rb") as f:
+        f.seek(bytes_start)
+        anatomy = bytes_anatomy.anatomy(f.read())
     wall = seen - arrival.at
     cpu = cpu_end - cpu_start
     r, who = ctx.results, subject.who
@@ -82,6 +86,7 @@ def stream_once(ctx: Context, subject: Subject, variant: str, delay: float) -> N
     r.add(tag(f"stream.{variant}.bytes", who), written)
     r.add(tag(f"stream.{variant}.rss", who), rss_end)
     r.facts["stream.text_bytes"] = text_bytes
+    r.facts[tag(f"stream.{variant}.anatomy", who)] = bytes_anatomy.describe(anatomy, text_bytes)  # the last run's
     ctx.say(
         f"stream {variant} {who}: lag {seen - sent_last:.3f}s, cpu {cpu:.2f}s ({100 * cpu / wall:.0f}% of a core "
         f"over {wall:.1f}s), pinned {pinned}, {written / text_bytes:.1f}x text bytes, peak RSS {rss_end:.1f} MB"
