@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # tests.support.loopback, keeltui
 
-from bench import machine, peers, report, sentinel_day  # noqa: E402
+from bench import machine, peers, readme, report, sentinel_day  # noqa: E402
 from bench.context import Context, Subject, err  # noqa: E402
 from bench.env import Workspace, seed_room  # noqa: E402
 from bench.loop import Switchboard  # noqa: E402
@@ -85,8 +85,11 @@ def render_only(args: argparse.Namespace) -> int:
         print(f"[bench] no saved figures to render ({LAST}): {exc}", file=sys.stderr)
         return 1
     out = args.out if "--out" in sys.argv else saved_out
-    Path(out).write_text(report.render(results, info, args))
+    markdown = report.render(results, info, args)
+    Path(out).write_text(markdown)
     print(f"[bench] rewrote {out} from the figures of {info['date']}", flush=True)
+    if Path(out).resolve() == (REPO / "bench" / "RESULTS.md").resolve() and readme.update(REPO / "README.md", markdown):
+        print("[bench] rewrote README.md's benchmark summary", flush=True)
     print(report.summary_text(results), flush=True)
     return 0
 
@@ -138,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     markdown = report.render(results, info, args)
     Path(args.out).write_text(markdown)
     print(f"[bench] wrote {args.out}", flush=True)
+    if Path(args.out).resolve() == (REPO / "bench" / "RESULTS.md").resolve() and readme.update(REPO / "README.md", markdown):
+        print("[bench] rewrote README.md's benchmark summary", flush=True)
     print(report.summary_text(results), flush=True)
     return 0
 

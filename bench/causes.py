@@ -8,12 +8,12 @@ output piped to a file. Keys are prefixes of the verdict keys in bench/report.py
 
 CAUSES: dict[str, str] = {
     "ttff.keeltui.empty": (
-        "What is left after the fixes (tutor pane, ambient controller and Markdown mounted after the first "
-        "frame; no buttons before they are needed): keeltui's own imports (~30 ms: the typed config, the "
-        "store, the room's widgets) and the widgets the room needs at once — the tab strip (`TabbedContent`), "
-        "the composer (`TextArea`, the largest CSS block), the status line and the footer — against the floor's "
-        "header, one line and footer (`python -m bench.profile_start OUT --phases`: imports then CSS parse and "
-        "`Stylesheet.apply` dominate the time to the first frame)."
+        "Where the time goes (the measured line above): keeltui's own imports before the first frame (the typed "
+        "config, the brain module, the Chief view, Textual's command palette for Ctrl+P) on top of Textual's, then "
+        "the room's widgets and their CSS (tab strip, the composer's `TextArea`, status line, footer) against the "
+        "floor's header, one line and footer. What would close it: import the command palette, the config's "
+        "validation and the Chief view's Markdown after the first frame, and mount the tab strip once the room "
+        "is on screen; Textual's own import is the floor's too and cannot be cut."
     ),
     "ttff.keeltui.100k": (
         "Everything in the empty-store row, plus the room itself: the 16 newest rows are read (an indexed "
@@ -22,20 +22,36 @@ CAUSES: dict[str, str] = {
         "is laying out and styling those 16 row widgets."
     ),
     "rss": (
-        "The brain client is most of it: `import openai` + an `AsyncOpenAI` adds ~30 MB to a bare "
-        "interpreter's VmHWM (textual.app adds ~21 MB, rich.markdown ~2.6 MB), so keeltui goes from ~45 MB at "
-        "its first frame to ~73 MB once the client has loaded in the background; the 100 000-row room adds the "
-        "mounted rows and SQLite's page cache. The client's 30 MB is fixed cost as long as keeltui uses the "
-        "openai SDK, which the design requires."
+        "The brain client is most of it (the import steps above: `import openai` + an `AsyncOpenAI` is the "
+        "largest step after Textual's). keeltui loads it in the background after the first frame, so the figure "
+        "at the first frame is far lower than once the client is there; a streamed reply and a 100 000-row room "
+        "add little on top. What would close it: a smaller HTTP client for the one streaming call (httpx alone, "
+        "or `http.client` on a thread) instead of the openai SDK — the design names the openai client, so this "
+        "is a design decision; loading the client only at the first send keeps an idle app lower but not the "
+        "figure after a reply."
     ),
     "first_message": (
-        "The reply needs the openai client, whose import takes ~0.37 s on this machine; keeltui loads it in a "
-        "thread right after the first frame, and a call made before that finishes awaits it in a thread too "
-        "(`Brain._ready`), so the UI never freezes: the owner's message is stored and drawn at once, and only "
-        "the reply waits for the import. The bench sends its message at the very first frame; a person needs "
-        "longer than 0.4 s to type one, and 2.5 s after start the first reply lands like any other. Closing "
-        "the gap for a message sent at the first frame would mean importing the client before the first frame, "
-        "which costs that frame the same 0.37 s."
+        "The reply needs the openai client, whose import is measured above; keeltui loads it on a thread right "
+        "after the first frame, and a call made before that finishes waits for it (`Brain._ready`), so the UI "
+        "never freezes: the owner's message is stored and drawn at once, and only the reply waits. The bench "
+        "sends at the very first frame; 2.5 s after start the first reply lands like any other. What would close "
+        "it: a client that imports in well under 0.2 s (see the RSS row: the same smaller HTTP client), since "
+        "importing the openai SDK before the first frame would cost the first frame the same time."
+    ),
+    "cold_status": (
+        "With a config no running app has stamped as validated, `keeltui status` takes the full path: argparse "
+        "and the typed config (`keeltui.config`, tomllib and the dataclass validation), so a broken config "
+        "still exits 2. What would close it: let `status` stamp a config it has validated itself (the stamp the "
+        "app writes, `paths.config_stamp`), so only the first call after a config change pays for validation."
+    ),
+    "room.same": (
+        "The room opens on its newest rows (an indexed tail query, then only those rows are mounted), so the "
+        "difference to an empty room is laying out those rows before the first frame. What would close it: "
+        "draw the composer first and the newest rows one frame later."
+    ),
+    "long.pageup": (
+        "Each PageUp moves the view within the mounted window, and past its top mounts the next older rows "
+        "(a read of the rows above, then their layout); a slow press is one that crossed the window's edge."
     ),
     "stream.paced.lag": (
         "The reply's flush timer runs every 100 ms (`FLUSH_SECS` in panes/message.py), but the end of the "

@@ -26,7 +26,7 @@ def _ask(ctx: Context, pane, text: str, key: str, who: str = "keeltui", send_key
     marker = f"PONG{uuid.uuid4().hex[:8].upper()}"
     ctx.brain.expect(Reply(chunks=["Here ", "it ", "is: ", marker]))
     owners = pane.capture().count(OWNER)
-    sent = pane.type_and_send(text, send_key)
+    sent = _type_then_send(ctx, pane, text, send_key, f"{key}@{who}")
     echo = None
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -41,6 +41,27 @@ def _ask(ctx: Context, pane, text: str, key: str, who: str = "keeltui", send_key
             return
         time.sleep(0.02)
     pane.wait_for(marker, timeout=0.1)  # raises with the screen in the message
+
+
+def _type_then_send(ctx: Context, pane, text: str, send_key: str, what: str) -> float:
+    """Type ``text``; once it shows in the input, send it; returns when the send key left.
+
+    A program may drop keys typed at its first frame (elia does: its prompt takes focus
+    later); then the text is typed again, as a person would, and the drop is noted.
+    """
+    for attempt in range(10):
+        pane.send_keys(text, literal=True)
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            if text in pane.capture():
+                if attempt:
+                    ctx.results.note("dropped_keys", f"{what}: the keys typed at the first frame were dropped; "
+                                                     f"typed again {attempt} time(s), 1 s apart")
+                t = time.monotonic()
+                pane.send_keys(send_key)
+                return t
+            time.sleep(0.02)
+    raise RuntimeError(f"the typed text never showed in the input: {text!r}")
 
 
 def once(ctx: Context, subject: Subject) -> None:

@@ -39,9 +39,17 @@ def subjects(ctx: Context) -> list[Subject]:
 
 
 def _elia_open_first_chat(pane) -> None:
-    pane.send_keys("Down")  # from the prompt into the chat list (its cursor is on the newest chat)
-    time.sleep(0.05)
-    pane.send_keys("Enter")
+    """Down (from the prompt into the chat list, whose cursor is on the newest chat), Enter; again if elia
+    dropped the keys (it does at its first frame) until its chat screen shows."""
+    for _ in range(20):
+        pane.send_keys("Down")
+        time.sleep(0.05)
+        pane.send_keys("Enter")
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            if "Close chat" in pane.capture():
+                return
+            time.sleep(0.02)
 
 
 def newest_once(ctx: Context, subject: Subject) -> None:
