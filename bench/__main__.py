@@ -46,6 +46,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--only", default="", help=f"comma-separated subset of: {', '.join(MEASURES)}")
     p.add_argument("--quick", action="store_true", help="shorter idle periods (20/10/10 s instead of 60/30/30 s)")
     p.add_argument("--no-peers", action="store_true", help="skip elia and oterm")
+    p.add_argument("--peer-runs", type=int, default=3,
+                   help="runs for elia and oterm where one run takes long: streaming, first message, first chunk, "
+                        "long chat (default 3, at most --runs)")
     p.add_argument("--render-only", action="store_true",
                    help=f"measure nothing: rewrite the Markdown from the last run's saved figures ({LAST})")
     p.add_argument("--out", help="where to write the Markdown (default: bench/RESULTS.md for a full run, "
@@ -68,6 +71,7 @@ def add_peers(ctx: Context) -> None:
     for peer in peers.PEERS:
         exe, detail = peers.ensure(peer, ctx.say)
         if exe is None:
+            ctx.say(f"peers: skipping {peer.package}: {detail}")
             ctx.results.note("peers", f"{peer.package}: {detail}")
             ctx.results.facts[f"peer.{peer.key}"] = f"not installed ({detail})"
             continue
@@ -106,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with Switchboard() as brain, OllamaShim(brain) as shim:
             ctx = Context(runs=args.runs, quick=args.quick, workspace=workspace, brain=brain, results=results,
-                          shim_host=shim.host)
+                          shim_host=shim.host, peer_runs=min(args.peer_runs, args.runs))
             ctx.say(f"keeltui bench: {', '.join(args.only)}; {args.runs} runs; {info['cpu']}")
             if "first_frame" in args.only or "long_chat" in args.only:
                 ctx.room_db = workspace.root / "room-100k.db"
@@ -118,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
                     results.fail("ttff.keeltui.100k", f"seeding the room: {err(exc)}")
             if not args.no_peers:
                 add_peers(ctx)
+                results.facts["peer_runs"] = ctx.peer_runs
             for name in args.only:
                 ctx.say(f"== {name}")
                 results.facts[f"load.{name}"] = machine.load()  # other work on the machine skews every figure

@@ -452,10 +452,11 @@ def _peers(r: Results, add) -> None:
     add("")
     for _, text in facts:
         add(f"- {text}")
-    for note in notes:
+    for note in notes + r.notes.get("dropped_keys", []) + r.notes.get("profile", []):
         add(f"- {note}")
     add("- Driven like keeltui: each run in its own XDG home, the config written before the start (elia: a model")
     add("  `openai/loop-model` on the loopback server as the default; oterm: a saved chat on `loop-model:latest`,")
     add("  which it opens as a tab at start), messages typed into the focused prompt (elia sends with Ctrl+J).")
-    add("  Peers run fewer times than keeltui where one run takes long (streaming, first message: 3).")
+    add(f"  Peers run fewer times than keeltui where one run takes long (streaming, first message, first chunk, "
+        f"long chat: {r.facts.get('peer_runs', '?')} runs).")
     add("")

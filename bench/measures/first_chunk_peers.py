@@ -13,7 +13,6 @@ from bench.context import Context, Subject, err, tag
 from bench.loop import Reply
 from bench.measures.first_chunk import BRAIN_LOAD_SECS, CHUNK_GAP_SECS, POLL_SECS
 
-PEER_RUNS = 3
 
 
 def once(ctx: Context, subject: Subject, run: int) -> None:
@@ -49,7 +48,7 @@ def once(ctx: Context, subject: Subject, run: int) -> None:
 
 
 def run(ctx: Context) -> None:
-    for i in range(min(ctx.runs, PEER_RUNS)):
+    for i in range(min(ctx.runs, ctx.peer_runs)):
         for subject in ctx.chatters("first_chunk")[1:]:  # keeltui: bench/measures/first_chunk.py
             try:
                 once(ctx, subject, i)

@@ -15,7 +15,6 @@ from tests.support.loopback import Reply
 from bench.context import Context, Subject, err, tag
 
 WARM_WAIT_SECS = 2.5
-PEER_RUNS = 3
 
 
 OWNER = "Owner"  # the speaker's name over the owner's own turn (config default)
@@ -89,7 +88,7 @@ def run(ctx: Context) -> None:
     for i in range(ctx.runs):
         for key, measure in (("first_message.cold", once), ("first_message.after_load", after_load)):
             # keeltui and the peers alternate, so they share the machine's weather.
-            for subject in ctx.chatters("first_message", with_peers=i < PEER_RUNS):
+            for subject in ctx.chatters("first_message", with_peers=i < ctx.peer_runs):
                 try:
                     measure(ctx, subject)
                 except Exception as exc:  # noqa: BLE001 - recorded, the run goes on

@@ -19,7 +19,6 @@ from bench.context import Context, Subject, err, tag
 from bench.env import LAST_ROW_MARK, seed_room
 
 LONG_ROWS = 2_000
-PEER_RUNS = 3
 PAGEUPS = 40
 FIRST_ROW = "Turn 0:"
 
@@ -100,7 +99,7 @@ def run(ctx: Context) -> None:
         return
     for i in range(ctx.runs):
         for subject in chosen:
-            if subject.who != "keeltui" and i >= PEER_RUNS:
+            if subject.who != "keeltui" and i >= ctx.peer_runs:
                 continue
             try:
                 newest_once(ctx, subject)

@@ -25,8 +25,6 @@ CHUNKS = 2_000
 VARIANTS = {"paced": 0.005, "burst": 0.0}
 SETTLE_SECS = 1.0
 BRAIN_LOAD_SECS = 2.5
-PEER_RUNS = 3
-"""Peers stream slowly (elia's last chunk lands seconds late): fewer runs keep `make bench` in its budget."""
 
 
 def start_chat(ctx: Context, pane, subject: Subject) -> int:
@@ -97,7 +95,7 @@ def run(ctx: Context) -> None:
     for variant, delay in VARIANTS.items():
         for i in range(ctx.runs):
             # keeltui and the peers alternate run by run, so they share the machine's weather.
-            for subject in ctx.chatters(f"stream.{variant}", with_peers=i < PEER_RUNS):
+            for subject in ctx.chatters(f"stream.{variant}", with_peers=i < ctx.peer_runs):
                 try:
                     stream_once(ctx, subject, variant, delay)
                 except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
