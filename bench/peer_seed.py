@@ -32,6 +32,7 @@ def rows(count: int, marker: str):
 
 
 def seed_elia(count: int, marker: str) -> None:
+    import elia_chat.database.models  # noqa: F401 - registers the tables create_database makes
     from elia_chat.database.database import create_database, sqlite_file_name
 
     asyncio.run(create_database())

@@ -27,9 +27,13 @@ def rows(fmt) -> list[tuple[str, Callable[[str], str | None], Callable, str]]:
     secs, mb, pct, times = fmt.secs, fmt.mb, fmt.pct, fmt.times
     return [
         ("first frame (empty store)", _start("ttff", "keeltui.empty"), secs, "median"),
+        ("first frame, 100 000-row room (newest row on screen)",
+         lambda w: "ttff.keeltui.100k" if w == "keeltui" else None, secs, "median"),
         ("peak RSS at the first frame", _start("rss", "keeltui.empty"), mb, "median"),
         ("peak RSS 3 s later (keeltui: brain client loaded)",
          lambda w: "rss_brain.keeltui.empty" if w == "keeltui" else None, mb, "median"),
+        ("peak RSS, 100 000-row room, brain client loaded",
+         lambda w: "rss_brain.keeltui.100k" if w == "keeltui" else None, mb, "median"),
         ("reply typed at the first frame: Enter → reply on screen", _base("first_message.cold"), secs, "median"),
         ("reply typed 2.5 s after the first frame", _base("first_message.after_load"), secs, "median"),
         ("warm reply (second message)", _base("first_message.warm"), secs, "median"),
@@ -45,7 +49,9 @@ def rows(fmt) -> list[tuple[str, Callable[[str], str | None], Callable, str]]:
         ("… pinned to the bottom 1 s after the end", _base("stream.burst.pinned"), None, "pins"),
         ("idle, % of a core (keeltui: sentinel, evidence and store watcher on)",
          lambda w: f"idle.{'ambient' if w == 'keeltui' else w}.pct", pct, "median"),
-        ("long conversation (2 000 messages): start → newest message on screen", _base("long.newest"), secs, "median"),
+        ("long conversation (1 000 messages): start → newest message on screen", _base("long.newest"), secs, "median"),
+        ("100 000-row room: PageUp → the view moves (every press)",
+         lambda w: "long.pageup" if w == "keeltui" else None, secs, "median"),
     ]
 
 
