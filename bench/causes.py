@@ -123,8 +123,10 @@ def _phases(r) -> str:
     k, f = p.get("keeltui"), p.get("floor")
     if not (k and f):
         return ""
+    big = p.get("keeltui.100k")
     return (f"`bench.profile_start --phases`: keeltui imports {_ms(k['imports'])} then {_ms(k['to_frame'])} to its "
-            f"first full frame; the floor {_ms(f['imports'])} then {_ms(f['to_frame'])}")
+            f"first full frame; the floor {_ms(f['imports'])} then {_ms(f['to_frame'])}"
+            + (f"; keeltui with the 100 000-row room {_ms(big['imports'])} then {_ms(big['to_frame'])}" if big else ""))
 
 
 def _tottime(r) -> str:
@@ -133,9 +135,15 @@ def _tottime(r) -> str:
             + ", ".join(f"{name} {_ms(secs)}" for name, secs in rows[:6])) if rows else ""
 
 
+def _breakdown(r) -> str:
+    rows = r.facts.get("profile.breakdown") or []
+    return ("cProfile of keeltui's start up to its first frame (cumulative, cProfile's clock): "
+            + ", ".join(f"{label} {_ms(secs)} ({calls} calls)" for label, secs, calls in rows)) if rows else ""
+
+
 def _first_frame(r) -> str:
-    return ". ".join(x for x in (_phases(r), "import steps in a fresh interpreter: " + _imports(r) if _imports(r) else "",
-                                 _tottime(r)) if x)
+    return ". ".join(x for x in (_phases(r), _breakdown(r), _tottime(r),
+                                 "import steps in a fresh interpreter: " + _imports(r) if _imports(r) else "") if x)
 
 
 def _rss(r) -> str:
@@ -164,6 +172,12 @@ def _status_cold(r) -> str:
             "(cumulative): " + ", ".join(f"{name} {_ms(secs)}" for name, secs in rows)) if rows else ""
 
 
+def _status_warm(r) -> str:
+    rows = r.facts.get("profile.status_warm") or []
+    return ("`python -X importtime keeltui status` on the fast path (the open app stamped the config), costliest "
+            "top-level imports (cumulative): " + ", ".join(f"{name} {_ms(secs)}" for name, secs in rows)) if rows else ""
+
+
 def _idle(r) -> str:
     threads = r.facts.get("idle.ambient.threads") or []
     return ("CPU by thread over the idle period (/proc/PID/task): "
@@ -178,6 +192,7 @@ MEASURED = {
     "stream.paced.bytes": _bytes,
     "stream.burst.bytes": _bytes_burst,
     "cold_status": _status_cold,
+    "status": _status_warm,
     "idle": _idle,
 }
 

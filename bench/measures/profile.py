@@ -58,17 +58,21 @@ def import_steps(ctx: Context) -> None:
     ctx.results.facts["profile.imports"] = steps
 
 
-def importtime(ctx: Context, argv: list[str], top: int = 6) -> list[tuple[str, float]]:
-    """The costliest top-level imports (cumulative µs → s) of ``argv`` run with -X importtime."""
-    proc = subprocess.run([PYTHON, "-X", "importtime", *argv], env=ctx.env, capture_output=True, text=True, timeout=60)
+def top_imports(stderr: str, top: int = 6) -> list[tuple[str, float]]:
+    """The costliest top-level imports (cumulative, seconds) in ``-X importtime`` output."""
     found = []
-    for line in proc.stderr.splitlines():
+    for line in stderr.splitlines():
         if not line.startswith("import time:") or "|" not in line:
             continue
         _, cumulative, name = (part for part in line.split(":", 1)[1].split("|"))
         if cumulative.strip().isdigit() and not name.startswith("   "):  # a top-level import (one space of indent)
             found.append((name.strip(), int(cumulative) / 1e6))
     return sorted(found, key=lambda item: -item[1])[:top]
+
+
+def importtime(ctx: Context, argv: list[str]) -> list[tuple[str, float]]:
+    proc = subprocess.run([PYTHON, "-X", "importtime", *argv], env=ctx.env, capture_output=True, text=True, timeout=60)
+    return top_imports(proc.stderr)
 
 
 def status_imports(ctx: Context) -> None:
@@ -92,10 +96,14 @@ def phases(ctx: Context, who: list[str], key: str) -> dict[str, float]:
 
 def frame_phases(ctx: Context) -> None:
     config = ctx.workspace.keeltui_config(ctx.brain.url, name="profile-keeltui")
-    samples: dict[str, list[dict[str, float]]] = {"keeltui": [], "floor": []}
+    big = (ctx.workspace.keeltui_config(ctx.brain.url, ctx.room_db, name="profile-100k")
+           if ctx.room_db is not None else None)
+    samples: dict[str, list[dict[str, float]]] = {"keeltui": [], "floor": [], "keeltui.100k": []}
     for _ in range(3):
         samples["keeltui"].append(phases(ctx, ["keeltui", "--config", str(config)], "keeltui"))
         samples["floor"].append(phases(ctx, ["floor"], "floor"))
+        if big is not None:
+            samples["keeltui.100k"].append(phases(ctx, ["keeltui", "--config", str(big)], "keeltui"))
     ctx.results.facts["profile.phases"] = {
         who: {k: sorted(p[k] for p in runs)[len(runs) // 2] for k in runs[0]} for who, runs in samples.items() if runs
     }
@@ -111,8 +119,29 @@ def frame_phases(ctx: Context) -> None:
     if prof.exists():
         stats = pstats.Stats(str(prof))
         rows = sorted(((fn, st[2]) for fn, st in stats.stats.items()), key=lambda item: -item[1])[:8]
+        ctx.results.facts["profile.breakdown"] = breakdown(stats)
         ctx.results.facts["profile.tottime"] = [(f"{fn[2]} ({fn[0].rsplit('/', 2)[-2:][0]}/"
                                                  f"{fn[0].rsplit('/', 1)[-1]}:{fn[1]})", secs) for fn, secs in rows]
+
+
+BREAKDOWN = (
+    ("keeltui/app.py", "<module>", "importing keeltui.app (Textual included)"),
+    ("textual/css/stylesheet.py", "parse", "parsing CSS"),
+    ("textual/css/stylesheet.py", "apply", "applying CSS to widgets"),
+    ("textual/widget.py", "_compose", "composing widgets"),
+    ("textual/screen.py", "_refresh_layout", "layout and the first full frame"),
+    ("textual/_styles_cache.py", "render_line", "drawing widget lines"),
+)
+
+
+def breakdown(stats: pstats.Stats) -> list[tuple[str, float, int]]:
+    """(what, cumulative seconds, calls) for the parts of a start named in BREAKDOWN (cProfile's own clock)."""
+    out = []
+    for suffix, name, label in BREAKDOWN:
+        rows = [(st[3], st[1]) for fn, st in stats.stats.items() if fn[0].endswith(suffix) and fn[2] == name]
+        if rows:
+            out.append((label, max(cum for cum, _ in rows), sum(calls for _, calls in rows)))
+    return out
 
 
 def run(ctx: Context) -> None:
