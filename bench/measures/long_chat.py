@@ -76,7 +76,7 @@ def _changed(pane, before: str, timeout: float = 10.0) -> float:
         screen = pane.capture()
         if screen != before:
             return time.monotonic()
-    raise TimeoutError("the view did not move")
+    raise TimeoutError("the view did not move")  # the caller says which press
 
 
 def paging_once(ctx: Context) -> None:
@@ -89,11 +89,15 @@ def paging_once(ctx: Context) -> None:
         time.sleep(1.0)  # Markdown of the first rows is parsed right after the first frame
         pane.send_keys("Escape")
         time.sleep(0.5)
-        for _ in range(PAGEUPS):
+        for press in range(1, PAGEUPS + 1):
             before = pane.capture()
             t = time.monotonic()
             pane.send_keys("PageUp")
-            ctx.results.add("long.pageup", _changed(pane, before) - t)
+            try:
+                ctx.results.add("long.pageup", _changed(pane, before) - t)
+            except TimeoutError:
+                raise TimeoutError(f"PageUp {press} of {PAGEUPS}: the view did not move in 10 s; "
+                                   f"screen: {' | '.join(line.strip()[:60] for line in before.splitlines()[2:6])}")
             time.sleep(0.05)  # a person does not press faster than the screen answers
         t = time.monotonic()
         pane.send_keys("Home")
