@@ -1,8 +1,9 @@
 """Where a terminal stream's bytes go: frames, full repaints, colour codes, cursor moves, text.
 
 Pure: takes the bytes a program wrote to its terminal (``tmux pipe-pane``) and returns
-counts. Textual wraps each frame in synchronized-output marks (``ESC[?2026h`` …
-``ESC[?2026l``); without them the whole stream counts as one frame.
+counts. Frames: Textual wraps each frame in synchronized-output marks (``ESC[?2026h`` …
+``ESC[?2026l``) where the terminal supports them; otherwise (tmux 3.3) the pieces' arrival
+times (bench/pipe_stamp.py) split the stream: pieces less than FRAME_GAP apart are one frame.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import statistics
 from dataclasses import dataclass
 
 FRAME_START = b"\x1b[?2026h"
+FRAME_GAP = 0.004
 FULL_FRAME_BYTES = 4000
 """A frame this large repaints (most of) the screen: at 120x40 a full frame is ~8–20 KB."""
 SGR = re.compile(rb"\x1b\[[0-9;:]*m")
@@ -35,9 +37,23 @@ class Anatomy:
         return 100 * part / self.total if self.total else 0.0
 
 
-def anatomy(data: bytes) -> Anatomy:
-    pieces = [p for p in data.split(FRAME_START) if p]
-    sizes = [len(p) + len(FRAME_START) for p in pieces] or [len(data)]
+def frames_by_time(pieces: list[tuple[float, int]]) -> list[int]:
+    """Sizes of the frames in (arrival time, length) pieces: a gap over FRAME_GAP starts a new frame."""
+    sizes: list[int] = []
+    last = None
+    for at, length in pieces:
+        if last is None or at - last > FRAME_GAP:
+            sizes.append(0)
+        sizes[-1] += length
+        last = at
+    return sizes
+
+
+def anatomy(data: bytes, pieces: list[tuple[float, int]] | None = None) -> Anatomy:
+    if FRAME_START in data or not pieces:
+        sizes = [len(p) + len(FRAME_START) for p in data.split(FRAME_START) if p] or [len(data)]
+    else:
+        sizes = frames_by_time(pieces)
     full = [n for n in sizes if n >= FULL_FRAME_BYTES]
     small = [n for n in sizes if n < FULL_FRAME_BYTES]
     sgr = sum(len(m) for m in SGR.findall(data))

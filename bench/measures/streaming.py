@@ -45,7 +45,7 @@ def stream_once(ctx: Context, subject: Subject, variant: str, delay: float) -> N
     pipe.touch()
     with ctx.pane(subject) as pane:
         pid = start_chat(ctx, pane, subject)
-        pane.pipe_to(str(pipe))
+        pane.pipe_to(str(pipe), stamped=True)
         time.sleep(0.2)
 
         def at_request():
@@ -71,7 +71,7 @@ def stream_once(ctx: Context, subject: Subject, variant: str, delay: float) -> N
         written = pipe.stat().st_size - bytes_start
     with open(pipe, "rb") as f:
         f.seek(bytes_start)
-        anatomy = bytes_anatomy.anatomy(f.read())
+        anatomy = bytes_anatomy.anatomy(f.read(), _pieces_after(str(pipe) + ".times", bytes_start))
     wall = seen - arrival.at
     cpu = cpu_end - cpu_start
     r, who = ctx.results, subject.who
@@ -89,6 +89,21 @@ def stream_once(ctx: Context, subject: Subject, variant: str, delay: float) -> N
         f"stream {variant} {who}: lag {seen - sent_last:.3f}s, cpu {cpu:.2f}s ({100 * cpu / wall:.0f}% of a core "
         f"over {wall:.1f}s), pinned {pinned}, {written / text_bytes:.1f}x text bytes, peak RSS {rss_end:.1f} MB"
     )
+
+
+def _pieces_after(times: str, start: int) -> list[tuple[float, int]]:
+    """(arrival, length) of the pieces written after the first ``start`` bytes (bench/pipe_stamp.py)."""
+    out, seen = [], 0
+    try:
+        with open(times) as f:
+            for line in f:
+                at, length = line.split()
+                if seen >= start:
+                    out.append((float(at), int(length)))
+                seen += int(length)
+    except (OSError, ValueError):
+        return []
+    return out
 
 
 def run(ctx: Context) -> None:

@@ -76,3 +76,10 @@ def test_readme_block_is_replaced_between_markers_and_stays_put_when_rewritten(t
     assert "old table" not in once and "| 1 | 2 |" in once and "## Next\nkept" in once
     assert readme.update(path, markdown)
     assert path.read_text() == once
+
+
+def test_byte_anatomy_tells_frames_apart_by_arrival_time_when_unmarked():
+    data = b"x" * 5000 + b"y" * 300 + b"z" * 200
+    pieces = [(1.000, 4000), (1.001, 1000), (1.100, 300), (1.200, 200)]
+    a = bytes_anatomy.anatomy(data, pieces)
+    assert a.frames == 3 and a.full_frames == 1 and a.full_bytes == 5000
