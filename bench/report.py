@@ -392,6 +392,7 @@ def _report(r: Results, add) -> None:
 def _idle(r: Results, add) -> None:
     rows = [("ambient", "keeltui, ambient on: sentinel (mode status, 5 s cadence), `command` evidence every 5 s"),
             ("off", "keeltui, ambient off"), ("floor", "bare Textual app (floor)")]
+    rows += [(key, f"{key}, on a chat screen") for key in PEER_KEYS]
     if not any(r.get(f"idle.{k}.pct").samples or r.get(f"idle.{k}.pct").errors for k, _ in rows):
         return
     add("## Idle cost")
