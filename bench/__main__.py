@@ -46,9 +46,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--only", default="", help=f"comma-separated subset of: {', '.join(MEASURES)}")
     p.add_argument("--quick", action="store_true", help="shorter idle periods (20/10/10 s instead of 60/30/30 s)")
     p.add_argument("--no-peers", action="store_true", help="skip elia and oterm")
-    p.add_argument("--peer-runs", type=int, default=3,
+    p.add_argument("--peer-runs", type=int, default=2,
                    help="runs for elia and oterm where one run takes long: streaming, first message, first chunk, "
-                        "long chat (default 3, at most --runs)")
+                        "long chat (default 2, at most --runs: their figures are one or two orders of magnitude "
+                        "from keeltui's, and one full run must fit in about 15 minutes)")
     p.add_argument("--render-only", action="store_true",
                    help=f"measure nothing: rewrite the Markdown from the last run's saved figures ({LAST})")
     p.add_argument("--out", help="where to write the Markdown (default: bench/RESULTS.md for a full run, "

@@ -47,7 +47,7 @@ class Context:
     peer_kits: list = field(default_factory=list)
     """(Peer, executable, version) of each installed peer: fresh chat subjects come from these."""
     shim_host: str = ""
-    peer_runs: int = 3
+    peer_runs: int = 2
     """Runs for a peer where one run takes long (streaming, first message, long chat)."""
     """host:port of the Ollama shim (oterm)."""
     started: float = field(default_factory=time.monotonic)

@@ -67,7 +67,8 @@ def run(ctx: Context) -> None:
         ("off", ctx.keeltui("idle.off", "keeltui, ambient off"), short),
         ("floor", ctx.floor(), short),
     ]
-    plan += [(subject.who, subject, short) for subject in ctx.chatters("idle")[1:]]  # the peers, on a chat screen
+    peer_secs = 10.0 if ctx.quick else 20.0
+    plan += [(subject.who, subject, peer_secs) for subject in ctx.chatters("idle")[1:]]  # the peers, on a chat screen
     for key, subject, seconds in plan:
         try:
             shown = watch(ctx, key, subject, seconds)

@@ -22,6 +22,7 @@ LONG_ROWS = 1_000
 PAGEUPS = 40
 FIRST_ROW = "Turn 0:"
 NEWEST_TIMEOUT = 90.0
+SLOW_SECS = 15.0
 
 
 def subjects(ctx: Context) -> list[Subject]:
@@ -110,8 +111,9 @@ def run(ctx: Context) -> None:
         for subject in chosen:
             if subject.who != "keeltui" and i >= ctx.peer_runs:
                 continue
-            if i and not ctx.results.get(tag("long.newest", subject.who)).samples:
-                continue  # failed (timed out) every time so far: do not burn the budget
+            done = ctx.results.get(tag("long.newest", subject.who))
+            if i and (not done.samples or done.lo > SLOW_SECS):
+                continue  # timed out, or so slow that one run tells: do not burn the run's budget
             try:
                 newest_once(ctx, subject)
             except Exception as exc:  # noqa: BLE001
