@@ -17,11 +17,11 @@ if str(REPO) not in sys.path:
 
 from bench import machine, peers, readme, report, sentinel_day  # noqa: E402
 from bench.context import Context, Subject, err  # noqa: E402
+from bench.measures import first_chunk_peers, long_chat, profile  # noqa: E402
+from bench.ollama_shim import OllamaShim  # noqa: E402
 from bench.env import Workspace, seed_room  # noqa: E402
 from bench.loop import Switchboard  # noqa: E402
-from bench.ollama_shim import OllamaShim  # noqa: E402
 from bench.measures import first_chunk, first_frame, first_message, idle, report_screen, status, streaming  # noqa: E402
-from bench.measures import first_chunk_peers, long_chat, profile  # noqa: E402
 from bench.stats import Results  # noqa: E402
 
 LAST = REPO / "bench" / ".work" / "last-results.pickle"
@@ -30,9 +30,9 @@ MEASURES = {
     "first_message": first_message.run,
     "streaming": streaming.run,
     "first_chunk": first_chunk.run,
+    "status": status.run,
     "first_chunk_peers": first_chunk_peers.run,
     "long_chat": long_chat.run,
-    "status": status.run,
     "report": report_screen.run,
     "idle": idle.run,
     "sentinel": sentinel_day.run,
