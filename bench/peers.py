@@ -30,7 +30,7 @@ PEERS = [
     Peer("elia", "elia-chat", "elia", ("Enter your message",), "its home screen (message box)"),
     Peer("oterm", "oterm", "oterm", ("Welcome to oterm!",),
          "its welcome screen, splash animation turned off (config.json `splash-screen: false`); "
-         "OLLAMA_HOST points at the loopback server"),
+         "OLLAMA_HOST points at the Ollama shim on loopback (bench/ollama_shim.py)"),
 ]
 
 
