@@ -66,6 +66,19 @@ def anatomy(data: bytes, pieces: list[tuple[float, int]] | None = None) -> Anato
     )
 
 
+def arrival_of(data: bytes, pieces: list[tuple[float, int]], needle: bytes) -> float | None:
+    """When the piece holding the first byte of ``needle``'s first occurrence reached tmux (None: not found)."""
+    at = data.find(needle)
+    if at < 0 or not pieces:
+        return None
+    seen = 0
+    for arrived, length in pieces:
+        seen += length
+        if seen > at:
+            return arrived
+    return None
+
+
 def describe(a: Anatomy, text_bytes: int) -> str:
     """One sentence for RESULTS.md."""
     return (

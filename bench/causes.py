@@ -180,6 +180,17 @@ def _bytes_burst(r) -> str:
     return f"the last burst run's terminal stream: {text}" if text else ""
 
 
+def _lag_split(variant: str):
+    def measured_lag(r) -> str:
+        lag, write = r.get(f"stream.{variant}.lag"), r.get(f"stream.{variant}.write_lag")
+        if not (lag.samples and write.samples):
+            return ""
+        return (f"of the median {_ms(lag.median)} from the last chunk sent to it on screen, keeltui took "
+                f"{_ms(write.median)} (min {_ms(write.lo)}, max {_ms(write.hi)}) to write it to the terminal (the "
+                f"pane's bytes with arrival times); the rest is tmux and the 20 ms capture poll")
+    return measured_lag
+
+
 def _status_cold(r) -> str:
     rows = r.facts.get("profile.status_cold") or []
     return ("`python -X importtime keeltui status` with a config no app has opened, costliest top-level imports "
@@ -206,6 +217,8 @@ MEASURED = {
     "stream.paced.bytes": _bytes,
     "stream.burst.bytes": _bytes_burst,
     "cold_status": _status_cold,
+    "stream.paced.lag": _lag_split("paced"),
+    "stream.burst.lag": _lag_split("burst"),
     "status": _status_warm,
     "idle": _idle,
 }

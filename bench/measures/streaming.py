@@ -71,7 +71,10 @@ def stream_once(ctx: Context, subject: Subject, variant: str, delay: float) -> N
         written = pipe.stat().st_size - bytes_start
     with open(pipe, "rb") as f:
         f.seek(bytes_start)
-        anatomy = bytes_anatomy.anatomy(f.read(), _pieces_after(str(pipe) + ".times", bytes_start))
+        data = f.read()
+    pieces = _pieces_after(str(pipe) + ".times", bytes_start)
+    anatomy = bytes_anatomy.anatomy(data, pieces)
+    written_at = bytes_anatomy.arrival_of(data, pieces, marker.encode())
     wall = seen - arrival.at
     cpu = cpu_end - cpu_start
     r, who = ctx.results, subject.who
@@ -83,6 +86,8 @@ def stream_once(ctx: Context, subject: Subject, variant: str, delay: float) -> N
     r.add(tag(f"stream.{variant}.bytes_ratio", who), written / text_bytes)
     r.add(tag(f"stream.{variant}.bytes", who), written)
     r.add(tag(f"stream.{variant}.rss", who), rss_end)
+    if written_at is not None:  # the lag split: the app writing the last chunk, then tmux and the capture
+        r.add(tag(f"stream.{variant}.write_lag", who), written_at - sent_last)
     r.facts["stream.text_bytes"] = text_bytes
     r.facts[tag(f"stream.{variant}.anatomy", who)] = bytes_anatomy.describe(anatomy, text_bytes)  # the last run's
     ctx.say(

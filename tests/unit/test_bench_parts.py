@@ -83,3 +83,10 @@ def test_byte_anatomy_tells_frames_apart_by_arrival_time_when_unmarked():
     pieces = [(1.000, 4000), (1.001, 1000), (1.100, 300), (1.200, 200)]
     a = bytes_anatomy.anatomy(data, pieces)
     assert a.frames == 3 and a.full_frames == 1 and a.full_bytes == 5000
+
+
+def test_arrival_of_finds_the_piece_that_carried_the_marker():
+    data = b"aaaa" + b"bbENDMARKcc" + b"dd"
+    pieces = [(1.0, 4), (2.0, 11), (3.0, 2)]
+    assert bytes_anatomy.arrival_of(data, pieces, b"ENDMARK") == 2.0
+    assert bytes_anatomy.arrival_of(data, pieces, b"nothere") is None
