@@ -13,13 +13,13 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))  # tests.support.loopback, keeltui
+    sys.path.insert(0, str(REPO))  # keeltui_dev.loopback, keeltui
 
 from bench import machine, peers, report, sentinel_day  # noqa: E402
 from bench.context import Context, Subject, err  # noqa: E402
 from bench.env import Workspace, seed_room  # noqa: E402
 from bench.loop import Switchboard  # noqa: E402
-from bench.measures import first_frame, first_message, idle, report_screen, status, streaming  # noqa: E402
+from bench.measures import first_chunk, first_frame, first_message, idle, report_screen, status, streaming  # noqa: E402
 from bench.stats import Results  # noqa: E402
 
 LAST = REPO / "bench" / ".work" / "last-results.pickle"
@@ -27,6 +27,7 @@ MEASURES = {
     "first_frame": first_frame.run,
     "first_message": first_message.run,
     "streaming": streaming.run,
+    "first_chunk": first_chunk.run,
     "status": status.run,
     "report": report_screen.run,
     "idle": idle.run,

@@ -38,8 +38,9 @@ CAUSES: dict[str, str] = {
         "which costs that frame the same 0.37 s."
     ),
     "stream.paced.lag": (
-        "The reply's flush timer runs every 70 ms (`FLUSH_SECS` in panes/message.py): the last chunk reaches "
-        "the screen 0–70 ms after it was sent, plus one render."
+        "The reply's flush timer runs every 100 ms (`FLUSH_SECS` in panes/message.py), but the end of the "
+        "stream does not wait for it: the finished row is drawn when the turn ends, plus one render (and the "
+        "layout that drops the box's spare rows)."
     ),
     "stream.burst.lag": (
         "The stream's SSE lines are read raw and parsed with `json.loads` (`Brain.stream`), not built into "
@@ -50,12 +51,22 @@ CAUSES: dict[str, str] = {
         "changed lines are repainted."
     ),
     "stream.paced.bytes": (
-        "While it streams, the reply is a box one screen tall that fills like a pager (`StreamingReply` in "
-        "panes/message.py): nothing around it moves, so the room never scrolls during a stream. Bytes are then "
-        "(a) one full repaint of the box per page turn (~7–10 KB each: ~33 rows × 120 columns with 24-bit SGR "
-        "codes) and (b) ~14 flushes a second that repaint only the lines that changed (~300 bytes each, "
-        "Textual repaints a changed line across the widget's width). Short words make (b) large relative to "
-        "the text: the bench's 4 000 chunks average under 6 characters. Against elia's ~300× and oterm's ~50×."
+        "The reply grows in place and the room follows its bottom (issue 9: no page-tall pager box, so the "
+        "owner's message and the reply's first words are never scrolled off). The box holds the text plus room "
+        "to grow (`reserved_rows` in chief/streaming.py: most of a screen, keeping 8 lines of context), so the "
+        "room scrolls about once per screen of text; every such scroll repaints the whole view, and with the "
+        "layout that grows the box the pane receives ~19 KB per step at 120x40 (`tmux pipe-pane` with "
+        "timestamps: two ~9 KB writes 30–40 ms apart per growth), ~11 steps for the bench's reply. The rest "
+        "is (b) ten flushes a second repainting the one or two lines that changed (~500 bytes each: Textual "
+        "repaints a changed line across the widget's width, margin and scrollbar included). The old pager box "
+        "turned its page without moving the room (9.4× on the same machine) but hid short replies and the "
+        "owner's message; the room log no longer re-lays itself out when its virtual size changes (one full "
+        "repaint less per step). Against elia's ~300× and oterm's ~50×."
+    ),
+    "first_chunk": (
+        "A piece that lands in an empty buffer wakes the reply at once (`StreamBuffer.set_waker`) instead of "
+        "waiting for the 0.1 s flush timer; what is left is the HTTP read, one layout (the box grows from the "
+        "header to the text) and tmux. Over the limit only when the two cores are busy with other work."
     ),
     "stream.burst.bytes": (
         "See the 5 ms row: a burst is drawn in a handful of flushes, so bytes are close to the text's size."

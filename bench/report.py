@@ -110,6 +110,13 @@ def verdicts(r: Results) -> list[Verdict]:
         s = r.get(f"stream.{variant}.bytes_ratio")
         out.append(_check(f"stream.{variant}.bytes", f"terminal bytes < 10× the reply's text ({label})", s.median, 10,
                           f"{times(s.median)}" if s.samples else failed(r.get(f"stream.{variant}.lag")), under=True))
+    s = r.get("first_chunk.lag")
+    together = r.get("first_chunk.together").samples
+    out.append(_check("first_chunk", "first chunk of a short reply on screen ≤ 0.1 s after it was sent (slowest run), "
+                      "with the message and the reply's header", s.hi if together and all(together) else
+                      (None if not s.samples else float("inf")), 0.1,
+                      f"median {secs(s.median)}, slowest {secs(s.hi)}; message and header on screen in "
+                      f"{int(sum(together))} of {len(together)}" if s.samples else failed(s)))
     k, p = r.median("status.keeltui"), r.median("status.python")
     q = ratio(k, p)
     heavy = r.facts.get("status.heavy_imports")
@@ -127,8 +134,12 @@ def verdicts(r: Results) -> list[Verdict]:
     tally = r.facts.get("sentinel.tally")
     if tally is not None:
         steady = sum(tally.steady_calls.values())
-        out.append(Verdict("sentinel.steady", "sentinel day: zero brain calls in steady deep work and idle",
+        out.append(Verdict("sentinel.steady", "sentinel day: zero brain calls in steady deep work",
                            f"{steady} calls ({tally.calls} over the day)", steady == 0))
+        away_calls = getattr(tally, "away_calls", None)
+        if away_calls is not None:
+            out.append(Verdict("sentinel.away", "sentinel day: zero judge calls while away from the keyboard",
+                               f"{away_calls} calls over {tally.away_ticks} ticks away", away_calls == 0))
         out.append(Verdict("sentinel.toasts", "sentinel day: one toast per sustained drift episode, none otherwise",
                            f"{tally.toasts} toasts, {tally.sustained_drifts} sustained episodes",
                            tally.toasts == tally.sustained_drifts))
@@ -186,6 +197,7 @@ def render(r: Results, info: dict[str, str], args) -> str:
     _first_frame(r, add)
     _first_message(r, add)
     _streaming(r, add)
+    _first_chunk(r, add)
     _status(r, add)
     _report(r, add)
     _idle(r, add)
@@ -266,7 +278,7 @@ def _streaming(r: Results, add) -> None:
     text_bytes = r.facts.get("stream.text_bytes")
     add("## Streaming 4 000 chunks")
     add("")
-    add(f"A fresh keeltui per run (empty store, brain loaded); one message; the loopback server streams 4 000")
+    add("A fresh keeltui per run (empty store, brain loaded); one message; the loopback server streams 4 000")
     add(f"word-sized chunks ({num(text_bytes)} bytes of text, a paragraph every 80 words) whose last chunk is a")
     add("unique marker. CPU: the app process (all threads) from the request's arrival to the marker on screen.")
     add("Bytes: everything the app wrote to its terminal (`tmux pipe-pane`) from the request to 1 s after the end.")
@@ -297,6 +309,23 @@ def _streaming(r: Results, add) -> None:
     add("")
     add("For reference (issue 6, same kind of machine, 5 ms apart): elia's last chunk 17.4 s late with 37 s of CPU")
     add("and ~300× the text in terminal bytes; oterm 1.2 s late, 21 s of CPU, ~50×, and it lost the bottom.")
+    add("")
+
+
+def _first_chunk(r: Results, add) -> None:
+    s = r.get("first_chunk.lag")
+    if not (s.samples or s.errors):
+        return
+    add("## First chunk visible")
+    add("")
+    add("A fresh keeltui per run (empty store, brain loaded); one message; a short reply in three chunks 0.2 s")
+    add("apart. From the first chunk leaving the loopback server to it on screen (`capture-pane` every 20 ms).")
+    add("")
+    add("| | median | min – max | runs |")
+    add("| --- | --- | --- | --- |")
+    add(f"| first chunk sent → on screen | {secs(s.median)} | {spread(s, secs)} | {len(s.samples)} {failed(s)} |")
+    together = r.get("first_chunk.together").samples
+    add(f"| message, header and first chunk on screen together | {int(sum(together))} of {len(together)} | | |")
     add("")
 
 
@@ -387,6 +416,10 @@ def _sentinel(r: Results, add) -> None:
         add(f"| {kind} | {tally.ticks_by_kind[kind]} | {tally.calls_by_kind.get(kind, 0)} | {steady} |")
     add(f"| **day** | {tally.ticks} | {tally.calls} | |")
     add("")
+    if getattr(tally, "away_ticks", None) is not None:
+        add(f"Away from the keyboard (idle ≥ 300 s, lunch with a YouTube tab in front included): "
+            f"{tally.away_ticks} ticks, {tally.away_calls} judge calls.")
+        add("")
     add(f"Toasts: {tally.toasts} · drift episodes (line set): {tally.episodes} · `ambient_nudge` events: "
         f"{tally.nudges} · drift stretches: {tally.drift_stretches} ({tally.sustained_drifts} long enough for two "
         "ticks) · a 3-minute glance at a time sink between ticks costs nothing and says nothing.")

@@ -10,11 +10,10 @@ written to the terminal during the reply as a multiple of the reply's text size.
 
 from __future__ import annotations
 
-import os
 import time
 import uuid
 
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 
 from bench.context import Context, err
 from bench.loop import stream_chunks
