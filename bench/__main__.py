@@ -13,7 +13,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))  # tests.support.loopback, keeltui
+    sys.path.insert(0, str(REPO))  # keeltui_dev.loopback, keeltui
 
 from bench import machine, peers, readme, report, sentinel_day  # noqa: E402
 from bench.context import Context, Subject, err  # noqa: E402

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from tests.support.loopback import LoopbackBrain, Reply
+from keeltui_dev.loopback import LoopbackBrain, Reply
 
 ON_TRACK = json.dumps({"drifting": False, "message": ""})
 FILLER = (

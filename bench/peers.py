@@ -99,7 +99,7 @@ def ensure(peer: Peer, say) -> tuple[Path | None, str]:
                 capture_output=True, text=True, timeout=INSTALL_TIMEOUT,
             )
             if proc.returncode != 0 or not exe.exists():
-                lines = [l for l in proc.stderr.splitlines() if l.startswith("ERROR")] or proc.stderr.splitlines()[-3:]
+                lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("ERROR")] or proc.stderr.splitlines()[-3:]
                 raise RuntimeError(f"pip install {peer.package} exited {proc.returncode}: {' '.join(lines)[:300]}")
         except Exception as exc:  # noqa: BLE001
             failed.write_text(str(exc))

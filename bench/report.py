@@ -135,8 +135,12 @@ def verdicts(r: Results) -> list[Verdict]:
     tally = r.facts.get("sentinel.tally")
     if tally is not None:
         steady = sum(tally.steady_calls.values())
-        out.append(Verdict("sentinel.steady", "sentinel day: zero brain calls in steady deep work and idle",
+        out.append(Verdict("sentinel.steady", "sentinel day: zero brain calls in steady deep work",
                            f"{steady} calls ({tally.calls} over the day)", steady == 0))
+        away_calls = getattr(tally, "away_calls", None)
+        if away_calls is not None:
+            out.append(Verdict("sentinel.away", "sentinel day: zero judge calls while away from the keyboard",
+                               f"{away_calls} calls over {tally.away_ticks} ticks away", away_calls == 0))
         out.append(Verdict("sentinel.toasts", "sentinel day: one toast per sustained drift episode, none otherwise",
                            f"{tally.toasts} toasts, {tally.sustained_drifts} sustained episodes",
                            tally.toasts == tally.sustained_drifts))
@@ -438,6 +442,10 @@ def _sentinel(r: Results, add) -> None:
         add(f"| {kind} | {tally.ticks_by_kind[kind]} | {tally.calls_by_kind.get(kind, 0)} | {steady} |")
     add(f"| **day** | {tally.ticks} | {tally.calls} | |")
     add("")
+    if getattr(tally, "away_ticks", None) is not None:
+        add(f"Away from the keyboard (idle ≥ 300 s, lunch with a YouTube tab in front included): "
+            f"{tally.away_ticks} ticks, {tally.away_calls} judge calls.")
+        add("")
     add(f"Toasts: {tally.toasts} · drift episodes (line set): {tally.episodes} · `ambient_nudge` events: "
         f"{tally.nudges} · drift stretches: {tally.drift_stretches} ({tally.sustained_drifts} long enough for two "
         "ticks) · a 3-minute glance at a time sink between ticks costs nothing and says nothing.")

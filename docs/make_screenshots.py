@@ -19,7 +19,7 @@ from keeltui.config import Config  # noqa: E402
 from keeltui.services.tutor_turns import TutorTurns  # noqa: E402
 from keeltui.store import Store  # noqa: E402
 from keeltui.tutor_view import TutorPane  # noqa: E402
-from tests.snapshots.test_tutor_snapshots import SessionApp  # noqa: E402
+from keeltui_dev.tutor_demo import verdict_session  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 SIZE = (110, 34)
@@ -74,13 +74,18 @@ async def main() -> None:
         await shoot(KeelApp(config, store), "chief-room")
 
         async def drift(pilot):
-            pilot.app.ambient_line = "Forty minutes on Hacker News while the grant report waits for its budget table."
+            from keeltui.messages import AmbientChanged
+
+            # What the ambient controller posts when the sentinel names a drift.
+            line = "Forty minutes on Hacker News while the grant report waits for its budget table."
+            await pilot.pause(0.3)  # after the controller's first report of its state
+            pilot.app.post_message(AmbientChanged(line, "", "brain"))
 
         await shoot(KeelApp(config, store), "drift-banner", drift)
 
         turns = TutorTurns(store, KeelApp(config, store).brain, config)
         session_id = turns.start_session("muscle protein")
-        for message in SessionApp._script():
+        for message in verdict_session():
             turns.add_learner(session_id, message)
 
         async def verdict(pilot):

@@ -25,11 +25,12 @@ from keeltui.ambient.focus import (
     is_over,
 )
 from keeltui.ambient.modes import parse_mode
-from keeltui.chief.turn_kinds import FOCUS_SOURCE, TASK
+from keeltui.chief.turn_kinds import FOCUS_SOURCE, NOTICE
 
 log = logging.getLogger("keeltui.ambient_state")
 
 SNOOZE_KEY = "ambient_snooze_until"
+FOCUS_EVENT = "focus_session"
 FOCUS_KEY = "focus_session"
 SETTINGS_MODE_KEY = "settings.ambient_mode"
 SETTINGS_CADENCE_KEY = "settings.ambient_cadence_secs"
@@ -72,9 +73,14 @@ def current_focus(store) -> dict | None:
 
 
 def _report(store, session: FocusSession, ended_at: float) -> str:
-    """Say in the Chief room, as a ``task`` line, what the session was."""
+    """Say in the Chief room, as a Notice (the app's own line, not a scheduled task), what the session was."""
     text = focus_report_text(session, ended_at)
-    store.add_message(store.chief_id(), "assistant", text, source=FOCUS_SOURCE, turn_kind=TASK)
+    store.add_message(store.chief_id(), "assistant", text, source=FOCUS_SOURCE, turn_kind=NOTICE)
+    # One record per session for `keeltui day` (the room's line is for reading).
+    store.add_event(FOCUS_EVENT, {
+        "start": session.started_at, "end": ended_at, "secs": round(max(0.0, ended_at - session.started_at), 1),
+        "commitment": session.commitment, "minutes": session.minutes, "drifts": session.drifts,
+    })
     return text
 
 
@@ -186,3 +192,26 @@ def save_settings(store, mode: str, cadence_secs: int) -> None:
     """Persist live settings, so they survive a restart and reach other processes."""
     store.set_state(SETTINGS_MODE_KEY, mode)
     store.set_state(SETTINGS_CADENCE_KEY, cadence_secs)
+
+
+def stored_settings(store) -> tuple[str | None, int | None, str]:
+    """The live settings F2 stored, each None when unset or unusable, and the problem."""
+    problems = []
+    mode = store.get_state(SETTINGS_MODE_KEY)
+    if mode is not None:
+        try:
+            mode = parse_mode(mode)
+        except ValueError as exc:
+            problems.append(f"{SETTINGS_MODE_KEY}: {exc}")
+            mode = None
+    cadence = store.get_state(SETTINGS_CADENCE_KEY)
+    if cadence is not None and not (isinstance(cadence, int) and not isinstance(cadence, bool) and cadence > 0):
+        problems.append(f"{SETTINGS_CADENCE_KEY}: {cadence!r} is not a positive whole number")
+        cadence = None
+    return mode, cadence, "; ".join(problems)
+
+
+def forget_settings(store) -> None:
+    """Back to the file's values: the live settings are forgotten (the environment still wins)."""
+    with store.transaction() as conn:
+        conn.execute("DELETE FROM app_state WHERE key IN (?, ?)", (SETTINGS_MODE_KEY, SETTINGS_CADENCE_KEY))

@@ -8,17 +8,17 @@ widgets are handed what to show. Workers post messages and never touch widgets; 
 from __future__ import annotations
 
 import logging
-import os
 import time
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-from textual import work
+from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import TabbedContent
 from textual.worker import Worker, WorkerState
 
 from keeltui.brain import Brain, BrainError, BrainHTTPError
@@ -26,16 +26,32 @@ from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on, screen_safe
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
 from keeltui.config import Config
+from keeltui.main_screen import MainScreen
 from keeltui.paths import config_stamp
 from keeltui.messages import (
     BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage, StoreWritten,
 )
+from keeltui.messages import ContextChanged
+from keeltui.messages import ChiefFirstChunk
+from keeltui.chief import controls as chief_controls
+from keeltui.panes.room_controls import RoomControls
+from keeltui.panes.working import WorkingIndicator
+from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.status_line import StatusLine
-from keeltui.services.chief_turns import ChiefTurns
 from keeltui.statusfile import StatusState, render_status, write_status
-from keeltui.store import Store
+from keeltui.store import Store, StoreError
+from keeltui.wiring import Services, wire
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from textual.timer import Timer
+
+    from keeltui.panes.ambient_controller import AmbientController
+    from keeltui.panes.search_bar import SearchBar  # mounted on first use (Ctrl+F)
+    from keeltui.tutor_view import TutorPane
 
 log = logging.getLogger("keeltui.app")
 
@@ -44,6 +60,7 @@ BRAIN_NOTICE_KEY = "brain_offline_notice"
 # Enough rows to fill a tall pane for the first frame; more are paged in right after.
 INITIAL_ROWS = 16
 BRAIN_REPROBE_SECS = 30
+BRAIN_OFFLINE = "brain offline"
 
 
 def offline_notice(base_url: str, problem: str) -> str:
@@ -64,72 +81,102 @@ class KeelApp(App):
         Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
         Binding("ctrl+g", "toggle_quiet", "Quiet", priority=True, id="quiet"),
         Binding("ctrl+t", "switch_pane", "Chief/Tutor", priority=True, id="switch_pane"),
-        Binding("escape", "leave_composer", "Leave input", show=False, id="leave_composer"),
-        Binding("i", "compose", "Write", id="compose"),
-        Binding("z", "snooze", "Snooze 1h", id="snooze"),
-        Binding("f", "start_focus", "Focus", id="focus"),
-        Binding("F", "stop_focus", "Stop focus", show=False, id="stop_focus"),
+        Binding("escape", "leave_composer", "Leave input", id="leave_composer"),
+        # F-keys work while typing (priority: the TextArea has its own F6/F7); the
+        # single letters z/f/F/i live on the room's row list (panes/row_keys.py).
+        Binding("f6", "snooze", "Snooze 1h", priority=True, id="snooze"),
+        Binding("f7", "start_focus", "Focus", priority=True, id="focus"),
+        Binding("f8", "stop_focus", "Stop focus", priority=True, show=False, id="stop_focus"),
         Binding("f2", "settings", "Settings", id="settings"),
+        # The drift banner's keys: chords that work while typing, so acting on a drift
+        # never means leaving the composer first (or typing a letter into it).
+        Binding("f3", "day", "Your day", priority=True, id="day"),
     ]
 
     quiet: reactive[bool] = reactive(False)
     ambient_line: reactive[str] = reactive("")
     focus_text: reactive[str] = reactive("")
     context_text: reactive[str] = reactive("")
+    context_warning: reactive[str] = reactive("")
+    """The tutor's context warning, while the tutor is in view (the Chief never warns)."""
     judge_name: reactive[str] = reactive("")
+    ambient_snoozed_until: reactive[float] = reactive(0.0)
+    ambient_mode: reactive[str] = reactive("")
+    ambient_away: reactive[bool] = reactive(False)
 
-    def __init__(self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time) -> None:
+    def __init__(
+        self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time, services: Services | None = None,
+    ) -> None:
         super().__init__()
+        # One composition root (keeltui.wiring); these attributes are its parts, handed down.
+        self.services = services if services is not None else wire(config, store, brain)
         self.config = config
-        self.store = store
-        self.brain = brain or Brain(config.brain, config.api_key)
+        self.store = self.services.store
+        self.brain = self.services.brain
         self.clock = clock
-        self.chief = ChiefTurns(store, self.brain, config)
+        self.chief = self.services.chief
         self._data_version = -1
         self._room_cursor = 0
         self._status_written: str | None = None
         self._status_path: Path = config.status_file_path()
         self._config_stamp = config_stamp(config.source_path or None)
         self.brain_online: bool | None = None
-        self._reprobe = None
-        self.ambient = None  # the ambient controller, mounted after the first frame
-        self.tutor = None  # the tutor pane, mounted after the first frame
+        self._reprobe: Timer | None = None
+        self.ambient: AmbientController | None = None  # the ambient controller, mounted after the first frame
+        self.database_problem = ""
+        """A damaged file (quick_check) or a write that failed: held on the status line,
+        which other lines give way to, until a write succeeds again."""
+        self.tutor: TutorPane | None = None  # the tutor pane, mounted after the first frame
+        self._main: MainScreen | None = None
+        self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
+        self._stop_reply: asyncio.Event | None = None  # set while a Chief reply is on its way
+        self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
+        self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
 
     # -- layout ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield DriftBanner(id="drift-banner")
-        with TabbedContent(id="panes", initial="chief-tab"):
-            with TabPane("Chief", id="chief-tab"):
-                yield ChiefRoom(
-                    self.config.owner.name, self.config.owner.companion,
-                    self.config.chief.window_rows, id="chief-room",
-                )
-            with TabPane("Tutor", id="tutor-tab"):
-                pass  # the tutor pane is mounted right after the first frame (see _mount_tutor)
-        yield StatusLine(id="status-line")
-        yield Footer()
+        yield from self.main_screen.compose_layout()
+
+    def get_default_screen(self) -> Screen:
+        self._main = MainScreen(
+            self.config.owner.name, self.config.owner.companion, self.config.chief.window_rows,
+            snooze_secs=self.config.ambient.snooze_secs, id="main",
+        )
+        return self._main
 
     @property
-    def main_screen(self) -> Screen:
-        """The screen under any modal: app-level queries must not land on a dialog."""
-        return self.screen_stack[0]
+    def main_screen(self) -> MainScreen:
+        """The layout, under any dialog: app-level queries must not land on a dialog."""
+        if self._main is None:
+            raise RuntimeError("the main screen is built when the app starts")
+        return self._main
+
+    @property
+    def ui_alive(self) -> bool:
+        """False before the layout is up and during teardown, when late messages
+        (a brain check, a worker's end, a store write) have no screen to land on."""
+        # is_running turns False as shutdown begins, before the screens lose their widgets.
+        return self.is_running and self._main is not None and self._main.is_attached and bool(self.screen_stack)
 
     @property
     def room(self) -> ChiefRoom:
-        return self.main_screen.query_one(ChiefRoom)
+        return self.main_screen.room
 
     @property
     def status_line(self) -> StatusLine:
-        return self.main_screen.query_one(StatusLine)
+        return self.main_screen.status_line
 
     @property
     def banner(self) -> DriftBanner:
-        return self.main_screen.query_one(DriftBanner)
+        return self.main_screen.banner
 
     # -- start-up -------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        from keeltui.terminal_guard import install_signal_exit
+
+        install_signal_exit(self)  # SIGTERM/SIGINT/SIGHUP: exit the ordinary way, terminal restored
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.quiet = quiet_mode_on(self.store)
@@ -139,34 +186,63 @@ class KeelApp(App):
         if rows:
             self.call_after_refresh(self._page_in_backlog, rows[0].id)
         self._data_version = self.store.data_version()
-        self.room.composer.focus_input()
+        if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
+            self.room.composer.focus_input()
         self.set_interval(STORE_POLL_SECS, self._poll_store)
         self._attach_ambient()
         self.call_after_refresh(self._mount_tutor)
         self._update_status()
         # The brain client costs ~0.4 s to import: after the first frame, off the UI thread.
         self.call_after_refresh(self._check_brain)
+        self.call_after_refresh(self._check_database)
+
+    def _check_database(self) -> None:
+        # A partly damaged file opens fine; PRAGMA quick_check finds the bad pages.
+        self.run_worker(self._database_check, name="database-check", thread=True, exit_on_error=False)
+
+    def _database_check(self) -> None:
+        problem = Store.quick_check_file(self.store.path)
+        if problem:
+            self.post_message(self.DatabaseDamaged(problem))
+
+    class DatabaseDamaged(Message):
+        """quick_check failed: the line stays until the app ends (other lines give way to it)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def on_keel_app_database_damaged(self, message: "KeelApp.DatabaseDamaged") -> None:
+        message.stop()
+        self.database_problem = message.text
+        self.status_line.message = message.text
 
     def _mount_tutor(self) -> None:
+        if not self.ui_alive:
+            return
         # The tutor's modules are not needed for the first frame of the room.
         from keeltui.tutor_view import TutorPane
 
-        self.tutor = TutorPane(id="tutor-pane", app_config=self.config, store=self.store, brain=self.brain)
-        self.main_screen.query_one("#tutor-tab", TabPane).mount(self.tutor)
+        self.tutor = TutorPane(id="tutor-pane", app_config=self.config, turns=self.services.tutor, jobs=self.services.tutor_jobs)
+        self.main_screen.tutor_tab.mount(self.tutor)
 
     def _attach_ambient(self) -> None:
         # A non-visual widget: its workers and timer live and die with the app.
         # Mounted after the first frame, which does not need it.
         def attach() -> None:
-            from keeltui.ambient.controller import AmbientController
+            if not self.ui_alive:
+                return
+            from keeltui.panes.ambient_controller import AmbientController
 
             self.ambient = AmbientController(self.config, self.store, self.brain, clock=self.clock, id="ambient")
+            self.ambient.brain_online = self.brain_online
+            self.ambient.quiet = self.quiet
             self.mount(self.ambient)
 
         self.call_after_refresh(attach)
 
     def _check_brain(self) -> None:
-        self.run_worker(self._brain_check_worker, name="brain-check", group="brain", exclusive=True, exit_on_error=False)
+        self.run_worker(self._brain_check_worker(), name="brain-check", group="brain", exclusive=True, exit_on_error=False)
 
     async def _brain_check_worker(self) -> None:
         import asyncio
@@ -184,17 +260,34 @@ class KeelApp(App):
         self.post_message(BrainChecked(problem))
 
     def on_brain_checked(self, message: BrainChecked) -> None:
+        if not self.ui_alive:
+            return
         self.set_brain_online(message.problem is None, message.problem)
         if message.problem is None:
-            self.status_line.message = ""
+            # Clear only the brain's own notice: a check that ends late (a loaded machine)
+            # must not wipe an unrelated failure reported meanwhile.
+            if self.status_line.message.startswith(BRAIN_OFFLINE):
+                self.status_line.message = self.database_problem
         elif self._reprobe is None:
             # An offline brain is asked again now and then, so the drift judge and the
             # status line notice when it comes back without waiting for a chat turn.
             self._reprobe = self.set_interval(BRAIN_REPROBE_SECS, self._check_brain)
 
-    def set_brain_online(self, online: bool, problem: str | None = None) -> None:
+    def set_brain_online(self, online: bool, problem: str | None = None, *, notice: bool = True) -> None:
         """Say once, as a notice, that the brain is offline; forget it once it answers."""
+        try:
+            self._set_brain_online(online, problem, notice=notice)
+        except StoreError as exc:  # the notice could not be stored: the status line says why
+            self.status_line.message = self.database_problem or str(exc)
+
+    def _set_brain_online(self, online: bool, problem: str | None, *, notice: bool) -> None:
         self.brain_online = online
+        if self.ambient is not None:
+            self.ambient.brain_online = online  # attributes down: it follows brain ↔ local judge
+        if not online and self._reprobe is None:
+            # However it was found offline (start-up, a failed Chief turn, the drift
+            # judge), it is asked again on the same schedule until it answers.
+            self._reprobe = self.set_interval(BRAIN_REPROBE_SECS, self._check_brain)
         if online:
             if self._reprobe is not None:
                 self._reprobe.stop()
@@ -202,21 +295,29 @@ class KeelApp(App):
             if self.store.get_state(BRAIN_NOTICE_KEY):
                 self.store.delete_state(BRAIN_NOTICE_KEY)
             return
-        if self.store.get_state(BRAIN_NOTICE_KEY) != self.config.brain.base_url:
+        if notice and self.store.get_state(BRAIN_NOTICE_KEY) != self.config.brain.base_url:
             self.store.set_state(BRAIN_NOTICE_KEY, self.config.brain.base_url)
             self.store.add_notice(offline_notice(self.config.brain.base_url, problem or "no answer"))
             self.refresh_room()
-        self.status_line.message = f"brain offline: {problem}" if problem else "brain offline"
+        self.status_line.message = self.database_problem or (f"{BRAIN_OFFLINE}: {problem}" if problem else BRAIN_OFFLINE)
 
     # -- the store is the source of truth ---------------------------------------------
 
     def _poll_store(self) -> None:
+        try:
+            self._poll_store_once()
+        except StoreError as exc:  # a damaged page, a vanished file: say so, keep running
+            self.status_line.message = str(exc)
+
+    def _poll_store_once(self) -> None:
         version = self.store.data_version()
         if version != self._data_version:
             self._data_version = version
             self.refresh_from_store()
 
     def refresh_from_store(self) -> None:
+        if not self.ui_alive:
+            return
         quiet = quiet_mode_on(self.store)
         if quiet != self.quiet:
             self.quiet = quiet
@@ -227,12 +328,11 @@ class KeelApp(App):
             self.tutor.refresh_from_store()
 
     def refresh_room(self) -> None:
+        if not self.ui_alive:
+            return
         rows = self.store.after(self.store.chief_id(), self._room_cursor)
         # Rows another process is still streaming are re-read until they settle.
-        streaming_ids = [
-            w.row_id for w in self.room.log_view.children
-            if getattr(w, "status", None) == "streaming" and w is not self.room._streaming
-        ]
+        streaming_ids = self.room.foreign_streaming_ids()
         refreshed = [row for row in (self.store.message(i) for i in streaming_ids) if row is not None]
         if rows:
             self._room_cursor = rows[-1].id
@@ -240,14 +340,36 @@ class KeelApp(App):
             self.room.append_rows(refreshed + rows)
 
     def _page_in_backlog(self, before_id: int) -> None:
-        self.room.prepend_rows(self.store.before(self.store.chief_id(), before_id, PAGE_ROWS))
+        try:
+            self.room.prepend_rows(self.store.before(self.store.chief_id(), before_id, PAGE_ROWS))
+        except StoreError as exc:
+            self.status_line.message = str(exc)
 
     def on_chief_room_newer_wanted(self, message: ChiefRoom.NewerWanted) -> None:
-        rows = self.store.after(self.store.chief_id(), message.after_id, PAGE_ROWS + 1)
+        try:
+            rows = self.store.after(self.store.chief_id(), message.after_id, PAGE_ROWS + 1)
+        except StoreError as exc:
+            self.status_line.message = str(exc)
+            return
         self.room.append_page(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
 
+    def on_chief_room_latest_wanted(self, message: ChiefRoom.LatestWanted) -> None:
+        rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
+        self.room.show_rows(rows)
+        if rows:
+            self.call_after_refresh(self._page_in_backlog, rows[0].id)
+
+    def on_chief_room_first_wanted(self, message: ChiefRoom.FirstWanted) -> None:
+        rows = self.store.after(self.store.chief_id(), 0, PAGE_ROWS + 1)
+        self.room.show_first(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
+
     def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
-        older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
+        try:
+            older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
+        except StoreError as exc:
+            # A damaged page: say which file and how to recover; what is shown stays.
+            self.status_line.message = str(exc)
+            return
         self.room.prepend_rows(older)
 
     # -- the Chief ------------------------------------------------------------------
@@ -256,31 +378,94 @@ class KeelApp(App):
         if message.composer.id != "chief-composer":
             return
         message.stop()
+        if self.quiet:
+            self.bell()  # the room is hidden: nothing typed goes to the Chief
+            return
         if not self.room.at_latest:
             # Sending jumps back to the newest rows, where the reply will stand.
             self.room.show_rows(self.store.tail(self.store.chief_id(), INITIAL_ROWS))
-        user_id = self.chief.add_user_turn(message.text)  # write-ahead
-        self.refresh_room()
-        message.composer.busy = True
-        self.run_worker(self._chief_reply(user_id), name="chief-reply", group="chief", exit_on_error=False)
+        try:
+            user_id = self._resend_edited(message.text) if self._editing is not None else None
+            if user_id is None:
+                user_id = self.chief.add_user_turn(message.text)  # write-ahead
+        except StoreError as exc:
+            # Nothing was stored: the text goes back into the composer, to send again.
+            self._keep_unsent(message.composer, message.text)
+            self.database_problem = f"not sent: {exc}"
+            self.status_line.message = self.database_problem
+            return
+        if self.database_problem.startswith("not sent: "):
+            self.database_problem = ""
+            self.status_line.message = ""
+        self._start_reply(user_id)
 
-    async def _chief_reply(self, user_id: int) -> None:
+    def _keep_unsent(self, composer: Composer, text: str) -> None:
+        field = composer.input
+        field.text = text + (f"\n{field.text}" if field.text.strip() else "")
+        field.move_cursor(field.document.end)
+        composer.focus_input()
+
+    def _start_reply(self, user_id: int) -> None:
+        import asyncio
+
+        self.refresh_room()
+        self.room.composer.busy = True
+        self.room.replying = True
+        self.room.retry_ready = False
+        self.room.query_one(WorkingIndicator).active = True
+        self._stop_reply = asyncio.Event()
+        self.run_worker(self._chief_reply(user_id, self._stop_reply), name="chief-reply", group="chief",
+                        exit_on_error=False)
+
+    async def _chief_reply(self, user_id: int, stop=None) -> None:
         buffer = StreamBuffer()
+        first: list[bool] = []
+
+        started: list = []
+        shown: list[str] = []
 
         def on_start(reply_id: int) -> None:
-            self.post_message(ChiefReplyStarted(self.store.message(reply_id), buffer))
+            started.append(self.store.message(reply_id))
+            self.post_message(ChiefReplyStarted(started[0], buffer))
 
-        result = await self.chief.reply(user_id, buffer.append, on_start)
+        def on_delta(piece: str) -> None:
+            shown.append(piece)
+            buffer.append(piece)
+            if not first:
+                first.append(True)
+                self.post_message(ChiefFirstChunk())
+
+        try:
+            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop)
+        except StoreError as exc:
+            # The reply could not be stored (the disk filled mid-stream): what was shown
+            # stays, marked cut off; the row settles as cut off at the next start.
+            from dataclasses import replace
+
+            row = replace(started[0], content="".join(shown), status="partial") if started else None
+            self.post_message(ChiefReplyFinished(row, None))  # the composer is free again either way
+            self.post_message(StatusMessage(str(exc)))
+            return
         self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error))
         if result.needs_compaction and await self.chief.compact() is not None:
             self.post_message(StoreWritten())
 
     def on_chief_reply_started(self, message: ChiefReplyStarted) -> None:
+        if not self.ui_alive:
+            return
         self._room_cursor = max(self._room_cursor, message.row.id)
         self.room.begin_stream(message.row, message.buffer)
 
+    def on_chief_first_chunk(self, message: ChiefFirstChunk) -> None:
+        self.room.query_one(WorkingIndicator).active = False
+
     def on_chief_reply_finished(self, message: ChiefReplyFinished) -> None:
+        if not self.ui_alive:
+            return
         self.room.composer.busy = False
+        self._reply_settled(message.row)
+        if message.row is not None and message.row.status == chief_controls.STOPPED:
+            self.status_line.message = "Reply stopped; F5 asks again."
         if message.row is not None:
             self.room.end_stream(message.row)
         self.refresh_room()
@@ -290,7 +475,7 @@ class KeelApp(App):
                 self.set_brain_online(False, message.error)
         elif self.brain_online is not True:
             self.set_brain_online(True)
-            self.status_line.message = ""
+            self.status_line.message = self.database_problem
 
     # -- workers --------------------------------------------------------------------
 
@@ -298,20 +483,32 @@ class KeelApp(App):
         if event.state == WorkerState.ERROR:
             error = event.worker.error
             log.error("worker %s failed: %r", event.worker.name, error)
-            self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
+            if not self.ui_alive:
+                return  # logged; there is no status line any more
+            if isinstance(error, StoreError):  # already one line naming the file
+                self.status_line.message = str(error)
+            else:
+                self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
             if event.worker.group == "chief":
                 self.room.composer.busy = False
+                self._reply_settled(None)
 
     def on_store_written(self, message: StoreWritten) -> None:
         self.refresh_room()
 
     def on_status_message(self, message: StatusMessage) -> None:
+        if not self.ui_alive:
+            return
         self.status_line.message = message.text
 
     # -- Quiet Mode and the status line ------------------------------------------------
 
     def watch_quiet(self, quiet: bool) -> None:
+        if not self.ui_alive:
+            return
         self.room.quiet = quiet
+        if self.ambient is not None:
+            self.ambient.quiet = quiet
         self._update_status()
 
     def watch_ambient_line(self) -> None:
@@ -326,20 +523,76 @@ class KeelApp(App):
     def watch_judge_name(self) -> None:
         self._update_status()
 
+    def watch_context_warning(self) -> None:
+        self._update_status()
+
+    # -- the tutor's context: its open session's, shown while the tutor is in view -------
+
+    @on(ContextChanged)
+    def _tutor_context_changed(self, message: ContextChanged) -> None:
+        self._tutor_context = (message.context_text, message.warning)
+        self._show_tutor_context()
+
+    @on(TabbedContent.TabActivated)
+    def _tutor_context_follows_the_tab(self) -> None:
+        self._show_tutor_context()
+
+    def _show_tutor_context(self) -> None:
+        text, warning = self._tutor_context
+        if not self.ui_alive:
+            return  # a message that lands during teardown
+        in_view = self.main_screen.panes.active == "tutor-tab"
+        self.context_text = text if in_view else ""
+        self.context_warning = warning if in_view else ""
+        self._update_status()
+
+    def watch_ambient_snoozed_until(self) -> None:
+        self._update_status()
+
+    def watch_ambient_mode(self) -> None:
+        self._update_status()
+
+    def watch_ambient_away(self) -> None:
+        self._update_status()
+
+    @on(AmbientChanged)
+    def _ambient_changed(self, message: AmbientChanged) -> None:
+        if not self.ui_alive:
+            return  # tearing down: there is no status line left to update
+        self.ambient_line = message.line
+        self.focus_text = message.focus_text
+        self.judge_name = message.judge
+        self.ambient_snoozed_until = message.snoozed_until
+        self.ambient_mode = message.mode
+        self.ambient_away = message.away
+
+    @on(JudgeFailed)
+    def _judge_failed(self, message: JudgeFailed) -> None:
+        if not self.ui_alive:
+            return  # tearing down
+        if self.brain_online is not False:
+            # No room notice: a judge model that answers badly while the chat works
+            # would otherwise add one every re-probe cycle. The status line says it.
+            self.set_brain_online(False, f"drift judge: {message.problem}", notice=False)
+
     def status_state(self) -> StatusState:
         return StatusState(
             quiet=self.quiet, ambient_line=self.ambient_line, focus_text=self.focus_text,
             context_text=self.context_text, judge=self.judge_name,
+            context_warning=self.context_warning,
+            snoozed_until=self.ambient_snoozed_until, ambient_off=self.ambient_mode == "off",
+            away=self.ambient_away,
         )
 
     def _update_status(self) -> None:
-        if not self.is_mounted:
+        if not self.ui_alive:
             return
         state = self.status_state()
         self.status_line.state = state
         # Quiet Mode holds the drift text back from the banner as well.
         self.banner.line = "" if self.focus_text else screen_safe(self.ambient_line, self.quiet)
-        line = render_status(state)
+        # The status file (tmux, `keeltui status`) mirrors the warning whichever pane shows.
+        line = render_status(state._replace(context_warning=self._tutor_context[1]))
         if line != self._status_written:
             self._status_written = line
             try:
@@ -348,14 +601,19 @@ class KeelApp(App):
                 self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
 
     def action_toggle_quiet(self) -> None:
-        self.store.set_state(QUIET_STATE_KEY, not self.quiet)
+        try:
+            self.store.set_state(QUIET_STATE_KEY, not self.quiet)
+        except StoreError as exc:
+            self.status_line.message = str(exc)
+            return
         self.quiet = not self.quiet
         self.notify("Quiet Mode on." if self.quiet else "Quiet Mode off.", timeout=2)
 
     # -- navigation -------------------------------------------------------------------
 
     def action_switch_pane(self) -> None:
-        panes = self.main_screen.query_one(TabbedContent)
+        panes = self.main_screen.panes
+        self.set_focus(None)  # a focus left in the old pane must not pull it back (see PaneTabs)
         panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
@@ -368,18 +626,32 @@ class KeelApp(App):
         self.set_focus(None)
         self.call_after_refresh(self.action_compose)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_composer":
+            # Escape leaves a text field; the footer offers it only there.
+            from textual.widgets import Input, TextArea
+
+            return isinstance(self.focused, (TextArea, Input))
+        return True
+
     def action_leave_composer(self) -> None:
         """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""
-        panes = self.main_screen.query_one(TabbedContent)
+        panes = self.main_screen.panes
         rows = [w for w in self.room.log_view.children if w.can_focus] if panes.active == "chief-tab" else []
         if rows and not self.quiet:
             rows[-1].focus(scroll_visible=False)
+        elif panes.active == "chief-tab" and not self.quiet:
+            self.room.log_view.focus(scroll_visible=False)  # an empty room: its keys still work
         else:
             self.set_focus(None)
 
     def action_compose(self) -> None:
-        panes = self.main_screen.query_one(TabbedContent)
-        if panes.active == "chief-tab" and not self.quiet:
+        panes = self.main_screen.panes
+        if panes.active == "chief-tab" and self.quiet:
+            # Quiet Mode: the Chief tab shows only its sentence and takes no text; the
+            # tutor's input must not get it either (it would pull the tutor tab forward).
+            self.set_focus(None)
+        elif panes.active == "chief-tab":
             self.room.composer.focus_input()
         else:
             if self.tutor is not None:
@@ -401,20 +673,157 @@ class KeelApp(App):
         if self.ambient is not None:
             self.ambient.open_settings()
 
+    def action_day(self) -> None:
+        """Your day: time on task, drifting and away per hour; episodes and focus sessions."""
+        from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
+        from keeltui.panes.day_view import DayScreen
+
+        if isinstance(self.screen, DayScreen):
+            return
+        if self.quiet:
+            # Window titles are not screen-safe.
+            self.notify("Quiet Mode is on: your day stays hidden until it is turned off.", timeout=3)
+            return
+        start, end = day_bounds(None, self.clock())
+        self.push_screen(DayScreen(render_day(self.store.events_between(DAY_KINDS, start, end + 86400), start)))
+
     def on_drift_banner_snooze_requested(self, message: DriftBanner.SnoozeRequested) -> None:
         self.action_snooze()
 
     def on_drift_banner_focus_requested(self, message: DriftBanner.FocusRequested) -> None:
         self.action_start_focus()
 
+    # -- the room's conversation controls (decided in chief/controls.py) -----------------
+
+    def _reply_settled(self, row) -> None:
+        self._stop_reply = None
+        self.room.replying = False
+        self.room.query_one(WorkingIndicator).active = False
+        self.room.retry_ready = row is None or row.status in chief_controls.UNFINISHED
+
+    @on(RoomControls.StopWanted)
+    def action_stop_reply(self) -> None:
+        if self._stop_reply is not None:
+            self._stop_reply.set()
+
+    @on(RoomControls.RetryWanted)
+    async def action_chief_retry(self) -> None:
+        await self._answer_again(only_unfinished=True)
+
+    @on(RoomControls.RegenerateWanted)
+    async def action_regenerate(self) -> None:
+        await self._answer_again(only_unfinished=False)
+
+    async def _answer_again(self, *, only_unfinished: bool) -> None:
+        if self.quiet or self.room.replying:
+            self.bell()
+            return
+        _, old_reply = self.chief.last_exchange()
+        user_id = self.chief.prepare_again(only_unfinished=only_unfinished)
+        if user_id is None:
+            self.status_line.message = (
+                "Nothing to retry: the last reply finished." if only_unfinished else "No reply to regenerate yet."
+            )
+            return
+        if old_reply is not None:
+            await self.room.redraw_rows([self.store.message(old_reply.id)])
+        self.status_line.message = ""
+        self._start_reply(user_id)
+
+    @on(RoomControls.EditWanted)
+    def action_edit_last(self) -> None:
+        user, reply = self.chief.last_exchange()
+        if self.quiet or self.room.replying or not chief_controls.can_edit(user, reply):
+            self.bell()
+            return
+        self._editing = user.id
+        self.room.composer.input.load_text(user.content)
+        self.room.composer.input.move_cursor(self.room.composer.input.document.end)  # ready to type on
+        self.room.composer.focus_input()
+        self.status_line.message = "Editing your last message: Enter resends it (the old one is kept, folded)."
+
+    def _resend_edited(self, text: str) -> int | None:
+        editing, self._editing = self._editing, None
+        if editing is None:  # nothing is being edited: nothing to resend
+            return None
+        _, old_reply = self.chief.last_exchange()
+        user_id = self.chief.resend_edited(editing, text)
+        if user_id is not None:
+            stale = [editing] + ([old_reply.id] if old_reply is not None else [])
+            self.run_worker(self.room.redraw_rows([self.store.message(i) for i in stale]), group="redraw")
+            self.status_line.message = ""
+        return user_id
+
+    async def action_search_room(self) -> None:
+        if not self.quiet:
+            await self.room.action_search()
+
+    def on_search_bar_find(self, message: SearchBar.Find) -> None:
+        from keeltui.panes.search_bar import SearchBar
+        needle = message.needle.strip()
+        bar = self.room.query_one(SearchBar)
+        if not needle:
+            return
+        room_id = self.store.chief_id()
+        at = self._search[1] if self._search and self._search[0] == needle else None
+        if message.older:
+            row = self.store.search(room_id, needle, before_id=at)
+        else:
+            row = self.store.search(room_id, needle, after_id=at) if at is not None else None
+        if row is None:
+            bar.status = "no match" if at is None else ("no older match" if message.older else "no newer match")
+            self.bell()
+            return
+        self._search = (needle, row.id)
+        total = self.store.count_matches(room_id, needle)
+        bar.status = f"{self.store.count_matches(room_id, needle, from_id=row.id)} of {total} (newest first)"
+        if self.room.row_widget(row.id) is None:
+            # Not mounted: show the rows around the match (the rest pages in as you scroll).
+            half = PAGE_ROWS // 2
+            newer = self.store.after(room_id, row.id, half + 1)
+            self.room.show_rows(self.store.before(room_id, row.id, half) + [row] + newer[:half])
+            self.room.at_latest = len(newer) <= half
+        self.call_after_refresh(self.room.mark_match, row.id)
+
+    def on_search_bar_closed(self, message: SearchBar.Closed) -> None:
+        from keeltui.panes.search_bar import SearchBar
+        self._search = None
+        self.room.query_one(SearchBar).close()
+        self.room.mark_match(None)
+        self.room.composer.focus_input()
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        yield SystemCommand("Stop the reply", "Stop the Chief's reply on its way (Escape); its text is kept",
+                            self.action_stop_reply)
+        yield SystemCommand("Retry", "Ask the Chief again after a failed, cut or stopped reply (F5)",
+                            self.action_chief_retry)
+        yield SystemCommand("Regenerate", "Ask for the last reply again; the old one is kept, folded (Ctrl+R)",
+                            self.action_regenerate)
+        yield SystemCommand("Edit last message", "Change and resend your last message (Ctrl+↑)", self.action_edit_last)
+        yield SystemCommand("Search the room", "Find text anywhere in the Chief room (Ctrl+F)", self.action_search_room)
         yield SystemCommand("Quiet Mode", "Toggle Quiet Mode (hide the Chief room)", self.action_toggle_quiet)
         yield SystemCommand("Chief / Tutor", "Switch between the Chief room and the tutor", self.action_switch_pane)
         yield SystemCommand("Snooze drift coaching", "Snooze the ambient sentinel for an hour", self.action_snooze)
         yield SystemCommand("Start focus", "Declare a focus session", self.action_start_focus)
         yield SystemCommand("Stop focus", "End the running focus session (reported in the room)", self.action_stop_focus)
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
+        yield SystemCommand("Your day", "Time on task, drifting and away today (F3)", self.action_day)
+        if self.tutor is not None:
+            yield SystemCommand("Tutor summary", "The open tutor session: mastered, to review", self.tutor.action_summary)
+
+    def _fatal_error(self) -> None:
+        """An unexpected error ends the app with one line: Textual's own traceback
+        shows local variables, which hold the owner's text."""
+        import sys
+
+        from rich.text import Text
+
+        from keeltui.crash import crash_line
+
+        self.bell()
+        self._exit_renderables.append(Text(crash_line(sys.exc_info()[1] or self._exception)))
+        self._close_messages_no_wait()
 
     async def on_unmount(self) -> None:
         try:
@@ -424,9 +833,15 @@ class KeelApp(App):
 
 
 def run_app(config: Config, store: Store) -> int:
-    app = KeelApp(config, store)
+    from keeltui.keyinput import install as install_alt_enter
+
+    install_alt_enter()  # Alt+Enter from tmux/SSH (ESC CR) is a new line, never a send
+    from keeltui.logfile import install_log_file, log_path
+
+    install_log_file(log_path(config))  # warnings go to a 0600 file, never onto the screen
+    app = KeelApp(config, store, services=wire(config, store))
     app.run()
     return app.return_code or 0
 
 
-__all__ = ["KeelApp", "run_app", "work", "os"]
+__all__ = ["KeelApp", "run_app"]

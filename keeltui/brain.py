@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
 
 from keeltui.config import BrainConfig
 from keeltui.jsonextract import JSONExtractError, extract_json
-
-ROLES = ("chief", "judge", "prober", "teacher")
 
 
 class BrainError(Exception):
@@ -37,9 +36,27 @@ class BrainTimeout(BrainError):
 
 
 class BrainHTTPError(BrainError):
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, detail: str = "") -> None:
         self.status = status
+        self.detail = detail
+        """The server's own error text and code, whole (the message is cut for one line)."""
         super().__init__(message)
+
+
+# How servers say the prompt did not fit: OpenAI/vLLM/OpenRouter ("maximum context length",
+# code context_length_exceeded), llama.cpp ("exceeds the available context size"), others.
+_CONTEXT_OVERFLOW = re.compile(
+    r"context[ _-]?(?:length|size|window)|maximum context|exceed_context|too many tokens"
+    r"|prompt is too long|reduce the length of the messages|input is too long",
+    re.IGNORECASE,
+)
+
+
+def is_context_overflow(error: BaseException) -> bool:
+    """Whether the endpoint refused the call because the prompt exceeds the model's window."""
+    if not isinstance(error, BrainHTTPError) or error.status not in (400, 413, 422):
+        return False
+    return bool(_CONTEXT_OVERFLOW.search(f"{error.detail} {error}"))
 
 
 class BrainReplyError(BrainError):
@@ -174,6 +191,7 @@ class Brain:
                 api_key=self._api_key or "keeltui-no-key",
                 max_retries=0,
                 timeout=self.config.timeout_secs,
+                default_headers=_no_ambient_headers(),
             )
         return self._client
 
@@ -201,8 +219,12 @@ class Brain:
         if isinstance(exc, openai.APIConnectionError):
             return BrainUnavailable(f"no brain answers at {where}")
         if isinstance(exc, openai.APIStatusError):
-            detail = _short(_error_detail(exc))
-            return BrainHTTPError(exc.status_code, f"the brain at {where} answered HTTP {exc.status_code}: {detail}")
+            whole = _error_detail(exc)
+            detail = _short(whole)
+            return BrainHTTPError(
+                exc.status_code, f"the brain at {where} answered HTTP {exc.status_code}: {detail}",
+                detail=f"{whole} {_error_code(exc)}".strip(),
+            )
         if isinstance(exc, (openai.APIResponseValidationError, ValueError, KeyError, TypeError, AttributeError)):
             return BrainReplyError(f"the brain at {where} sent a reply keeltui cannot read: {_short(str(exc))}")
         if isinstance(exc, openai.OpenAIError):
@@ -218,12 +240,21 @@ class Brain:
 
     def _usage(self, role: str, raw, messages: list[dict], text: str) -> Usage:
         window = self.window_for(role)
+        try:
+            return self._reported_usage(raw, window) or Usage(
+                estimate_tokens(messages), estimate_tokens([], text), window, estimated=True
+            )
+        except (TypeError, ValueError, OverflowError):  # a server's usage that is not numbers
+            return Usage(estimate_tokens(messages), estimate_tokens([], text), window, estimated=True)
+
+    @staticmethod
+    def _reported_usage(raw, window: int) -> Usage | None:
         if isinstance(raw, dict):
             if raw.get("prompt_tokens") is not None:
                 return Usage(int(raw.get("prompt_tokens") or 0), int(raw.get("completion_tokens") or 0), window)
         elif raw is not None and getattr(raw, "prompt_tokens", None) is not None:
             return Usage(int(raw.prompt_tokens or 0), int(raw.completion_tokens or 0), window)
-        return Usage(estimate_tokens(messages), estimate_tokens([], text), window, estimated=True)
+        return None
 
     # -- calls ------------------------------------------------------------------------
 
@@ -275,7 +306,7 @@ class Brain:
                     if event.get("usage"):
                         raw_usage = event["usage"]
                     model = event.get("model") or model
-                    for choice in event.get("choices") or ():
+                    for choice in _checked_choices(event, self.base_url):
                         delta = choice.get("delta") or {}
                         content = delta.get("content")
                         if content:
@@ -365,6 +396,90 @@ class Brain:
             raise self._translate(exc) from exc
 
 
+def _no_ambient_headers() -> dict:
+    """Headers the openai client would take from the environment by itself, switched off.
+
+    It reads OPENAI_ORG_ID, OPENAI_PROJECT_ID and OPENAI_CUSTOM_HEADERS on its own; those
+    belong to whoever exported them, not to whatever endpoint keeltui talks to. The only
+    credential sent is the key keeltui routed (see keeltui.keyroute).
+    """
+    import os
+
+    from openai import Omit
+
+    names = {"OpenAI-Organization", "OpenAI-Project"}
+    for line in os.environ.get("OPENAI_CUSTOM_HEADERS", "").split("\n"):
+        name, colon, _ = line.partition(":")
+        if colon and name.strip() and name.strip().lower() != "authorization":
+            names.add(name.strip())
+    return {name: Omit() for name in names}
+
+
+def _text(value) -> str:
+    """Text from the wire as valid Unicode: JSON may carry lone surrogates ("\\ud800"),
+    which neither SQLite nor the terminal can encode."""
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        return value.encode("utf-8", errors="replace").decode("utf-8")
+
+
+def _is_count(value) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _broken(what: str) -> ValueError:
+    return ValueError(f"it breaks the stream protocol: {what}")
+
+
+def _checked_event(event: dict) -> dict:
+    """A stream chunk shaped as the protocol says, or ValueError (the reply cannot be read).
+
+    Anything a buggy proxy may put in a field (a number for ``content``, an object for
+    ``choices``) is a protocol error, never an exception deep in the app. An odd
+    ``usage`` or ``model`` is only dropped: it is not worth losing a reply over.
+    """
+    choices = event.get("choices")
+    if choices is not None and not isinstance(choices, list):
+        raise _broken(f"choices is {type(choices).__name__}, not a list")
+    for choice in choices or ():
+        if not isinstance(choice, dict):
+            raise _broken(f"a choice is {type(choice).__name__}, not an object")
+        delta = choice.get("delta")
+        if delta is not None and not isinstance(delta, dict):
+            raise _broken(f"a delta is {type(delta).__name__}, not an object")
+        delta = delta or {}
+        content = delta.get("content")
+        if content is not None and not isinstance(content, str):
+            raise _broken(f"a chunk's content is {type(content).__name__}, not text")
+        if content:
+            delta["content"] = _text(content)
+        calls = delta.get("tool_calls")
+        if calls is not None and not (isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
+            raise _broken("tool_calls is not a list of objects")
+        for call in calls or ():
+            function = call.get("function")
+            if function is not None and not isinstance(function, dict):
+                raise _broken("a tool call's function is not an object")
+            if not _is_count(call.get("index")):
+                raise _broken("a tool call's index is not a whole number")
+            for value in (call.get("id"), (function or {}).get("name"), (function or {}).get("arguments")):
+                if value is not None and not isinstance(value, str):
+                    raise _broken("a tool call's id, name or arguments is not text")
+        reason = choice.get("finish_reason")
+        if reason is not None and not isinstance(reason, str):
+            raise _broken("finish_reason is not text")
+    usage = event.get("usage")
+    if usage is not None and not (
+        isinstance(usage, dict) and _is_count(usage.get("prompt_tokens")) and _is_count(usage.get("completion_tokens"))
+    ):
+        event["usage"] = None  # estimated instead
+    if not isinstance(event.get("model"), (str, type(None))):
+        event["model"] = None
+    return event
+
+
 DONE = object()
 """What :func:`parse_sse_line` returns for the stream's ``[DONE]`` line."""
 
@@ -381,7 +496,45 @@ def parse_sse_line(line: str):
     value = json.loads(data)  # a broken payload is a ValueError: the reply is unreadable
     if not isinstance(value, dict):
         raise ValueError("a stream event that is not a JSON object")
-    return value
+    return _checked_event(value)
+
+
+def _checked_choices(event: dict, base_url: str) -> list[dict]:
+    """A chunk's choices, each shaped as the protocol says, or a BrainReplyError.
+
+    A ``content`` that is a number, list or object is a protocol error (the reply so
+    far is kept and marked cut off); ``null`` is the protocol's "no text in this
+    chunk" (tool-call chunks carry it) and is skipped.
+    """
+    def broken(what: str) -> BrainReplyError:
+        return BrainReplyError(f"the brain at {base_url} broke the stream protocol: {what}")
+
+    choices = event.get("choices") or []
+    if not isinstance(choices, list):
+        raise broken(f"choices is {type(choices).__name__}, not a list")
+    for choice in choices:
+        if not isinstance(choice, dict):
+            raise broken(f"a choice is {type(choice).__name__}, not an object")
+        delta = choice.get("delta") or {}
+        if not isinstance(delta, dict):
+            raise broken(f"a delta is {type(delta).__name__}, not an object")
+        content = delta.get("content")
+        if content is not None and not isinstance(content, str):
+            raise broken(f"a chunk's content is {type(content).__name__}, not text")
+        calls = delta.get("tool_calls") or []
+        if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
+            raise broken("tool_calls is not a list of objects")
+        for call in calls:
+            function = call.get("function") or {}
+            index = call.get("index")
+            if not isinstance(function, dict) or (index is not None and not isinstance(index, int)):
+                raise broken("a tool call is malformed")
+            if not all(isinstance(function.get(k) or "", str) for k in ("name", "arguments")) or not isinstance(call.get("id") or "", str):
+                raise broken("a tool call is malformed")
+        reason = choice.get("finish_reason")
+        if reason is not None and not isinstance(reason, str):
+            raise broken("finish_reason is not text")
+    return choices
 
 
 def _error_text(error) -> str:
@@ -401,6 +554,14 @@ def _error_detail(exc) -> str:
     return getattr(exc, "message", "") or str(exc)
 
 
+def _error_code(exc) -> str:
+    body = getattr(exc, "body", None)
+    inner = body.get("error", body) if isinstance(body, dict) else None
+    if isinstance(inner, dict):
+        return " ".join(str(inner.get(k) or "") for k in ("code", "type")).strip()
+    return ""
+
+
 def _short(text: str, limit: int = 160) -> str:
     line = " ".join(str(text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
@@ -408,5 +569,6 @@ def _short(text: str, limit: int = 160) -> str:
 
 __all__ = [
     "Brain", "BrainError", "BrainUnavailable", "BrainTimeout", "BrainHTTPError", "BrainReplyError",
+    "is_context_overflow",
     "Completion", "ToolCall", "Usage", "TextDelta", "StreamDone", "JSONExtractError",
 ]

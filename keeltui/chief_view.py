@@ -8,52 +8,149 @@ replaced by one sentence.
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol
+from typing import Iterable, Sequence
 
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.binding import Binding
 from textual.message import Message
-from textual.reactive import reactive
+from textual.geometry import Size
+from textual.layout import DockArrangeResult
+from textual.reactive import Reactive, reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from keeltui.chief.context import Row as RowLike  # one protocol for a stored row
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
-from keeltui.panes.composer import Composer
+from keeltui.panes.composer import Composer, ComposerInput
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.panes.message import ChatMessage, StreamingReply
 from keeltui.panes.system_line import SystemLine
+from keeltui.panes.row_keys import RowList
+from keeltui.panes.room_controls import RoomControls
+from keeltui.panes.working import WorkingIndicator
 
 PAGE_ROWS = 40
 
-
-class RowLike(Protocol):
-    id: int
-    role: str
-    content: str
-    turn_kind: str | None
-    status: str
+# The widgets a room row is drawn as (each carries its ``row_id``).
+RowWidget = ChatMessage | StreamingReply | SystemLine
 
 
-class RoomLog(VerticalScroll):
+class RoomLog(RowList):
+    """The mounted window of rows; asks for more before the owner reaches either end.
+
+    Rows paged in above (or pruned above) would move what the owner is reading: a
+    pinned row keeps its place on screen through such changes, in the same frame.
+    """
+
     DEFAULT_CSS = """
     RoomLog { height: 1fr; scrollbar-size-vertical: 1; }
     """
 
+    # Textual sets this from the layout pass that measured it, and its default reactive
+    # then asks for a second layout and a full repaint of the log: while a reply grows,
+    # that doubled every scroll's terminal bytes. The pass that set it already painted.
+    virtual_size = Reactive(Size(0, 0), layout=False, repaint=False)
+
+    BINDINGS = [
+        Binding("home", "scroll_home", "First row", show=False, id="room_first"),
+        Binding("end", "scroll_end", "Newest", show=False, id="room_latest"),
+    ]
+
     class ReachedTop(Message):
-        """The owner scrolled to the top of what is mounted."""
+        """The owner scrolled near the top of what is mounted."""
 
     class ReachedBottom(Message):
-        """The owner scrolled to the bottom of what is mounted."""
+        """The owner scrolled near the bottom of what is mounted."""
+
+    class EndPressed(Message):
+        """The owner asked for the end of the room (End)."""
+
+    class HomePressed(Message):
+        """The owner asked for the start of the room (Home)."""
+
+    def __init__(self, *children: Widget, id: str | None = None) -> None:
+        super().__init__(*children, id=id)
+        self._pinned: Widget | None = None
+        self._pinned_y = 0
+        self._last_arrangement: DockArrangeResult | None = None
+
+    @property
+    def following(self) -> bool:
+        """Whether the view follows the bottom (the owner has not scrolled away)."""
+        return self.is_vertical_scroll_end or (self.is_anchored and not self._anchor_released)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
-        if new <= 0 and old > 0:
+        # Page in a viewport ahead, so holding a key or the wheel never hits a wall.
+        near = max(1, self.size.height)
+        if new < old and new <= near:
             self.post_message(self.ReachedTop())
-        elif new > old and new >= self.max_scroll_y:
+        elif new > old and new >= self.max_scroll_y - near:
             self.post_message(self.ReachedBottom())
 
+    def action_page_up(self) -> None:
+        self._page(-1)
 
-class ChiefRoom(Vertical):
+    def action_page_down(self) -> None:
+        self._page(1)
+
+    def _page(self, direction: int) -> None:
+        # At once and without a glide: Textual's PageUp computes its target now and
+        # applies it after the next refresh, which would undo a page of rows that
+        # came in meanwhile (the view would leap by that page).
+        step = direction * self.scrollable_content_region.height
+        self.scroll_to(y=self.scroll_y + step, animate=False, immediate=True)
+
+    def action_scroll_end(self) -> None:
+        super().action_scroll_end()
+        self.post_message(self.EndPressed())
+
+    def action_scroll_home(self) -> None:
+        super().action_scroll_home()
+        self.post_message(self.HomePressed())
+
+    def pin(self, widget: Widget) -> None:
+        """Keep ``widget`` where it is on screen while rows are added or removed around it."""
+        self._pinned = widget
+        self._pinned_y = self._placed_y(self._last_arrangement, widget) or 0
+
+    @staticmethod
+    def _placed_y(arrangement, widget: Widget) -> int | None:
+        if arrangement is None:
+            return None
+        for placement in arrangement.placements:
+            if placement.widget is widget:
+                return placement.region.y
+        return None
+
+    def arrange(self, size, optimal: bool = False):
+        # The compositor arranges, then reads scroll_y to place rows: correcting it
+        # here moves the view with the content in the same frame (no visible jump).
+        result = super().arrange(size, optimal)
+        if optimal or result is self._last_arrangement:
+            return result
+        self._last_arrangement = result
+        pinned = self._pinned
+        if pinned is not None:
+            y = self._placed_y(result, pinned)
+            if y is None:
+                self._pinned = None
+            elif y != self._pinned_y:
+                shift = y - self._pinned_y
+                self._pinned_y = y
+                if not (self.is_anchored and not self._anchor_released):
+                    animator = self.app.animator
+                    if animator.is_being_animated(self, "scroll_y"):
+                        # A PageUp or wheel glide in flight would carry on to its old
+                        # target and undo the correction: it lands now, then shifts.
+                        animator.force_stop_animation(self, "scroll_y")
+                    target = max(0, self.scroll_y + shift)
+                    self.set_reactive(RoomLog.scroll_y, target)
+                    self.set_reactive(RoomLog.scroll_target_y, target)
+        return result
+
+
+class ChiefRoom(RoomControls):
     DEFAULT_CSS = """
     ChiefRoom { height: 1fr; }
     ChiefRoom #quiet-curtain {
@@ -64,6 +161,12 @@ class ChiefRoom(Vertical):
     ChiefRoom.-quiet RoomLog { display: none; }
     ChiefRoom.-quiet Composer { display: none; }
     ChiefRoom .room-empty { color: $text-muted; margin: 1 2; }
+    ChiefRoom #new-below {
+        height: 1; width: 100%; content-align: center middle;
+        background: $primary-darken-2; color: $text; display: none;
+    }
+    ChiefRoom.-new-below #new-below { display: block; }
+    ChiefRoom.-quiet #new-below { display: none; }
     """
 
     quiet: reactive[bool] = reactive(False)
@@ -82,6 +185,12 @@ class ChiefRoom(Vertical):
             super().__init__()
             self.after_id = after_id
 
+    class LatestWanted(Message):
+        """The owner asked for the end of the room while older rows are mounted."""
+
+    class FirstWanted(Message):
+        """The owner asked for the start of the room while it is not mounted."""
+
     def __init__(self, owner_name: str, companion_name: str, window_rows: int = 120, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.owner_name = owner_name
@@ -89,6 +198,8 @@ class ChiefRoom(Vertical):
         self.window_rows = window_rows
         self._streaming: StreamingReply | None = None
         self._no_older = False
+        self._older_pending = False
+        self._newer_pending = False
         self.at_latest = True
         """Whether the newest rows are mounted; False once paging back pruned them."""
 
@@ -96,6 +207,8 @@ class ChiefRoom(Vertical):
         yield Static(QUIET_MODE_REFUSAL, id="quiet-curtain", markup=False)
         with RoomLog(id="room-log"):
             yield Static("The room is empty. Say something below.", classes="room-empty")
+        yield WorkingIndicator(self.companion_name, id="room-working")
+        yield Static("▼ new text below · End", id="new-below", markup=False)
         yield Composer("Write to the Chief…  (Enter sends, Alt+Enter: new line)", buttons=False, id="chief-composer")
 
     def on_mount(self) -> None:
@@ -128,11 +241,6 @@ class ChiefRoom(Vertical):
     def mounted_ids(self) -> list[int]:
         return [w.row_id for w in self.log_view.children if hasattr(w, "row_id")]
 
-    @property
-    def last_id(self) -> int:
-        ids = self.mounted_ids
-        return ids[-1] if ids else 0
-
     def row_widget(self, row_id: int) -> Widget | None:
         matches = self.log_view.query(f"#row-{row_id}")
         return matches.first() if matches else None
@@ -142,16 +250,48 @@ class ChiefRoom(Vertical):
 
         ``plain_first`` (at start-up): Markdown is formatted right after the first frame.
         """
-        log = self.log_view
-        log.remove_children()
-        widgets = [self._widget_for(row, plain_first) for row in rows]
-        if widgets:
-            log.mount_all(widgets)
-        else:
-            log.mount(Static("The room is empty. Say something below.", classes="room-empty"))
+        self._replace_window(list(rows), plain_first)
         self._no_older = False
+        self._older_pending = self._newer_pending = False
         self.at_latest = True
-        log.scroll_end(animate=False)
+        self.follow_latest()
+
+    def show_first(self, rows: Sequence[RowLike], reaches_latest: bool) -> None:
+        """Home: the room's first rows (oldest first), shown from the top."""
+        self._replace_window(rows)
+        self._no_older = True
+        self._older_pending = self._newer_pending = False
+        self.at_latest = reaches_latest
+        self.set_class(False, "-new-below")
+        self.log_view.scroll_home(animate=False)
+
+    def _replace_window(self, rows: Sequence[RowLike], plain_first: bool = False) -> None:
+        """Mount exactly ``rows`` (a contiguous run, oldest first).
+
+        Rows already mounted stay: removal completes later, and a new widget with the
+        id of one being removed would be refused (DuplicateIds).
+        """
+        log = self.log_view
+        wanted = {row.id for row in rows}
+        for child in list(log.children):
+            if getattr(child, "row_id", None) not in wanted:
+                child.remove()
+        kept = {w.row_id: w for w in self._rows() if w.row_id in wanted}
+        for row in rows:
+            widget = kept.get(row.id)
+            if isinstance(widget, (ChatMessage, StreamingReply)) and widget is not self._streaming \
+                    and (widget.row_text != row.content or widget.status != row.status):
+                widget.set_content(row.content, row.status)
+        first_kept = kept[min(kept)] if kept else None
+        above = [self._widget_for(row, plain_first) for row in rows if first_kept is not None and row.id < first_kept.row_id]
+        below = [self._widget_for(row, plain_first) for row in rows
+                 if row.id not in kept and (first_kept is None or row.id > first_kept.row_id)]
+        if above:
+            log.mount_all(above, before=first_kept)
+        if below:
+            log.mount_all(below)
+        if not rows:
+            log.mount(Static("The room is empty. Say something below.", classes="room-empty"))
 
     def append_rows(self, rows: Iterable[RowLike]) -> None:
         """Add new rows at the bottom; a row already mounted is updated in place.
@@ -176,19 +316,26 @@ class ChiefRoom(Vertical):
         log.mount_all(new)
         self._prune(from_top=True)
 
-    def append_page(self, rows: list[RowLike], reaches_latest: bool) -> None:
+    def append_page(self, rows: Sequence[RowLike], reaches_latest: bool) -> None:
         """Newer rows paged back in at the bottom (``rows`` oldest first)."""
+        self._newer_pending = False
+        mounted = self._rows()
+        if mounted:
+            self.log_view.pin(mounted[-1])  # pruning above must not move the view
         self.log_view.mount_all([self._widget_for(row) for row in rows if self.row_widget(row.id) is None])
         self.at_latest = reaches_latest
         self._prune(from_top=True)
 
-    def prepend_rows(self, rows: list[RowLike]) -> None:
+    def prepend_rows(self, rows: Sequence[RowLike]) -> None:
         """Older rows paged in at the top (``rows`` oldest first)."""
+        self._older_pending = False
         if not rows:
             self._no_older = True
             return
         log = self.log_view
         first = log.children[0] if log.children else None
+        if first is not None:
+            log.pin(first)  # the rows above must not move what the owner is reading
         widgets = [self._widget_for(row) for row in rows if self.row_widget(row.id) is None]
         if first is not None:
             log.mount_all(widgets, before=first)
@@ -196,15 +343,26 @@ class ChiefRoom(Vertical):
             log.mount_all(widgets)
         self._prune(from_top=False)
 
+    def _rows(self) -> list[RowWidget]:
+        # The three row widgets are the only children that carry a row id.
+        return [w for w in self.log_view.children if isinstance(w, (ChatMessage, StreamingReply, SystemLine))]
+
     def _prune(self, from_top: bool) -> None:
         """Keep at most ``window_rows`` mounted, dropping from the far end."""
-        rows = [w for w in self.log_view.children if hasattr(w, "row_id")]
+        rows = self._rows()
         extra = len(rows) - self.window_rows
         if extra <= 0:
             return
+        focused = self.app.focused
         for widget in rows[:extra] if from_top else rows[-extra:]:
-            if widget is not self._streaming:
-                widget.remove()
+            if widget is self._streaming:
+                continue
+            if widget is focused:
+                # Textual would hand focus to the next row and scroll to it: a leap.
+                # The log keeps the keys (PageUp, Home, End) and the view stays put.
+                # (Synchronously: Widget.focus is deferred, and the removal would win.)
+                self.screen.set_focus(self.log_view, scroll_visible=False)
+            widget.remove()
         if from_top:
             self._no_older = False
         else:
@@ -213,22 +371,82 @@ class ChiefRoom(Vertical):
     def on_room_log_reached_bottom(self, event: RoomLog.ReachedBottom) -> None:
         event.stop()
         ids = self.mounted_ids
-        if ids and not self.at_latest:
+        if ids and not self.at_latest and not self._newer_pending:
+            self._newer_pending = True
             self.post_message(self.NewerWanted(ids[-1]))
+        elif self.at_latest and self.log_view.is_vertical_scroll_end:
+            self.set_class(False, "-new-below")
 
     def on_room_log_reached_top(self, event: RoomLog.ReachedTop) -> None:
         event.stop()
         ids = self.mounted_ids
-        if ids and not self._no_older:
+        if ids and not self._no_older and not self._older_pending:
+            self._older_pending = True
             self.post_message(self.OlderWanted(ids[0]))
+
+    def on_room_log_end_pressed(self, event: RoomLog.EndPressed) -> None:
+        event.stop()
+        self.go_to_end()
+
+    def on_room_log_home_pressed(self, event: RoomLog.HomePressed) -> None:
+        event.stop()
+        if not self._no_older:
+            self.post_message(self.FirstWanted())
+
+    def on_composer_input_end_wanted(self, event: ComposerInput.EndWanted) -> None:
+        event.stop()
+        self.go_to_end()
+
+    def go_to_end(self) -> None:
+        """End: the newest rows, followed again (paged back in if they were pruned)."""
+        if self.at_latest:
+            self.follow_latest()
+        else:
+            self.post_message(self.LatestWanted())
+
+    def follow_latest(self) -> None:
+        """Back to the bottom, following it again (End, sending, a fresh window)."""
+        self.set_class(False, "-new-below")
+        self.log_view.scroll_end(animate=False)
+
+    def on_composer_submitted(self, event: Composer.Submitted) -> None:
+        # Not stopped: the app sends it. Sending returns the view to the bottom.
+        if self.at_latest:
+            self.follow_latest()
+
+    def on_streaming_reply_grew(self, event: StreamingReply.Grew) -> None:
+        event.stop()
+        if not self.at_latest or not self.log_view.following:
+            self.set_class(True, "-new-below")
 
     # -- streaming ------------------------------------------------------------------
 
+    @property
+    def streaming_row_id(self) -> int | None:
+        """The row this process is streaming into, if any."""
+        return self._streaming.row_id if self._streaming is not None else None
+
+    def foreign_streaming_ids(self) -> list[int]:
+        """Rows shown as streaming that another process writes (re-read until they settle)."""
+        return [w.row_id for w in self._rows()
+                if getattr(w, "status", None) == "streaming" and w is not self._streaming]
+
     def begin_stream(self, row: RowLike, buffer: StreamBuffer) -> None:
-        """Show the reply ``row`` and let it draw what the worker puts in ``buffer``."""
+        """Show the reply ``row`` and let it draw what the worker puts in ``buffer``.
+
+        A store refresh may already have mounted the row: that widget is handed the
+        stream. Replacing it would mount a second ``row-N`` while the first is still
+        being removed (removal completes later), which Textual refuses (DuplicateIds).
+        """
         existing = self.row_widget(row.id)
+        if isinstance(existing, StreamingReply):
+            existing.stream_from(buffer, row.content)
+            self._streaming = existing
+            return
         if existing is not None:
-            existing.remove()
+            return  # already settled and drawn: the finished row follows with the end of the turn
+        if not self.at_latest:
+            return  # the owner paged far back: the reply is there when they come back
         speaker = self.companion_name
         widget = StreamingReply(row.id, row.role, speaker, row.content, "streaming", buffer=buffer, id=f"row-{row.id}")
         for empty in self.log_view.query(".room-empty"):

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from keeltui.chief.turn_kinds import FILTER_KINDS
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 # The variables config.py reads (kept here too: the status fast path must not import it).
 ENV_OVERRIDES = ("KEEL_AMBIENT_MODE", "KEEL_AMBIENT_CADENCE_SECS", "KEEL_BRAIN_BASE_URL", "KEEL_BRAIN_MODEL")
@@ -46,8 +48,8 @@ def build_parser():
 
     p = sub.add_parser("log", help="print the Chief room as plain text")
     p.add_argument("--since", metavar="DURATION", help="only rows newer than this (30m, 2h, 1d)")
-    p.add_argument("--kind", choices=["conversation", "coop", "followup", "task", "summary", "notice"],
-                   help="only rows of this kind")
+    p.add_argument("--kind", choices=[*FILTER_KINDS, "ambient"],
+                   help="only rows of this kind (ambient: drift episodes, away periods, focus sessions)")
     p.add_argument("--limit", type=int, metavar="N", help="only the newest N rows")
 
     p = sub.add_parser("export", help="write the Chief room as Markdown")
@@ -75,7 +77,14 @@ def build_parser():
     pc = psub.add_parser("check", help="check a mermaid plan with the tutor's parser")
     pc.add_argument("file", help="a file, or - for standard input")
 
+    from keeltui.tutor_cli import add_parser as add_tutor_parser
+
+    add_tutor_parser(sub, _Parser)
+
     sub.add_parser("doctor", help="check config, database, brain, evidence and notifier")
+
+    p = sub.add_parser("day", help="your day: time on task, drifting and away per hour; episodes and focus sessions")
+    p.add_argument("--date", metavar="YYYY-MM-DD", help="which day (default: today)")
     return parser
 
 
@@ -89,14 +98,27 @@ def _load_config(args):
         raise SystemExit(EXIT_USAGE) from None
 
 
-def _open_store(config):
-    from keeltui.store import Store, StoreError
+def _open_store(config, *, readonly: bool = False, say_notices: bool = True):
+    """The store; ``readonly`` for commands that only read (they never change the file)."""
+    from keeltui.store import StoreError
+    from keeltui.wiring import open_store
 
     try:
-        return Store(config.database_path())
+        store = open_store(config, readonly=readonly)
     except StoreError as exc:
         _err(str(exc))
         raise SystemExit(EXIT_FAILED) from None
+    if say_notices:
+        for line in store.notices:
+            _err(line)
+    return store
+
+
+def _settled(rows):
+    """Rows as a reader sees them: a reply whose writer died reads as cut off."""
+    from keeltui.chief.interrupted import as_settled
+
+    return [as_settled(row) for row in rows]
 
 
 def _refuse_if_quiet(store) -> None:
@@ -115,7 +137,19 @@ def _refuse_if_quiet(store) -> None:
 
 def cmd_run(args) -> int:
     config = _load_config(args)
-    store = _open_store(config)
+    store = _open_store(config, say_notices=False)
+    import contextlib
+
+    from keeltui.store import StoreDamaged
+
+    # A partly damaged room still opens (StoreDamaged is passed over here); the app
+    # says so on its status line once quick_check has run.
+    with contextlib.suppress(StoreDamaged):
+        for line in store.notices:  # files made private: said once, in the room
+            store.add_notice(line)
+    with contextlib.suppress(StoreDamaged):
+        # Replies a killed process left streaming are settled as cut off, not shown as empty boxes.
+        store.settle_interrupted()
     from keeltui.app import run_app
 
     return run_app(config, store)
@@ -131,21 +165,39 @@ def cmd_status(args) -> int:
 
 
 def cmd_report(args) -> int:
-    text = sys.stdin.read() if args.text == "-" else args.text
+    from keeltui.textsafe import check_source_key, from_outside
+
+    # Any bytes in: invalid UTF-8 is kept as replacement characters, never a traceback.
+    text = from_outside(sys.stdin.buffer.read() if args.text == "-" else args.text)
     text = text.rstrip("\n")
     if not text.strip():
         _err("report: the text is empty")
         return EXIT_USAGE
-    if not args.source.strip():
-        _err("report: --source is empty")
+    try:
+        source = check_source_key(args.source)
+    except ValueError as exc:
+        _err(f"report: {exc}")
         return EXIT_USAGE
     config = _load_config(args)
+    # Checked through a read-only open first, so a damaged file is refused unchanged:
+    # writing into it could lose more of it.
+    checker = _open_store(config, readonly=True, say_notices=False)
+    problem = checker.quick_check()
+    checker.close()  # before the writable open: one process, one set of POSIX locks on the file
+    if problem:
+        _err(f"report not written: {problem}")
+        return EXIT_FAILED
     store = _open_store(config)
     from keeltui.chief.quiet import Access, check_access, quiet_mode_on
 
     # A report is the owner's own delivery: it lands whatever the screen shows.
     check_access(Access.OWNER, quiet_mode_on(store))
-    row_id = store.add_report(args.source.strip(), text)
+    from keeltui.services.report_intake import deliver_report
+
+    delivered = deliver_report(store, source, text, config.chief.report_max_chars)
+    if delivered.note:
+        _err(delivered.note)
+    row_id = delivered.row_id
     print(row_id)
     return EXIT_OK
 
@@ -165,9 +217,15 @@ def cmd_log(args) -> int:
         _err("log: --limit must be a positive number")
         return EXIT_USAGE
     config = _load_config(args)
-    store = _open_store(config)
+    store = _open_store(config, readonly=True)
     _refuse_if_quiet(store)
-    rows = store.query(store.chief_id(), since=since, kind=args.kind, limit=args.limit)
+    if args.kind == "ambient":
+        from keeltui.ambient.day import DAY_KINDS, render_log
+
+        for line in render_log(store.events_between(DAY_KINDS, since or 0.0, float("inf")), args.limit):
+            print(line)
+        return EXIT_OK
+    rows = _settled(store.query(store.chief_id(), since=since, kind=args.kind, limit=args.limit))
     color = sys.stdout.isatty()
     for line in format_log(rows, config.owner.name, config.owner.companion, color=color):
         print(line)
@@ -178,13 +236,16 @@ def cmd_export(args) -> int:
     from keeltui.review import format_markdown
 
     config = _load_config(args)
-    store = _open_store(config)
+    store = _open_store(config, readonly=True)
     _refuse_if_quiet(store)
-    rows = store.messages(store.chief_id())
+    rows = _settled(store.messages(store.chief_id()))
     text = format_markdown(rows, config.owner.name, config.owner.companion)
     if args.out:
         try:
-            Path(args.out).write_text(text, encoding="utf-8")
+            from keeltui.dbfiles import open_private
+
+            with open_private(Path(args.out)) as handle:  # the room is private: owner-only
+                handle.write(text)
         except OSError as exc:
             _err(f"export: cannot write {args.out}: {exc.strerror}")
             return EXIT_FAILED
@@ -198,11 +259,13 @@ def cmd_chat(args) -> int:
     config = _load_config(args)
     store = _open_store(config)
     _refuse_if_quiet(store)
+    store.settle_interrupted()
     from keeltui.doorway import line_chat, one_turn
+    from keeltui.textsafe import from_outside
 
-    text = " ".join(args.text).strip()
+    text = from_outside(" ".join(args.text)).strip()
     if text == "-":
-        text = sys.stdin.read().strip()
+        text = from_outside(sys.stdin.buffer.read()).strip()
     if text:
         return one_turn(config, store, text)
     return line_chat(config, store)
@@ -270,8 +333,8 @@ def cmd_focus(args) -> int:
             return EXIT_FAILED
         print(ended)
         return EXIT_OK
-    session = current_focus(store)
-    print(focus_status_line(session, time.time()) if session else "no focus session")
+    running = current_focus(store)
+    print(focus_status_line(running, time.time()) if running else "no focus session")
     return EXIT_OK
 
 
@@ -291,6 +354,28 @@ def cmd_plan(args) -> int:
     return code
 
 
+def cmd_tutor(args) -> int:
+    from keeltui.tutor_cli import run
+
+    return run(args, _open_store(_load_config(args)))
+
+
+def cmd_day(args) -> int:
+    from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
+
+    try:
+        start, end = day_bounds(args.date, time.time())
+    except ValueError as exc:
+        _err(f"day: --date: {exc}")
+        return EXIT_USAGE
+    config = _load_config(args)
+    store = _open_store(config)
+    # Records are stored when a span ends: one that ends after midnight belongs here too.
+    for line in render_day(store.events_between(DAY_KINDS, start, end + 86400), start):
+        print(line)
+    return EXIT_OK
+
+
 def cmd_doctor(args) -> int:
     from keeltui.doctor import run_doctor
 
@@ -302,6 +387,8 @@ COMMANDS = {
     "export": cmd_export, "chat": cmd_chat, "quiet": cmd_quiet, "snooze": cmd_snooze,
     "focus": cmd_focus, "plan": cmd_plan, "doctor": cmd_doctor,
 }
+COMMANDS["tutor"] = cmd_tutor
+COMMANDS["day"] = cmd_day
 
 
 def _fast_status(argv: list[str]) -> int | None:
@@ -343,14 +430,28 @@ def main(argv: list[str] | None = None) -> int:
         # Plain `keeltui`: straight to the app; the parser is not on the first frame's path.
         import types
 
-        return cmd_run(types.SimpleNamespace(config=argv[1] if argv else None))
+        return _guarded(cmd_run, types.SimpleNamespace(config=argv[1] if argv else None))
     args = build_parser().parse_args(argv)
+    return _guarded(COMMANDS[args.command], args)
+
+
+def _guarded(command, args) -> int:
+    from keeltui.store import StoreError
+
     try:
-        return COMMANDS[args.command](args)
+        return command(args)
     except KeyboardInterrupt:
         return EXIT_FAILED
     except BrokenPipeError:
         return EXIT_OK
+    except StoreError as exc:  # a write or read failed: one line naming the file
+        _err(str(exc))
+        return EXIT_FAILED
+    except Exception as exc:  # never a traceback (it would print the owner's text)
+        from keeltui.crash import crash_line
+
+        _err(crash_line(exc).removeprefix("keeltui "))
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

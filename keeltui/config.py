@@ -11,6 +11,7 @@ openai).
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 import tomllib
@@ -20,16 +21,11 @@ from pathlib import Path
 
 from keeltui.ambient.modes import AMBIENT_MODES, DEFAULT_CADENCE_SECS, parse_cadence, parse_mode
 from keeltui.paths import default_config_path, default_database_path, default_status_path
+from keeltui.keymap import BINDING_IDS  # every id a [keys] entry may remap (the one registry)
 
 EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
 TASK_PROVIDERS = ("none", "markdown", "todotxt", "command")
 ROLES = ("chief", "judge", "prober", "teacher")
-# Every binding id a [keys] entry may remap (a test keeps this in step with the widgets).
-BINDING_IDS = (
-    "quit", "quiet", "switch_pane", "leave_composer", "compose", "snooze", "focus", "stop_focus",
-    "settings", "accept_plan", "decline_plan", "copy_message", "tutor_sessions", "tutor_retry",
-    "tutor_leave_input", "quiz_answer",
-)
 
 
 class ConfigError(Exception):
@@ -39,7 +35,18 @@ class ConfigError(Exception):
         self.path = path
         self.key = key
         self.problem = problem
-        super().__init__(f"{path}: {key}: {problem}" if key else f"{path}: {problem}")
+        super().__init__(_error_line(path, key, problem))
+
+
+# However long or hostile the value, the error is one printable line of about this size.
+ERROR_LINE_CHARS = 200
+
+
+def _error_line(path: str, key: str, problem: str) -> str:
+    from keeltui.textsafe import one_line
+
+    head = one_line(f"{path}: {key}: " if key else f"{path}: ", 120) + " "
+    return head + one_line(problem, max(40, ERROR_LINE_CHARS - len(head)))
 
 
 @dataclass
@@ -80,8 +87,9 @@ class BrainConfig:
     """OpenAI-compatible endpoint (Ollama by default). Env: KEEL_BRAIN_BASE_URL."""
     model: str = "llama3.2"
     """Default model for every role. Env: KEEL_BRAIN_MODEL."""
-    api_key_env: str = "OPENAI_API_KEY"
-    """Name of the environment variable holding the API key (the key itself is never stored)."""
+    api_key_env: str = ""
+    """Name of the environment variable holding the API key, e.g. "OPENAI_API_KEY"; empty sends no key.
+    The key goes only to the host of brain.base_url as set in the same file (never stored)."""
     timeout_secs: float = 60.0
     """Seconds before a request (or a stalled stream) is given up."""
     context_window: int = 8192
@@ -106,6 +114,8 @@ class ChiefConfig:
     """Conversation turns kept verbatim after a compaction summary."""
     window_rows: int = 120
     """Rows the room mounts at once; older rows page in when you scroll to the top."""
+    report_max_chars: int = 20000
+    """Longest report the room shows; a longer one is cut there and kept whole in the database."""
     system_prompt: str = (
         "You are the owner's companion, the Chief: a calm, direct partner in one endless "
         "conversation. Lines marked as reports come from background jobs, not from you."
@@ -130,6 +140,13 @@ class ContextWarnings:
 
 
 @dataclass
+class TutorConfig:
+    research_command: str = ""
+    """Command for the tutor's research jobs: run with the query as its last argument, its
+    output (search results) is handed to the model; empty means the model alone."""
+
+
+@dataclass
 class AmbientConfig:
     mode: str = "notify"
     """off | status | notify. Env: KEEL_AMBIENT_MODE."""
@@ -144,6 +161,12 @@ class AmbientConfig:
         ]
     )
     """Title words the local judge (used when no brain answers) treats as time sinks."""
+    snooze_secs: int = 3600
+    """How long F6 (or the banner) snoozes the drift coach, in seconds."""
+    away_after_secs: int = 300
+    """Seconds without keyboard or mouse after which you count as away (no judging,
+    no drift, nothing stored); 0 turns it off. Read from X11, tmux or the command's
+    third field."""
 
 
 @dataclass
@@ -204,6 +227,8 @@ class Config:
     """The Chief room."""
     context_warnings: ContextWarnings = field(default_factory=ContextWarnings)
     """Context warnings for tutor sessions (the Chief never warns)."""
+    tutor: TutorConfig = field(default_factory=TutorConfig)
+    """The tutor's background jobs."""
     ambient: AmbientConfig = field(default_factory=AmbientConfig)
     """The ambient drift sentinel."""
     evidence: EvidenceConfig = field(default_factory=EvidenceConfig)
@@ -219,9 +244,14 @@ class Config:
     keys: dict[str, str] = field(default_factory=dict)
     """Key remaps by binding id, e.g. quiet = "ctrl+q" (see README for the ids)."""
 
+    key_route: typing.Any = field(default=None, repr=False, compare=False, metadata={"internal": True})
+    """Set by load_config: which variable's key goes to which host (a keyroute.KeyRoute)."""
     # Set by load_config, not by the file.
     source_path: str = field(default="", metadata={"internal": True})
     api_key: str | None = field(default=None, repr=False, metadata={"internal": True})
+    setting_layers: dict = field(default_factory=dict, compare=False, metadata={"internal": True})
+    """Per live-changeable setting, its default/file/environment values (see
+    keeltui.ambient.settings_order); empty when the config was not loaded from disk."""
 
     def database_path(self) -> Path:
         if self.paths.database:
@@ -253,6 +283,8 @@ def _coerce(path: str, key: str, tp, value):
             return value
     elif tp is float:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not math.isfinite(value):
+                raise ConfigError(path, key, f"must be a finite number, got {value!r}")
             return float(value)
     elif tp is str:
         if isinstance(value, str):
@@ -313,6 +345,8 @@ def validate(config: Config, path: str) -> None:
         )
     if config.evidence.source == "command" and not config.evidence.command.strip():
         raise ConfigError(path, "evidence.command", "required when evidence.source = \"command\"")
+    if config.ambient.snooze_secs <= 0:
+        raise ConfigError(path, "ambient.snooze_secs", "must be greater than 0")
     if config.evidence.poll_secs <= 0:
         raise ConfigError(path, "evidence.poll_secs", "must be greater than 0")
     for pattern in config.evidence.exclude_titles:
@@ -351,6 +385,88 @@ def validate(config: Config, path: str) -> None:
         raise ConfigError(path, "frame.max_chars", "must be at least 200")
     if not config.brain.base_url.startswith(("http://", "https://")):
         raise ConfigError(path, "brain.base_url", "must start with http:// or https://")
+    validate_more(config, path)
+
+
+def _check_url(path: str, key: str, value: str) -> str:
+    """An http(s) URL with a host that urllib can parse (``http://[::1`` is refused here)."""
+    from urllib.parse import urlsplit
+
+    if any(ch.isspace() or not ch.isprintable() for ch in value):
+        raise ConfigError(path, key, f"a URL has no spaces or control characters: {value!r}")
+    try:
+        parts = urlsplit(value)
+        parts.port  # raises ValueError for a bad port
+    except ValueError as exc:
+        raise ConfigError(path, key, f"not a URL ({exc}): {value!r}") from None
+    if parts.scheme not in ("http", "https"):
+        raise ConfigError(path, key, f"must start with http:// or https://, got {value!r}")
+    if not parts.hostname:
+        raise ConfigError(path, key, f"names no host: {value!r}")
+    return value
+
+
+# (key, lowest, highest) for every number; seconds stay under a week so that no timer overflows.
+_WEEK = 7 * 24 * 3600
+NUMBER_RANGES: tuple[tuple[str, float, float], ...] = (
+    ("brain.timeout_secs", 0.1, _WEEK),
+    ("brain.context_window", 256, 100_000_000),
+    ("ambient.judge_timeout_secs", 0.1, _WEEK),
+    ("ambient.cadence_secs", 1, _WEEK),
+    ("evidence.poll_secs", 0.1, _WEEK),
+    ("chief.keep_recent", 1, 10_000),
+    ("chief.window_rows", 10, 100_000),
+    ("chief.report_max_chars", 1_000, 10_000_000),
+    ("frame.max_chars", 200, 10_000_000),
+    ("focus.default_minutes", 1, 24 * 60),
+    ("focus.grace_secs", 0, _WEEK),
+    ("focus.nudge_debounce_secs", 0, _WEEK),
+) + tuple((f"brain.context_windows.{role}", 0, 100_000_000) for role in ROLES)
+
+
+def _get(config: Config, dotted: str):
+    value = config
+    for name in dotted.split("."):
+        value = getattr(value, name)
+    return value
+
+
+def _check_range(path: str, key: str, value, low: float, high: float) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ConfigError(path, key, f"must be a finite number, got {value!r}")
+    if not low <= value <= high:
+        raise ConfigError(path, key, f"must be between {low:g} and {high:g}, got {value!r}")
+
+
+def validate_more(config: Config, path: str) -> None:
+    """Ranges, URLs, key specs and names: what a typed value can still get wrong."""
+    from keeltui.keyspec import KeySpecError, parse_keys
+
+    for key, low, high in NUMBER_RANGES:
+        value = _get(config, key)
+        if key.startswith("brain.context_windows.") and value == 0:
+            continue  # 0 means brain.context_window
+        _check_range(path, key, value, low, high)
+    _check_url(path, "brain.base_url", config.brain.base_url)
+    if config.brain.api_key_env and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,127}", config.brain.api_key_env):
+        raise ConfigError(path, "brain.api_key_env", f"not an environment variable name: {config.brain.api_key_env!r}")
+    for binding_id, keys in list(config.keys.items()):
+        try:
+            config.keys[binding_id] = parse_keys(keys)
+        except KeySpecError as exc:
+            raise ConfigError(path, f"keys.{binding_id}", str(exc)) from None
+
+
+NAME_MAX = 40
+
+
+def _clean_names(config: Config) -> None:
+    """owner.name and owner.companion are drawn everywhere: one line, no escapes, bounded."""
+    from keeltui.textsafe import one_line
+
+    defaults = OwnerConfig()
+    config.owner.name = one_line(config.owner.name, NAME_MAX) or defaults.name
+    config.owner.companion = one_line(config.owner.companion, NAME_MAX) or defaults.companion
 
 
 def _apply_env(config: Config, env: typing.Mapping[str, str]) -> None:
@@ -365,10 +481,17 @@ def _apply_env(config: Config, env: typing.Mapping[str, str]) -> None:
                 label, "KEEL_AMBIENT_CADENCE_SECS", "expected a whole number of seconds"
             ) from None
         config.ambient.cadence_secs = parse_cadence(env["KEEL_AMBIENT_CADENCE_SECS"])
+        _check_range(label, "KEEL_AMBIENT_CADENCE_SECS", config.ambient.cadence_secs, 1, _WEEK)
     if env.get("KEEL_BRAIN_BASE_URL"):
-        config.brain.base_url = env["KEEL_BRAIN_BASE_URL"]
+        config.brain.base_url = _check_url(label, "KEEL_BRAIN_BASE_URL", env["KEEL_BRAIN_BASE_URL"])
     if env.get("KEEL_BRAIN_MODEL"):
-        config.brain.model = env["KEEL_BRAIN_MODEL"]
+        config.brain.model = _check_model(label, "KEEL_BRAIN_MODEL", env["KEEL_BRAIN_MODEL"])
+
+
+def _check_model(path: str, key: str, value: str) -> str:
+    if len(value) > 200 or any(ch.isspace() or not ch.isprintable() for ch in value):
+        raise ConfigError(path, key, f"a model name is one word of at most 200 characters: {value!r}")
+    return value
 
 
 def load_config(
@@ -382,7 +505,7 @@ def load_config(
     """
     env = os.environ if env is None else env
     explicit = path is not None
-    file_path = Path(path) if explicit else default_config_path()
+    file_path = Path(path) if path is not None else default_config_path()
     data: dict = {}
     if file_path.exists():
         try:
@@ -399,10 +522,34 @@ def load_config(
         raise ConfigError(str(file_path), "", "no such file")
     config = _fill(str(file_path), "", Config, data)
     config.source_path = str(file_path) if file_path.exists() else ""
+    configured_url = config.brain.base_url  # the key's endpoint, before any env override
     validate(config, str(file_path))
+    _clean_names(config)
+    file_values = _file_ambient(config, data)
     _apply_env(config, env)
-    config.api_key = env.get(config.brain.api_key_env) or None
+    config.setting_layers = _setting_layers(config, file_values, env)
+    from keeltui.keyroute import route_key
+
+    config.key_route = route_key(config.brain.api_key_env, configured_url, config.brain.base_url, env)
+    config.api_key = config.key_route.key
     return config
+
+
+def _file_ambient(config: Config, data: dict) -> dict:
+    """The ambient settings the file itself set (validated), before the environment."""
+    found = data.get("ambient")
+    table = found if isinstance(found, dict) else {}
+    return {name: getattr(config.ambient, name) for name in ("mode", "cadence_secs") if name in table}
+
+
+def _setting_layers(config: Config, file_values: dict, env: typing.Mapping[str, str]) -> dict:
+    from keeltui.ambient.settings_order import ENV_NAMES, layers_from_config
+
+    defaults = AmbientConfig()
+    env_values = {name: getattr(config.ambient, name) for name, var in ENV_NAMES.items() if var in env}
+    return layers_from_config(
+        {"mode": defaults.mode, "cadence_secs": defaults.cadence_secs}, file_values, env_values,
+    )
 
 
 def iter_keys(cls=Config, prefix: str = ""):

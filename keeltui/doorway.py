@@ -11,32 +11,39 @@ import sys
 
 from keeltui.textsafe import clean_text
 
+# How often the line-mode chat looks for reports that landed while it waits.
+REPORT_POLL_SECS = 0.5
 
-def _stream_turn(config, store, text: str) -> int:
-    from keeltui.brain import Brain
-    from keeltui.services.chief_turns import ChiefTurns
 
-    brain = Brain(config.brain, config.api_key)
-    turns = ChiefTurns(store, brain, config)
-
-    async def run():
-        user_id = turns.add_user_turn(text)  # write-ahead: kept even if the brain is down
-        try:
-            result = await turns.reply(
-                user_id, on_delta=lambda piece: (sys.stdout.write(clean_text(piece)), sys.stdout.flush())
-            )
-            if result.needs_compaction:
-                await turns.compact()
-        finally:
-            await brain.aclose()
-        return result
-
-    result = asyncio.run(run())
+async def _turn(turns, text: str):
+    """One turn: the user's row first (kept even if the brain is down), the reply streamed."""
+    user_id = turns.add_user_turn(text)
+    result = await turns.reply(
+        user_id, on_delta=lambda piece: (sys.stdout.write(clean_text(piece)), sys.stdout.flush())
+    )
+    if result.needs_compaction:
+        await turns.compact()
     sys.stdout.write("\n")
     if result.error:
         print(f"keeltui: {result.error} (your message is saved in the room)", file=sys.stderr)
-        return 1
-    return 0
+    return result
+
+
+def _stream_turn(config, store, text: str) -> int:
+    from keeltui.wiring import wire
+
+    services = wire(config, store)
+    turns = services.chief
+
+    async def run():
+        try:
+            return await _turn(turns, text)
+        finally:
+            await services.aclose()
+        return result
+
+    result = asyncio.run(run())
+    return 1 if result.error else 0
 
 
 def one_turn(config, store, text: str) -> int:
@@ -45,10 +52,8 @@ def one_turn(config, store, text: str) -> int:
 
 def line_chat(config, store) -> int:
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.history import FileHistory, History, InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
-
-    from keeltui.chief.quiet import Access, QuietModeRefusal, check_access, quiet_mode_on
 
     bindings = KeyBindings()
 
@@ -60,34 +65,100 @@ def line_chat(config, store) -> int:
     def _(event):
         event.current_buffer.insert_text("\n")
 
+    from keeltui.dbfiles import create_private_file, make_private_dir, tighten
+
     history_path = config.status_file_path().parent / "chat_history"
     try:
-        history_path.parent.mkdir(parents=True, exist_ok=True)
-        history = FileHistory(str(history_path))
+        # What the owner typed: owner-only, whatever the umask.
+        make_private_dir(history_path.parent)
+        create_private_file(history_path)
+        for line in tighten([history_path]):
+            print(f"keeltui: {line}", file=sys.stderr)
+        history: History = FileHistory(str(history_path))
     except OSError:
         history = InMemoryHistory()
-    session = PromptSession(history=history, multiline=True, key_bindings=bindings)
+    session: PromptSession[str] = PromptSession(history=history, multiline=True, key_bindings=bindings)
     print(f"Line-mode chat with {config.owner.companion}. Alt+Enter for a new line, Ctrl-D to leave.")
     from keeltui.review import format_log
 
     # The same lines `keeltui log` prints: system lines behind their badge.
-    for line in format_log(store.tail(store.chief_id(), 6), config.owner.name, config.owner.companion,
-                           color=sys.stdout.isatty()):
+    color = sys.stdout.isatty()
+    tail = store.tail(store.chief_id(), 6)
+    for line in format_log(tail, config.owner.name, config.owner.companion, color=color):
         print(line)
-    while True:
-        try:
-            text = session.prompt(f"{config.owner.name}> ").strip()
-        except EOFError:
-            print()
-            return 0
-        except KeyboardInterrupt:
-            continue
-        if not text:
-            continue
-        try:
-            check_access(Access.VIEWER, quiet_mode_on(store))  # turned on while we chatted
-        except QuietModeRefusal as refusal:
-            print(refusal, file=sys.stderr)
-            return 3
-        sys.stdout.write(f"{config.owner.companion}: ")
-        _stream_turn(config, store, text)
+    reports = ReportPrinter(store, config.owner.name, config.owner.companion, tail[-1].id if tail else 0, color)
+    return asyncio.run(_line_loop(config, store, session, reports))
+
+
+class ReportPrinter:
+    """Prints the reports (and the app's notices) that land while the chat is open."""
+
+    def __init__(self, store, owner: str, companion: str, cursor: int, color: bool) -> None:
+        self.store = store
+        self.owner = owner
+        self.companion = companion
+        self.cursor = cursor
+        self.color = color
+
+    def print_new(self) -> None:
+        from keeltui.chief.turn_kinds import SUMMARY
+        from keeltui.review import format_log
+
+        rows = self.store.after(self.store.chief_id(), self.cursor)
+        if not rows:
+            return
+        self.cursor = rows[-1].id
+        # Conversation turns are this chat's own (or another window's); system lines are news.
+        news = [row for row in rows if row.turn_kind and row.turn_kind != SUMMARY]
+        for line in format_log(news, self.owner, self.companion, color=self.color):
+            print(line)
+
+    async def watch(self) -> None:
+        while True:
+            await asyncio.sleep(REPORT_POLL_SECS)
+            try:
+                self.print_new()
+            except Exception as exc:  # noqa: BLE001 - a busy database is tried again next time
+                print(f"keeltui: cannot read the room: {exc}", file=sys.stderr)
+
+
+async def _line_loop(config, store, session, reports: ReportPrinter) -> int:
+    from prompt_toolkit.patch_stdout import patch_stdout
+
+    from keeltui.chief.quiet import Access, QuietModeRefusal, check_access, quiet_mode_on
+    from keeltui.store import StoreError
+    from keeltui.wiring import wire
+
+    services = wire(config, store)  # the one composition root builds the brain and the turns
+    turns = services.chief
+    try:
+        while True:
+            reports.print_new()
+            # While the prompt waits, reports are printed above it (patch_stdout keeps it whole).
+            with patch_stdout(raw=True):
+                watcher = asyncio.ensure_future(reports.watch())
+                try:
+                    text = (await session.prompt_async(f"{config.owner.name}> ")).strip()
+                except EOFError:
+                    print()
+                    return 0
+                except KeyboardInterrupt:
+                    continue
+                finally:
+                    watcher.cancel()
+            if not text:
+                continue
+            try:
+                check_access(Access.VIEWER, quiet_mode_on(store))  # turned on while we chatted
+            except QuietModeRefusal as refusal:
+                print(refusal, file=sys.stderr)
+                return 3
+            sys.stdout.write(f"{config.owner.companion}: ")
+            sys.stdout.flush()
+            try:
+                await _turn(turns, text)  # reports that landed meanwhile print before the next prompt
+            except StoreError as exc:
+                print(f"\nkeeltui: not sent: {exc} (↑ brings your message back)", file=sys.stderr)
+    finally:
+        await services.aclose()
+

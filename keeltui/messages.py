@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
 from keeltui.chief.streaming import StreamBuffer
-from keeltui.store import Message as Row
+
+if TYPE_CHECKING:  # the row is handed down as a value; widgets never import the store
+    from keeltui.store import Row
 
 
 class ChiefReplyStarted(Message):
@@ -42,3 +46,47 @@ class StatusMessage(Message):
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
+
+
+class ContextChanged(Message):
+    """The tutor's open session has a new context percentage or warning ("" clears).
+
+    Posted by the tutor pane (attributes down, messages up); the app decides where
+    it shows: the status line only while the tutor is in view, the status file always.
+    """
+
+    def __init__(self, session_id: int | None, context_text: str, warning: str = "") -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.context_text = context_text
+        self.warning = warning
+
+
+class ChiefFirstChunk(Message):
+    """The reply's first text arrived: the working indicator's job is done."""
+
+
+class AmbientChanged(Message):
+    """The ambient controller's state changed: the values the status line, the banner
+    and the status file show (attributes down: the app copies them onto itself)."""
+
+    def __init__(
+        self, line: str, focus_text: str, judge: str, *,
+        snoozed_until: float = 0.0, mode: str = "", away: bool = False,
+    ) -> None:
+        super().__init__()
+        self.line = line
+        self.focus_text = focus_text
+        self.judge = judge
+        self.snoozed_until = snoozed_until
+        self.mode = mode
+        self.away = away
+
+
+class JudgeFailed(Message):
+    """The drift judge could not reach the brain; the app treats the brain as offline
+    (and re-probes it) until it answers again."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__()
+        self.problem = problem

@@ -6,11 +6,14 @@ import time
 from typing import Iterable
 
 from keeltui.chief.turn_kinds import badge
+from keeltui.markdown_fences import close_open_fence
 from keeltui.textsafe import clean_text
 
 _TEAL = "\x1b[48;5;23m\x1b[38;5;159m"
 _BOLD = "\x1b[1m"
 _RESET = "\x1b[0m"
+# Turns the owner stopped or replaced (Escape, regenerate, edit) are kept, and say so.
+_MARKS = {"stopped": "stopped", "superseded": "earlier version"}
 
 
 def _stamp(created_at: float) -> str:
@@ -36,6 +39,8 @@ def format_log(rows: Iterable, owner: str, companion: str, *, color: bool = Fals
                 label = f"{_BOLD}{label}{_RESET}"
             if row.status in ("partial", "error"):
                 body += " [cut off]"
+            elif row.status in _MARKS:
+                body += f" [{_MARKS[row.status]}]"
         lines.append(f"{_stamp(row.created_at)}  {label} {body}")
     return lines
 
@@ -48,5 +53,9 @@ def format_markdown(rows: Iterable, owner: str, companion: str) -> str:
             quoted = "\n".join(f"> {line}" for line in body.splitlines() or [""])
             out.append(f"> **[{badge(row.turn_kind)}]** · {_stamp(row.created_at)}\n>\n{quoted}\n")
         else:
-            out.append(f"**{_speaker(row, owner, companion)}** · {_stamp(row.created_at)}\n\n{body}\n")
+            # A fence the message left open would swallow every message after it.
+            mark = f" · *{_MARKS[row.status]}*" if row.status in _MARKS else ""
+            if row.status in ("partial", "error"):
+                body += "\n\n*[cut off]*"
+            out.append(f"**{_speaker(row, owner, companion)}** · {_stamp(row.created_at)}{mark}\n\n{close_open_fence(body)}\n")
     return "\n".join(out) + "\n"

@@ -8,19 +8,27 @@ below is a unit test. The trigger discipline, in order:
 1. mode ``off`` → nothing (no judge call);
 2. snoozed → nothing;
 3. a focus session is active → clear the line (focus owns coaching) and stop;
-4. cheap gate: the recent-titles ring is unchanged since the last judgement
-   and we are on-track → no judge call (steady work and AFK cost nothing);
-5. judge the frame and the titles, under a timeout:
+4. away from the keyboard → nothing (no judge call, no line, no record); coming
+   back starts fresh (an empty ring);
+5. cheap gate: the recent-titles ring and the frame are unchanged since the last
+   judgement, nothing else changed (snooze lifted, focus ended, mode, cadence or
+   judge changed, the last check failed) and we are on-track → no judge call
+   (the free local judge, which weighs time in front, is asked every tick);
+6. judge the frame and the titles (each with its time in front), under a timeout:
 
    * on-track → clear the line and end the episode;
    * drift, first tick of an episode → set the line (status line, banner), no toast;
-   * drift, next consecutive tick → record an ``ambient_nudge`` event and, in
-     ``notify`` mode and once per episode, send one toast;
-   * the judge fails → keep the prior line, log one line, set ``last_error``.
-     Drift is never invented.
+   * drift, next consecutive tick → once per episode, record an ``ambient_nudge``
+     event and, in ``notify`` mode, send one toast;
+   * the judge fails → the fallback (local) judge answers in the same tick and
+     the sentinel stays on it (``judge_label`` says why) until :meth:`set_judge`
+     brings the brain back. With no fallback, the line is kept only while its
+     evidence is unchanged. Drift is never invented.
 
-Episode flags also reset on snooze, on a focus session, and on mode ``off``,
-so the first drift afterwards starts a fresh episode (line first, toast later).
+Episode flags also reset on snooze, on a focus session, on mode ``off`` and when
+the owner goes away, so the first drift afterwards starts a fresh episode (line
+first, toast later). Every episode ends in one ``ambient_episode`` record (start,
+end, duration, titles); every away period in one ``ambient_away`` record.
 """
 
 from __future__ import annotations
@@ -28,22 +36,32 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from typing import SupportsFloat, SupportsIndex
 
-from .ambient.clean import clean_text
-from .ambient.evidence import WindowSnapshot
+from keeltui.textsafe import one_line
+
+from .ambient.window import EXCLUDED, WindowSnapshot, timed_titles
 from .ambient.judges import MESSAGE_LIMIT
 from .ambient.modes import DEFAULT_CADENCE_SECS, parse_mode
-from .ambient.notifier import APP_NAME, Notifier
+from .ambient.ports import APP_NAME, Notifier
 
 log = logging.getLogger("keeltui.sentinel")
 
 Judge = Callable[[str, list[str]], Awaitable[str]]
 NUDGE_EVENT = "ambient_nudge"
+EPISODE_EVENT = "ambient_episode"
+AWAY_EVENT = "ambient_away"
+EPISODE_TITLES = 12  # titles kept in an episode record
+# A window change under a drift line is judged early, but not more often than this:
+# flipping between tabs must not cost a judge call per poll.
+EARLY_JUDGE_SECS = 30.0
 
 
-def _cadence(value: float) -> float:
+def _cadence(value: object) -> float:
     """Positive seconds (fractions allowed, for tests); anything else → default."""
+    if not isinstance(value, (SupportsFloat, SupportsIndex, str, bytes, bytearray)):
+        return float(DEFAULT_CADENCE_SECS)  # what float() cannot take at all
     try:
         secs = float(value)
     except (TypeError, ValueError):
@@ -60,7 +78,7 @@ class Sentinel:
     command); ``judge``, ``record_event``, ``focus_active`` and the on-change
     callbacks run on the event loop; ``notifier.notify`` runs in a thread.
     Apply privacy exclusions before :meth:`on_window` (see
-    :func:`keeltui.ambient.evidence.poll_source`).
+    :func:`keeltui.adapters.evidence.poll_source`).
     """
 
     def __init__(
@@ -78,6 +96,8 @@ class Sentinel:
         judge_timeout: float = 30,
         judge_name: str = "brain",
         quiet_active: Callable[[], bool] | None = None,
+        fallback: Judge | None = None,
+        fallback_name: str = "local",
     ) -> None:
         self._clock = clock
         self._judge = judge
@@ -87,26 +107,43 @@ class Sentinel:
         self._record_event = record_event
         self._focus_active = focus_active
         self._quiet_active = quiet_active or (lambda: False)
+        self._fallback = fallback
+        self._fallback_name = fallback_name
+        self.judge_problem = ""  # why the judge in use is not the one asked for
         self._mode = parse_mode(mode)
         self._cadence = _cadence(cadence_secs)
         self._ring_size = max(1, int(ring_size))
         self._judge_timeout = judge_timeout
 
-        self._ring: list[str] = []
+        self._ring: list[tuple[str, float]] = []  # (title, first seen at)
         self._ring_lock = threading.Lock()
         self.last_window: WindowSnapshot | None = None
         self._line = ""
         # The ring at the last judgement; () so that an empty ring never calls.
         self._last_eval: tuple[str, ...] = ()
+        self._last_frame: str | None = None
+        # Something other than the titles changed since the last judgement
+        # (snooze lifted, focus ended, settings, judge): judge again.
+        self._dirty = False
+        self._was_snoozed = False
+        self._was_in_focus = False
+        self._away_since: float | None = None
+        self._episode: dict | None = None  # the drift episode in progress
+        self._line_ring: tuple[str, ...] = ()  # the ring when the line was set
         self._was_drifting = False
         self._episode_notified = False
         self._snooze_until = 0.0
         # Bumped whenever a judgement in flight must be discarded on arrival
         # (snooze, mode off, focus started): its answer is about a stale world.
         self._gen = 0
-        self._on_change: list[Callable[[], None]] = []
+        self._on_change: list[Callable[[], object]] = []
         self._eval_lock = asyncio.Lock()
         self._wake = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        # A new window while a drift line shows: judge now, not at the next cadence
+        # tick, so the line is never held past the evidence it was about.
+        self._evidence_moved = False
+        self._last_judged_at = float("-inf")
         self.last_error = ""
         self.judge_calls = 0
 
@@ -136,7 +173,16 @@ class Sentinel:
     @property
     def ring(self) -> tuple[str, ...]:
         with self._ring_lock:
-            return tuple(self._ring)
+            return tuple(title for title, _ in self._ring)
+
+    @property
+    def away(self) -> bool:
+        return self._away_since is not None
+
+    @property
+    def judge_label(self) -> str:
+        """``brain``, ``local``, or ``local · brain unreachable`` when it fell back."""
+        return f"{self.judge_name} · {self.judge_problem}" if self.judge_problem else self.judge_name
 
     # ------------------------------------------------------------ inputs
 
@@ -145,24 +191,56 @@ class Sentinel:
         title = snapshot.title or (f"[{snapshot.wm_class}]" if snapshot.wm_class else "")
         with self._ring_lock:
             self.last_window = snapshot
-            if not title or (self._ring and self._ring[-1] == title):
+            if self._away_since is not None:
+                return  # nothing seen while away counts; coming back starts fresh
+            if not title or (self._ring and self._ring[-1][0] == title):
                 return
-            self._ring.append(title)
+            self._ring.append((title, snapshot.at))
             del self._ring[: -self._ring_size]
+            moved = bool(self._line)
+        if moved:
+            self._evidence_moved = True
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._wake.set)
 
-    def add_on_change(self, callback: Callable[[], None]) -> None:
+    def add_on_change(self, callback: Callable[[], object]) -> None:
         """Call ``callback()`` whenever the line (or the snooze) changes."""
         self._on_change.append(callback)
 
-    def set_judge(self, judge: Judge, name: str) -> None:
+    def set_judge(self, judge: Judge, name: str, problem: str = "") -> None:
         """Swap the judge (brain ↔ local) when the brain goes away or comes back."""
+        changed = (name, problem) != (self.judge_name, self.judge_problem)
         self._judge = judge
         self.judge_name = name
+        self.judge_problem = problem
+        if changed:
+            self._dirty = True  # a different judge may see it differently
+            self._fire()
 
-    def set_config(self, mode: str, cadence_secs: float) -> None:
-        """Apply live settings. ValueError for an unknown mode; bad cadence → 300."""
+    def set_away(self, away: bool) -> None:
+        """The owner left the keyboard (or came back). See rule 4 in the module docstring."""
+        now = self._clock()
+        if away and self._away_since is None:
+            self._away_since = now
+            self._gen += 1
+            self._end_episode()
+        elif not away and self._away_since is not None:
+            since, self._away_since = self._away_since, None
+            with self._ring_lock:
+                self._ring.clear()  # what was on screen before lunch is no evidence now
+            self._last_eval = ()
+            self._dirty = True
+            self._record(AWAY_EVENT, {"start": since, "end": now, "secs": round(now - since, 1)})
+            self._fire()
+
+    def set_config(self, mode: object, cadence_secs: object) -> None:
+        """Apply live settings (any values: both are checked here).
+        ValueError for an unknown mode; bad cadence → 300."""
         mode = parse_mode(mode)
-        self._cadence = _cadence(cadence_secs)
+        cadence = _cadence(cadence_secs)
+        if (mode, cadence) != (self._mode, self._cadence):
+            self._dirty = True
+        self._cadence = cadence
         if mode != self._mode:
             self._mode = mode
             if mode == "off":
@@ -195,22 +273,39 @@ class Sentinel:
             await self._evaluate()
 
     async def _evaluate(self) -> None:
-        if self._mode == "off" or self.snoozed:
+        self._evidence_moved = False
+        if self._mode == "off":
             return
+        if self.snoozed:
+            self._was_snoozed = True
+            return
+        if self._was_snoozed:
+            self._was_snoozed = False
+            self._dirty = True  # the snooze ended: a drift still on screen is named again
         try:
             in_focus = bool(self._focus_active())
         except Exception as exc:  # noqa: BLE001 - unknown focus state: stay quiet this tick
             log.warning("sentinel: cannot tell whether focus is active: %s", exc)
             return
         if in_focus:
+            self._was_in_focus = True
             self._gen += 1
             self._end_episode()
             return
+        if self._was_in_focus:
+            self._was_in_focus = False
+            self._dirty = True
+        if self._away_since is not None:
+            return  # away: no judgement, no line, no record
         ring = self.ring
-        if ring == self._last_eval and not self._line:
-            return  # the cheap gate
+        gate = ring == self._last_eval and not self._line and not self._dirty and not self.last_error
+        if self.judge_name == self._fallback_name and ring:
+            # The local judge costs nothing and weighs time: a stay that grows long
+            # with no new window must still be seen, so it judges every tick.
+            gate = False
+        if gate and not ring:
+            return  # nothing seen yet: not even the frame is read
         gen = self._gen
-        self._last_eval = ring
         try:
             # In a thread: a task provider may run a command or read files, and
             # the event loop draws the UI.
@@ -218,41 +313,81 @@ class Sentinel:
         except Exception as exc:  # noqa: BLE001 - a shorter brief beats no judgement
             log.warning("sentinel: frame failed, judging without it: %s", exc)
             frame = ""
-        self.judge_calls += 1
-        try:
-            verdict = await asyncio.wait_for(self._judge(frame, list(ring)), self._judge_timeout)
-        except Exception as exc:  # noqa: BLE001 - incl. timeout: keep the line, invent nothing
-            self.last_error = _describe(exc)
-            log.warning("sentinel: %s judge failed: %s", self.judge_name, self.last_error)
+        if gate and frame == self._last_frame:
+            return  # the cheap gate: nothing the judge sees has changed
+        self._last_eval, self._last_frame, self._dirty = ring, frame, False
+        with self._ring_lock:
+            titles = timed_titles(self._ring, self._clock())
+        verdict = await self._ask(frame, titles)
+        if verdict is None:
+            if self._line and ring != self._line_ring:
+                self._end_episode()  # never hold a line past the evidence it was about
             return
-        self.last_error = ""
-        if gen != self._gen or self._mode == "off" or self.snoozed or self._focus_now():
+        if gen != self._gen or self._mode == "off" or self.snoozed or self._focus_now() or self.away:
             return  # the world changed while the judge was thinking
-        message = clean_text(verdict, MESSAGE_LIMIT) if isinstance(verdict, str) else ""
+        message = one_line(verdict, MESSAGE_LIMIT) if isinstance(verdict, str) else ""
         if not message:
             self._end_episode()
         elif not self._was_drifting:
             self._was_drifting = True
             self._episode_notified = False
+            self._episode = {"start": self._clock(), "message": message, "titles": []}
+            self._note_titles(ring[-1:])  # what is on screen now, not the work before it
+            self._line_ring = ring
             self._set_line(message)
         else:
+            # The titles seen since the last check (or the one still in front).
+            self._note_titles([t for t in ring if t not in self._line_ring] or ring[-1:])
+            self._line_ring = ring
             self._set_line(message)
             await self._sustained(message)
 
-    async def _sustained(self, message: str) -> None:
-        """A drift seen on two consecutive ticks: record it, toast once per episode."""
-        window = self.last_window
+    async def _ask(self, frame: str, titles: list) -> str | None:
+        """The judge's verdict; on failure the fallback's, in the same tick; None if neither answers."""
+        self.judge_calls += 1
+        self._last_judged_at = self._clock()
         try:
-            self._record_event(
-                NUDGE_EVENT,
-                {
-                    "message": message,
-                    "title": window.title if window else "",
-                    "class": window.wm_class if window else "",
-                },
-            )
-        except Exception as exc:  # noqa: BLE001 - losing a record must not lose the toast
-            log.warning("sentinel: could not record %s: %s", NUDGE_EVENT, exc)
+            verdict = await asyncio.wait_for(self._judge(frame, titles), self._judge_timeout)
+        except Exception as exc:  # noqa: BLE001 - incl. timeout: fall back, invent nothing
+            self.last_error = _describe(exc)
+            log.warning("sentinel: %s judge failed: %s", self.judge_name, self.last_error)
+            if self._fallback is None or self.judge_name == self._fallback_name:
+                return None
+            # Stay on the fallback until the app sees the brain answer again
+            # (set_judge): a dead brain must not cost a timeout every tick.
+            self.set_judge(self._fallback, self._fallback_name, f"{self.judge_name} unreachable")
+            self._dirty = False
+            try:
+                verdict = await asyncio.wait_for(self._judge(frame, titles), self._judge_timeout)
+            except Exception as exc2:  # noqa: BLE001
+                log.warning("sentinel: %s judge failed too: %s", self.judge_name, _describe(exc2))
+                return None
+            return verdict
+        self.last_error = ""
+        return verdict
+
+    def _note_titles(self, ring: Sequence[str]) -> None:
+        """Add the episode's titles (excluded windows stay ``excluded``, nothing more)."""
+        if self._episode is None:
+            return
+        kept = self._episode["titles"]
+        for title in ring:
+            if title not in kept:
+                kept.append(title)
+        del kept[:-EPISODE_TITLES]
+
+    async def _sustained(self, message: str) -> None:
+        """A drift seen on two consecutive ticks: record it and toast, once per episode."""
+        if self._episode is not None and not self._episode.get("sustained"):
+            self._episode["sustained"] = True
+            window = self.last_window
+            excluded = window is not None and window.title == EXCLUDED
+            self._record(NUDGE_EVENT, {
+                "message": message,
+                "title": window.title if window else "",
+                # An excluded window's class is private too.
+                "class": window.wm_class if window and not excluded else "",
+            })
         if self._mode != "notify" or self._episode_notified:
             return
         try:
@@ -276,10 +411,13 @@ class Sentinel:
         wait, so a changed setting applies without a restart.
         """
         loop = asyncio.get_running_loop()
+        self._loop = loop
         while not stop_event.is_set():
             started = loop.time()
             while not stop_event.is_set():
                 remaining = started + self._cadence - loop.time()
+                if self._evidence_moved:
+                    remaining = min(remaining, self._last_judged_at + EARLY_JUDGE_SECS - self._clock())
                 if remaining <= 0:
                     break
                 self._wake.clear()
@@ -304,7 +442,27 @@ class Sentinel:
             self._line = line
             self._fire()
 
+    def close(self) -> None:
+        """The app is ending: store the episode (or away period) in progress."""
+        self._end_episode(notify=False)
+        if self._away_since is not None:
+            now = self._clock()
+            self._record(AWAY_EVENT, {"start": self._away_since, "end": now, "secs": round(now - self._away_since, 1)})
+            self._away_since = None
+
+    def _record(self, kind: str, data: dict) -> None:
+        try:
+            self._record_event(kind, data)
+        except Exception as exc:  # noqa: BLE001 - losing a record must not lose the toast
+            log.warning("sentinel: could not record %s: %s", kind, exc)
+
     def _end_episode(self, notify: bool = True) -> None:
+        episode, self._episode = self._episode, None
+        if episode is not None:
+            end = self._clock()
+            episode.update(end=end, secs=round(end - episode["start"], 1))
+            episode["sustained"] = bool(episode.get("sustained"))
+            self._record(EPISODE_EVENT, episode)
         self._was_drifting = False
         self._episode_notified = False
         if self._line:

@@ -13,16 +13,22 @@ from pathlib import Path
 
 IDLE = "idle"
 QUIET = "◌ Quiet Mode"
+AMBIENT_OFF = "ambient off"
+SNOOZED = "◌ snoozed"
+AWAY = "away"
 
 
 # What the status line shows. A namedtuple, not a dataclass: this module is on the
 # path of `keeltui status`, which tmux runs every few seconds.
 StatusState = namedtuple(
     "StatusState",
-    ["quiet", "ambient_line", "focus_text", "context_text", "judge"],
-    defaults=[False, "", "", "", ""],
+    ["quiet", "ambient_line", "focus_text", "context_text", "judge", "snoozed_until", "ambient_off", "away",
+     "context_warning"],
+    defaults=[False, "", "", "", "", 0.0, False, False, ""],
 )
-StatusState.__doc__ = """quiet, drift line, focus text, context text, and which judge runs ("brain"/"local")."""
+StatusState.__doc__ = """quiet, drift line, focus text, context text, which judge runs ("brain", "local",
+"local · brain unreachable"), the snooze's end (epoch, 0 when not snoozed), ambient off, away, and the
+tutor's context warning (mirrored beside the drift line)."""
 
 
 def render_status(state: StatusState) -> str:
@@ -33,10 +39,37 @@ def render_status(state: StatusState) -> str:
         # Quiet Mode hides everything that is not screen-safe, drift text included.
         return QUIET
     if state.focus_text:
-        return one_line(state.focus_text, 120)
+        return _with_context_warning(one_line(state.focus_text, 120), state)
     if state.ambient_line:
-        return "⚠ " + one_line(state.ambient_line, 118)
-    return IDLE
+        return _with_context_warning("⚠ " + one_line(state.ambient_line, 118), state)
+    return _with_context_warning(ambient_state_text(state), state)
+
+
+def _with_context_warning(line: str, state: StatusState) -> str:
+    """The tutor's context warning beside the line (alone when the line is idle)."""
+    from keeltui.textsafe import one_line
+
+    if not state.context_warning:
+        return line
+    warning = one_line(state.context_warning, 120)
+    return warning if line == IDLE else f"{line}  ·  {warning}"
+
+def ambient_state_text(state: StatusState) -> str:
+    """Why there is no drift line: off, snoozed (until when), away, or idle; plus the
+    local judge when it stands in for the brain. Never a bare ``idle`` that hides a state."""
+    if state.ambient_off:
+        line = AMBIENT_OFF
+    elif state.snoozed_until:
+        import time
+
+        line = f"{SNOOZED} until {time.strftime('%H:%M', time.localtime(state.snoozed_until))}"
+    elif state.away:
+        line = AWAY
+    else:
+        line = IDLE
+    if str(state.judge).startswith("local"):
+        line += f" · judge: {state.judge}"
+    return line
 
 
 def tmux_escape(line: str) -> str:
@@ -52,7 +85,9 @@ def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp:
     """
     import tempfile
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from keeltui.private_files import make_private_dir
+
+    make_private_dir(path.parent)  # owner-only when created; mkstemp makes the file 0600
     payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp}
     fd, tmp = tempfile.mkstemp(prefix=".status-", dir=path.parent)
     try:

@@ -9,6 +9,7 @@ waits for the lock instead of failing with "database is locked".
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -16,12 +17,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import quote
 
+from keeltui import dbfiles
 from keeltui.chief import turn_kinds
+from keeltui.chief.interrupted import WRITER_PART, is_orphan, settled_parts
 from keeltui.chief.turn_kinds import classify, report_kind
 
 BUSY_TIMEOUT_MS = 15_000
 BACKFILL_MARK_KEY = "backfill_checked_to"
+# Set once the text-guessing backfill has run (or was never needed: a room this
+# version created). Rows written after it carry their kind from birth.
+KINDS_MIGRATED_KEY = "turn_kinds_migrated"
+# Rows before it hold no reply left streaming by a dead process (see settle_interrupted).
+SETTLE_MARK_KEY = "interrupted_checked_from"
 SCHEMA_VERSION = 2
 
 
@@ -29,8 +38,16 @@ class StoreError(Exception):
     """The database cannot be used; the message names the file."""
 
 
+class StoreWriteError(StoreError):
+    """A write failed (disk full, read-only, locked past the busy timeout); nothing was written."""
+
+
+class StoreDamaged(StoreError):
+    """The file is partly corrupt; the message says how to recover it."""
+
+
 @dataclass(frozen=True)
-class Message:
+class Row:
     id: int
     conversation_id: int
     role: str
@@ -102,8 +119,8 @@ _MIGRATIONS: list[str] = [
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 
 
-def _row_to_message(row: sqlite3.Row) -> Message:
-    return Message(
+def _to_row(row: sqlite3.Row) -> Row:
+    return Row(
         id=row["id"],
         conversation_id=row["conversation_id"],
         role=row["role"],
@@ -121,25 +138,58 @@ def _row_to_message(row: sqlite3.Row) -> Message:
 class Store:
     """One connection to the keeltui database. Safe to share between threads."""
 
-    def __init__(self, path: Path, *, clock=time.time) -> None:
+    def __init__(self, path: Path, *, clock=time.time, readonly: bool = False) -> None:
         self.path = Path(path)
         self._clock = clock
         self._lock = threading.RLock()
         self._chief_id: int | None = None
-        self._conn = self._connect()
+        self.readonly = readonly
+        self.notices: list[str] = []
+        """One line per thing the opening fixed (files made private), for the caller to say."""
+        self._conn = self._connect_readonly() if readonly else self._connect()
 
     # -- opening ------------------------------------------------------------------
 
-    def _connect(self) -> sqlite3.Connection:
+    def _reject_unusable(self) -> None:
+        """Refuse, before SQLite touches it, a file that cannot be a keeltui database."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            size = self.path.stat().st_size
         except OSError as exc:
-            raise StoreError(f"{self.path}: cannot create its folder: {exc.strerror}") from None
-        if self.path.exists() and not _looks_like_sqlite(self.path):
+            raise StoreError(f"{self.path}: cannot read the database: {exc.strerror}") from None
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: is a folder, not a database file")
+        if size == 0:
             raise StoreError(
+                f"{self.path}: the database file is empty (0 bytes), so it holds no room; "
+                "it was left untouched — delete it to start a new room, or restore a backup"
+            )
+        # Whether it is SQLite at all is left to SQLite's first read (SQLITE_NOTADB, see
+        # _not_sqlite): reading the header here with open()/close() would drop this
+        # process's POSIX locks on the file if it already has it open.
+
+    def _not_sqlite(self, exc: sqlite3.DatabaseError) -> StoreError | None:
+        if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB" or "not a database" in str(exc):
+            return StoreError(
                 f"{self.path}: not a keeltui database (the file is not SQLite); "
                 "it was left untouched — move it aside or point paths.database elsewhere"
             )
+        return None
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            dbfiles.make_private_dir(self.path.parent)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot create its folder: {exc.strerror}") from None
+        fresh = not self.path.exists()
+        if fresh:
+            try:
+                # Owner-only from birth; SQLite gives -wal and -shm the same mode.
+                dbfiles.create_private_file(self.path)
+            except OSError as exc:
+                raise StoreError(f"{self.path}: cannot create the database: {exc.strerror}") from None
+        else:
+            self._reject_unusable()
+            self.notices.extend(dbfiles.tighten(dbfiles.database_files(self.path)))
         try:
             conn = sqlite3.connect(
                 self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
@@ -155,14 +205,80 @@ class Store:
                     f"{self.path}: schema version {version} is newer than this keeltui "
                     f"understands ({SCHEMA_VERSION}); upgrade keeltui"
                 )
-            conn.execute("PRAGMA journal_mode = WAL")
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
             self._migrate(conn, version)
-            self._backfill_turn_kinds(conn)
+            if version == 0:
+                with _immediate(conn):
+                    _set_state(conn, KINDS_MIGRATED_KEY, True, time.time())
+            try:
+                self._backfill_turn_kinds(conn)
+            except sqlite3.DatabaseError as exc:
+                if not dbfiles.is_damage(exc):
+                    raise
+                # A damaged page deep in the room: the room still opens, readable rows
+                # stay readable, and the damage is said (quick_check) with the way out.
         except sqlite3.DatabaseError as exc:
+            if (refusal := self._not_sqlite(exc)) is not None:
+                raise refusal from None
+            if dbfiles.is_damage(exc):
+                raise StoreDamaged(dbfiles.describe(self.path, exc, False, BUSY_TIMEOUT_MS / 1000)) from None
+            if fresh or isinstance(exc, sqlite3.OperationalError):
+                raise StoreWriteError(dbfiles.describe(self.path, exc, True, BUSY_TIMEOUT_MS / 1000)) from None
             raise StoreError(f"{self.path}: cannot open the database: {exc}") from None
         return conn
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        """For reading only (log, export, status, doctor): nothing on disk changes.
+
+        No folder or file is created, no pragma that writes is run, no migration or
+        backfill. A missing file reads as an empty room. On read-only media, where
+        SQLite cannot create the WAL index, the file is read as immutable.
+        """
+        if not self.path.exists():
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            self._migrate(conn, 0)
+            return conn
+        self._reject_unusable()
+        last: sqlite3.Error | None = None
+        # No -wal file: no process has the room open (the last one to close folds the
+        # WAL in and deletes it), so the file alone is the whole room and is read as
+        # immutable, which creates no -wal/-shm beside it. With a -wal, another process
+        # is writing: read live; on read-only media that fails and the file is read alone.
+        live = Path(f"{self.path}-wal").exists()
+        for extra in (("mode=ro", "mode=ro&immutable=1") if live else ("mode=ro&immutable=1",)):
+            try:
+                conn = sqlite3.connect(
+                    f"file:{quote(str(self.path))}?{extra}", uri=True,
+                    timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False,
+                )
+                conn.row_factory = sqlite3.Row
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlite3.DatabaseError as exc:
+                if (refusal := self._not_sqlite(exc)) is not None:
+                    raise refusal from None
+                if dbfiles.is_damage(exc):
+                    raise StoreDamaged(dbfiles.describe(self.path, exc, False, BUSY_TIMEOUT_MS / 1000)) from None
+                last = exc
+                continue
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path}: schema version {version} is newer than this keeltui "
+                    f"understands ({SCHEMA_VERSION}); upgrade keeltui"
+                )
+            if version == 0:  # an empty SQLite file: no room yet
+                conn.close()
+                conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                conn.row_factory = sqlite3.Row
+                self._migrate(conn, 0)
+            return conn
+        # The loop runs at least once and either returns or records its error.
+        assert last is not None
+        raise StoreError(dbfiles.describe(self.path, last, False, BUSY_TIMEOUT_MS / 1000))
 
     def _migrate(self, conn: sqlite3.Connection, version: int) -> None:
         while version < SCHEMA_VERSION:
@@ -180,35 +296,54 @@ class Store:
 
     @staticmethod
     def _backfill_turn_kinds(conn: sqlite3.Connection) -> int:
-        """Mark unmarked rows whose source is known; touches nothing else.
+        """Kinds for rows that were written without one; touches nothing else.
 
-        Runs on every open, so a restored old backup classifies itself. Idempotent:
-        only rows whose kind is still NULL are read, and each update re-checks it.
-        Rows up to a stored high-water mark were checked by an earlier open (and
-        rows this version writes are marked at birth), so a long room is not
-        scanned again at every start; an old backup has no mark and is scanned whole.
+        Rows this version writes carry their kind from birth, and their text is never
+        guessed at: a reply that begins like a summary stays a reply. Two passes:
+
+        - by source, on every open, for rows an older build (still writing to the
+          same file) added since the last open: a report's source is a fact;
+        - by text, once per file, as a migration: a room from before kinds existed
+          (a restored backup) had summaries known only by their prefix.
+
+        Rows up to a stored high-water mark were checked by an earlier open, so a long
+        room is not scanned at every start. Idempotent: each update re-checks NULL.
         """
-        row = conn.execute("SELECT value FROM app_state WHERE key = ?", (BACKFILL_MARK_KEY,)).fetchone()
-        mark = json.loads(row["value"]) if row else 0
+        state = {
+            r["key"]: json.loads(r["value"])
+            for r in conn.execute(
+                "SELECT key, value FROM app_state WHERE key IN (?, ?)", (KINDS_MIGRATED_KEY, BACKFILL_MARK_KEY)
+            )
+        }
+        # The build that kept the mark classified by text already, and wrote kinds from birth.
+        text_done = KINDS_MIGRATED_KEY in state or BACKFILL_MARK_KEY in state
+        mark = state.get(BACKFILL_MARK_KEY, 0)
         top = conn.execute("SELECT max(id) FROM messages").fetchone()[0] or 0
         if not isinstance(mark, int) or mark > top:
             mark = 0  # a mark from some other file: trust nothing
-        if top == mark:
+        if top == mark and text_done:
+            if KINDS_MIGRATED_KEY not in state:
+                with _immediate(conn):
+                    _set_state(conn, KINDS_MIGRATED_KEY, True, time.time())
             return 0
-        like_prefixes = " OR ".join("content LIKE ? ESCAPE '\\'" for _ in turn_kinds.SUMMARY_PREFIXES)
-        params = [
-            p.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            for p in turn_kinds.SUMMARY_PREFIXES
-        ]
+        where = "source IS NOT NULL"
+        params: list[Any] = [mark]
+        if not text_done:
+            like_prefixes = " OR ".join("content LIKE ? ESCAPE '\\'" for _ in turn_kinds.SUMMARY_PREFIXES)
+            where += f" OR {like_prefixes}"
+            params += [
+                p.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+                for p in turn_kinds.SUMMARY_PREFIXES
+            ]
         rows = conn.execute(
             "SELECT id, role, source, substr(content, 1, 64) AS head FROM messages "
-            f"WHERE id > ? AND turn_kind IS NULL AND role = 'assistant' AND (source IS NOT NULL OR {like_prefixes})",
-            [mark, *params],
+            f"WHERE id > ? AND turn_kind IS NULL AND role = 'assistant' AND ({where})",
+            params,
         ).fetchall()
         updates = [
             (kind, r["id"])
             for r in rows
-            if (kind := classify(r["role"], r["head"], r["source"])) is not None
+            if (kind := classify(r["role"], None if text_done else r["head"], r["source"])) is not None
         ]
         with _immediate(conn):
             if updates:
@@ -216,6 +351,7 @@ class Store:
                     "UPDATE messages SET turn_kind = ? WHERE id = ? AND turn_kind IS NULL", updates
                 )
             _set_state(conn, BACKFILL_MARK_KEY, top, time.time())
+            _set_state(conn, KINDS_MIGRATED_KEY, True, time.time())
         return len(updates)
 
     def backfill_turn_kinds(self) -> int:
@@ -223,28 +359,117 @@ class Store:
             return self._backfill_turn_kinds(self._conn)
 
     def close(self) -> None:
-        with self._lock:
+        with self._reading():
             self._conn.close()
 
     @property
     def schema_version(self) -> int:
-        with self._lock:
+        with self._reading():
             return self._conn.execute("PRAGMA user_version").fetchone()[0]
 
     def data_version(self) -> int:
         """Changes whenever another connection commits: the cheap 'anything new?' poll."""
-        with self._lock:
+        with self._reading():
             return self._conn.execute("PRAGMA data_version").fetchone()[0]
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock, _immediate(self._conn):
-            yield self._conn
+        """A write; any failure is a :class:`StoreWriteError` naming the file (nothing written)."""
+        with self._lock:
+            try:
+                with _immediate(self._conn):
+                    yield self._conn
+            except sqlite3.DatabaseError as exc:
+                raise self._translate(exc, writing=True) from None
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """A read; a damaged page is a :class:`StoreDamaged` naming the file and the way out."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.DatabaseError as exc:
+                raise self._translate(exc, writing=False) from None
+
+    def _translate(self, exc: sqlite3.DatabaseError, *, writing: bool) -> StoreError:
+        line = dbfiles.describe(self.path, exc, writing, BUSY_TIMEOUT_MS / 1000)
+        if dbfiles.is_damage(exc):
+            return StoreDamaged(line)
+        return StoreWriteError(line) if writing else StoreError(line)
+
+    def quick_check(self) -> str | None:
+        """None when ``PRAGMA quick_check`` passes; otherwise one line naming the file."""
+        try:
+            with self._lock:
+                rows = self._conn.execute("PRAGMA quick_check").fetchall()
+        except sqlite3.DatabaseError as exc:
+            return dbfiles.describe(self.path, exc, False, BUSY_TIMEOUT_MS / 1000)
+        if len(rows) == 1 and rows[0][0] == "ok":
+            return None
+        return f"database damaged at {dbfiles.shown(self.path)}; {dbfiles.recover_hint(self.path)}"
+
+    @staticmethod
+    def quick_check_file(path: Path) -> str | None:
+        """:meth:`quick_check` on a connection of its own, for a thread of a process that
+        has the file open already. Only SQLite touches the file: a plain open() and
+        close() of it here would drop this process's POSIX locks on it."""
+        try:
+            conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+            try:
+                rows = conn.execute("PRAGMA quick_check").fetchall()
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as exc:
+            return dbfiles.describe(Path(path), exc, False, BUSY_TIMEOUT_MS / 1000)
+        if len(rows) == 1 and rows[0][0] == "ok":
+            return None
+        return f"database damaged at {dbfiles.shown(path)}; {dbfiles.recover_hint(path)}"
+
+    def settle_interrupted(self, alive=None) -> int:
+        """Replies left ``streaming`` by a process that died are marked cut off (kept).
+
+        Only rows from a stored mark on are looked at (the rows written since the last
+        start, and any that were still live then), so a long room is not scanned at
+        every start; a file without the mark is scanned once.
+        """
+        with self._reading():
+            mark = self._conn.execute(
+                "SELECT value FROM app_state WHERE key = ?", (SETTLE_MARK_KEY,)
+            ).fetchone()
+            mark = json.loads(mark["value"]) if mark else 0
+            top = self._conn.execute("SELECT max(id) FROM messages").fetchone()[0] or 0
+            if not isinstance(mark, int) or mark > top + 1:
+                mark = 0  # a mark from some other file: trust nothing
+            rows = self._conn.execute(
+                "SELECT id, content, parts FROM messages WHERE id >= ? AND id <= ? AND status = 'streaming'",
+                (mark, top),
+            ).fetchall()
+        settled = 0
+        live = [top + 1]
+        for row in rows:
+            parts = json.loads(row["parts"]) if row["parts"] else []
+            if not is_orphan(parts, os.getpid(), alive):
+                live.append(row["id"])
+                continue
+            with self.transaction() as conn:
+                settled += conn.execute(
+                    "UPDATE messages SET status = ?, parts = ? WHERE id = ? AND status = 'streaming'",
+                    ("partial" if row["content"] else "error", json.dumps(settled_parts(parts)), row["id"]),
+                ).rowcount
+        if min(live) != mark:
+            self.set_state(SETTLE_MARK_KEY, min(live))
+        return settled
 
     # -- conversations ------------------------------------------------------------
 
     def chief_id(self) -> int:
         """The Chief room, created on first use."""
+        if self._chief_id is None and self.readonly:
+            with self._reading():
+                row = self._conn.execute(
+                    "SELECT id FROM conversations WHERE kind = 'chief' ORDER BY id LIMIT 1"
+                ).fetchone()
+            return row["id"] if row else 0  # no room yet: every query is empty
         if self._chief_id is None:
             with self.transaction() as conn:
                 row = conn.execute(
@@ -257,9 +482,10 @@ class Store:
                         "VALUES ('chief', 'Chief', ?, ?)",
                         (now, now),
                     )
-                    self._chief_id = cur.lastrowid
+                    self._chief_id = _new_id(cur)
                 else:
                     self._chief_id = row["id"]
+        assert self._chief_id is not None
         return self._chief_id
 
     def create_conversation(self, kind: str, title: str) -> int:
@@ -269,10 +495,10 @@ class Store:
                 "INSERT INTO conversations (kind, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
                 (kind, title, now, now),
             )
-            return cur.lastrowid
+            return _new_id(cur)
 
     def conversations(self, kind: str) -> list[Conversation]:
-        with self._lock:
+        with self._reading():
             rows = self._conn.execute(
                 "SELECT * FROM conversations WHERE kind = ? ORDER BY updated_at DESC, id DESC",
                 (kind,),
@@ -280,11 +506,32 @@ class Store:
         return [Conversation(r["id"], r["kind"], r["title"], r["created_at"], r["updated_at"]) for r in rows]
 
     def conversation(self, conversation_id: int) -> Conversation | None:
-        with self._lock:
+        with self._reading():
             r = self._conn.execute(
                 "SELECT * FROM conversations WHERE id = ?", (conversation_id,)
             ).fetchone()
         return Conversation(r["id"], r["kind"], r["title"], r["created_at"], r["updated_at"]) if r else None
+
+    def rename_conversation(self, conversation_id: int, title: str) -> bool:
+        """Retitle a conversation (its activity time stays); False for none or the Chief room."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE conversations SET title = ? WHERE id = ? AND kind != 'chief'",
+                (title, conversation_id),
+            )
+            return cur.rowcount > 0
+
+    def delete_conversation(self, conversation_id: int) -> bool:
+        """Delete a conversation and all its rows at once; the Chief room is never deleted."""
+        with self.transaction() as conn:
+            found = conn.execute(
+                "SELECT kind FROM conversations WHERE id = ?", (conversation_id,)
+            ).fetchone()
+            if found is None or found["kind"] == "chief":
+                return False
+            conn.execute("DELETE FROM messages WHERE conversation_id = ?", (conversation_id,))
+            conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+            return True
 
     # -- messages -----------------------------------------------------------------
 
@@ -301,9 +548,12 @@ class Store:
         status: str = "complete",
         reply_to: int | None = None,
     ) -> int:
-        """Append a row; its kind is decided here from its source unless given."""
+        """Append a row; its kind is decided here from its source unless given (never from its text)."""
         if turn_kind is None:
-            turn_kind = classify(role, content, source)
+            turn_kind = classify(role, None, source)
+        if status == "streaming" and not parts:
+            # Which process writes it, so a later start can tell a live stream from a dead one.
+            parts = [{"type": WRITER_PART, "pid": os.getpid()}]
         now = self._clock()
         with self.transaction() as conn:
             cur = conn.execute(
@@ -319,7 +569,7 @@ class Store:
             conn.execute(
                 "UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id)
             )
-            return cur.lastrowid
+            return _new_id(cur)
 
     def update_message(
         self,
@@ -330,7 +580,8 @@ class Store:
         usage: dict | None = None,
         parts: list[dict] | None = None,
     ) -> None:
-        sets, params = [], []
+        sets: list[str] = []
+        params: list[object] = []
         if content is not None:
             sets.append("content = ?")
             params.append(content)
@@ -359,55 +610,55 @@ class Store:
             source=turn_kinds.NOTICE_SOURCE, turn_kind=turn_kinds.NOTICE,
         )
 
-    def message(self, message_id: int) -> Message | None:
-        with self._lock:
+    def message(self, message_id: int) -> Row | None:
+        with self._reading():
             row = self._conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
-        return _row_to_message(row) if row else None
+        return _to_row(row) if row else None
 
-    def tail(self, conversation_id: int, limit: int) -> list[Message]:
+    def tail(self, conversation_id: int, limit: int) -> list[Row]:
         """The latest ``limit`` rows, oldest first."""
-        with self._lock:
+        with self._reading():
             rows = self._conn.execute(
                 "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT ?",
                 (conversation_id, limit),
             ).fetchall()
-        return [_row_to_message(r) for r in reversed(rows)]
+        return [_to_row(r) for r in reversed(rows)]
 
-    def before(self, conversation_id: int, before_id: int, limit: int) -> list[Message]:
+    def before(self, conversation_id: int, before_id: int, limit: int) -> list[Row]:
         """Up to ``limit`` rows older than ``before_id``, oldest first."""
-        with self._lock:
+        with self._reading():
             rows = self._conn.execute(
                 "SELECT * FROM messages WHERE conversation_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
                 (conversation_id, before_id, limit),
             ).fetchall()
-        return [_row_to_message(r) for r in reversed(rows)]
+        return [_to_row(r) for r in reversed(rows)]
 
-    def after(self, conversation_id: int, after_id: int, limit: int = -1) -> list[Message]:
+    def after(self, conversation_id: int, after_id: int, limit: int = -1) -> list[Row]:
         """Rows newer than ``after_id``, oldest first (at most ``limit``; -1: all)."""
-        with self._lock:
+        with self._reading():
             rows = self._conn.execute(
                 "SELECT * FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?",
                 (conversation_id, after_id, limit),
             ).fetchall()
-        return [_row_to_message(r) for r in rows]
+        return [_to_row(r) for r in rows]
 
-    def messages(self, conversation_id: int) -> list[Message]:
+    def messages(self, conversation_id: int) -> list[Row]:
         return self.after(conversation_id, 0)
 
     def count(self, conversation_id: int) -> int:
-        with self._lock:
+        with self._reading():
             return self._conn.execute(
                 "SELECT count(*) FROM messages WHERE conversation_id = ?", (conversation_id,)
             ).fetchone()[0]
 
-    def latest_summary(self, conversation_id: int) -> Message | None:
-        with self._lock:
+    def latest_summary(self, conversation_id: int) -> Row | None:
+        with self._reading():
             row = self._conn.execute(
                 "SELECT * FROM messages WHERE conversation_id = ? AND turn_kind = 'summary' "
                 "ORDER BY id DESC LIMIT 1",
                 (conversation_id,),
             ).fetchone()
-        return _row_to_message(row) if row else None
+        return _to_row(row) if row else None
 
     def query(
         self,
@@ -416,14 +667,14 @@ class Store:
         since: float | None = None,
         kind: str | None = None,
         limit: int | None = None,
-    ) -> list[Message]:
+    ) -> list[Row]:
         """Rows for review (``keeltui log``): oldest first, the newest ``limit``."""
         where = ["conversation_id = ?"]
         params: list[Any] = [conversation_id]
         if since is not None:
             where.append("created_at >= ?")
             params.append(since)
-        if kind == "conversation":
+        if kind == turn_kinds.CONVERSATION:
             where.append("turn_kind IS NULL")
         elif kind:
             where.append("turn_kind = ?")
@@ -432,18 +683,43 @@ class Store:
         if limit:
             sql += " LIMIT ?"
             params.append(limit)
-        with self._lock:
+        with self._reading():
             rows = self._conn.execute(sql, params).fetchall()
-        return [_row_to_message(r) for r in reversed(rows)]
+        return [_to_row(r) for r in reversed(rows)]
+
+    def search(self, conversation_id: int, needle: str, *, before_id: int | None = None,
+               after_id: int | None = None) -> Row | None:
+        """The nearest row containing ``needle`` (case-insensitive) older than ``before_id``
+        or newer than ``after_id``; the newest match when neither is given."""
+        where = "conversation_id = ? AND instr(lower(content), lower(?)) > 0"
+        params: list[Any] = [conversation_id, needle]
+        if after_id is not None:
+            sql = f"SELECT * FROM messages WHERE {where} AND id > ? ORDER BY id LIMIT 1"
+            params.append(after_id)
+        else:
+            sql = f"SELECT * FROM messages WHERE {where} AND id < ? ORDER BY id DESC LIMIT 1"
+            params.append(before_id if before_id is not None else 2**62)
+        with self._lock:
+            row = self._conn.execute(sql, params).fetchone()
+        return _to_row(row) if row else None
+
+    def count_matches(self, conversation_id: int, needle: str, *, from_id: int = 0) -> int:
+        """How many rows with id >= ``from_id`` contain ``needle`` (case-insensitive)."""
+        with self._lock:
+            return self._conn.execute(
+                "SELECT count(*) FROM messages WHERE conversation_id = ? AND id >= ? "
+                "AND instr(lower(content), lower(?)) > 0",
+                (conversation_id, from_id, needle),
+            ).fetchone()[0]
 
     # -- events and state -----------------------------------------------------------
 
     def add_event(self, kind: str, data: dict | None = None) -> int:
         with self.transaction() as conn:
-            return conn.execute(
+            return _new_id(conn.execute(
                 "INSERT INTO events (kind, data, created_at) VALUES (?, ?, ?)",
                 (kind, json.dumps(data or {}), self._clock()),
-            ).lastrowid
+            ))
 
     def events(self, kind: str | None = None, limit: int = 100) -> list[dict]:
         sql = "SELECT * FROM events"
@@ -453,15 +729,26 @@ class Store:
             params.append(kind)
         sql += " ORDER BY id DESC LIMIT ?"
         params.append(limit)
-        with self._lock:
+        with self._reading():
             rows = self._conn.execute(sql, params).fetchall()
         return [
             {"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]), "created_at": r["created_at"]}
             for r in reversed(rows)
         ]
 
-    def get_state(self, key: str, default: Any = None) -> Any:
+    def events_between(self, kinds: tuple[str, ...], start: float, end: float) -> list[dict]:
+        """Events of these kinds recorded in [start, end), oldest first (for `keeltui day`)."""
+        marks = ", ".join("?" for _ in kinds)
+        sql = f"SELECT * FROM events WHERE kind IN ({marks}) AND created_at >= ? AND created_at < ? ORDER BY id"
         with self._lock:
+            rows = self._conn.execute(sql, (*kinds, start, end)).fetchall()
+        return [
+            {"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]), "created_at": r["created_at"]}
+            for r in rows
+        ]
+
+    def get_state(self, key: str, default: Any = None) -> Any:
+        with self._reading():
             row = self._conn.execute("SELECT value FROM app_state WHERE key = ?", (key,)).fetchone()
         return json.loads(row["value"]) if row else default
 
@@ -472,11 +759,6 @@ class Store:
     def delete_state(self, key: str) -> None:
         with self.transaction() as conn:
             conn.execute("DELETE FROM app_state WHERE key = ?", (key,))
-
-    def all_state(self) -> dict[str, Any]:
-        with self._lock:
-            rows = self._conn.execute("SELECT key, value FROM app_state").fetchall()
-        return {r["key"]: json.loads(r["value"]) for r in rows}
 
 
 def _set_state(conn: sqlite3.Connection, key: str, value: Any, now: float) -> None:
@@ -494,7 +776,13 @@ def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        conn.execute("ROLLBACK")
+        # SQLite has already rolled back after some errors (a full disk, an I/O error);
+        # a second ROLLBACK would fail and hide the error that matters.
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
         raise
     else:
         conn.execute("COMMIT")
@@ -509,5 +797,7 @@ def _looks_like_sqlite(path: Path) -> bool:
     return head == b"" or head == b"SQLite format 3\x00"
 
 
-def open_store(path: Path) -> Store:
-    return Store(path)
+def _new_id(cur: sqlite3.Cursor) -> int:
+    """The id an INSERT just made (sqlite3 types ``lastrowid`` as optional)."""
+    assert cur.lastrowid is not None, "an INSERT always sets lastrowid"
+    return cur.lastrowid

@@ -87,3 +87,37 @@ _MARKDOWN_HINT = re.compile(r"[*_`#>|\[\]<]|^\s*(?:[-+]\s|\d+[.)]\s)|\n\s*\n", r
 def looks_like_markdown(text: str) -> bool:
     """Whether ``text`` uses any Markdown syntax (plain prose renders faster as text)."""
     return bool(_MARKDOWN_HINT.search(text))
+
+
+def from_outside(value: str | bytes) -> str:
+    """Bytes or text from outside (stdin, argv, a file) as valid text, for storing.
+
+    Invalid UTF-8 becomes U+FFFD: argv carries undecodable bytes as lone surrogates
+    (Python's surrogateescape), which SQLite and the terminal cannot encode.
+    """
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", errors="replace")
+    try:
+        return value.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", errors="replace").decode("utf-8")
+
+
+SOURCE_KEY_MAX = 120
+
+
+def check_source_key(value: str) -> str:
+    """A report's source key: one printable line of at most ``SOURCE_KEY_MAX`` characters.
+
+    Returns the key (stripped); raises ValueError saying what is wrong with it.
+    """
+    key = from_outside(value).strip()
+    if not key:
+        raise ValueError("--source is empty")
+    if _LINE_BREAKS.search(key):
+        raise ValueError("--source must be one line")
+    if _CONTROLS.search(key) or "\x1b" in key:
+        raise ValueError("--source must not contain control characters")
+    if len(key) > SOURCE_KEY_MAX:
+        raise ValueError(f"--source is {len(key)} characters long; at most {SOURCE_KEY_MAX}")
+    return key

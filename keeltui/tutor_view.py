@@ -9,10 +9,14 @@ an action means come from the pure core (:mod:`keeltui.tutor.session`, ``phases`
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -20,26 +24,38 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import Worker
 
-from keeltui.brain import Brain, Usage
+from keeltui.brain import Usage
+from keeltui.chief.streaming import StreamBuffer
 from keeltui.config import Config
-from keeltui.messages import StatusMessage
+from keeltui.messages import ContextChanged
 from keeltui.panes.assessment import AssessmentCard
 from keeltui.panes.composer import Composer
 from keeltui.panes.message import ChatMessage
 from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
-from keeltui.services.tutor_turns import TurnOutcome, TutorTurns
-from keeltui.store import Store
+from keeltui.panes.tutor_cards import JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
+from keeltui.panes.tutor_records import ConfirmDelete, RenameSession, SessionList, SummaryScreen, session_prompt
+from keeltui.services import tutor_records
+from keeltui.services.tutor_turns import TurnOutcome
 from keeltui.textsafe import clean_text
+from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
 from keeltui.tutor.phases import awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
-from keeltui.tutor.plan_status import plan_statuses
+from keeltui.tutor.mastery import map_statuses
+
+if TYPE_CHECKING:  # handed down by keeltui.wiring: the pane only names their types
+    from keeltui.services.tutor_jobs import TutorJobs
+    from keeltui.services.tutor_turns import TutorTurns
 
 log = logging.getLogger("keeltui.tutor")
 
 NEW_SESSION = "new-session"
 AGENT_NAMES = {"prober": "Prober", "teacher": "Teacher"}
+LIVE_FLUSH_SECS = 0.05
+UNFINISHED = "Its last turn did not finish (keeltui stopped, or the turn was cut short)."
+STOPPED = "You stopped the turn."
 
 
 class VerdictLine(Static):
@@ -76,11 +92,33 @@ class TutorPane(Vertical):
     TutorPane #tutor-log { height: 1fr; scrollbar-size-vertical: 1; }
     """
 
+    # On the pane, so they work wherever focus is inside it (the quiz, the log, a button).
     BINDINGS = [
         Binding("ctrl+l", "sessions", "Sessions", id="tutor_sessions"),
         Binding("f5", "retry", "Retry", id="tutor_retry"),
-        Binding("escape", "leave_input", "Leave input", show=False, id="tutor_leave_input"),
+        Binding("f4", "summary", "Summary", id="tutor_summary"),
+        Binding("ctrl+o", "accept", "Accept plan", id="accept_plan"),
+        Binding("ctrl+r", "decline", "Decline plan", id="decline_plan"),
+        Binding("f9", "abort_job", "Abort job", id="tutor_abort_job"),
+        Binding("escape", "leave_input", "Stop / leave input", show=False, id="tutor_leave_input"),
     ]
+
+    class JobStarted(Message):
+        """The teacher's job call was accepted in ``session_id``: run it."""
+
+        def __init__(self, session_id: int, job: tj.Job) -> None:
+            super().__init__()
+            self.session_id = session_id
+            self.job = job
+
+    class JobLanded(Message):
+        """A job's worker finished; ``steer`` is its result (or failure) to deliver."""
+
+        def __init__(self, session_id: int, job: tj.Job, steer) -> None:
+            super().__init__()
+            self.session_id = session_id
+            self.job = job
+            self.steer = steer
 
     class TurnProgress(Message):
         """A worker stored one step of an agent's turn in ``session_id``."""
@@ -99,17 +137,24 @@ class TutorPane(Vertical):
             self.session_id = session_id
             self.outcome = outcome
 
-    def __init__(self, *, id: str | None = None, app_config: Config, store: Store, brain: Brain) -> None:
+    def __init__(self, *, id: str | None = None, app_config: Config, turns: TutorTurns, jobs: TutorJobs) -> None:
         super().__init__(id=id)
         self.config = app_config
-        self.turns = TutorTurns(store, brain, app_config)
+        self.turns = turns  # built once by keeltui.wiring, handed down
+        self.jobs = jobs
+        self._job_workers: dict[str, tuple[int, tj.Job, Worker]] = {}  # running jobs by id
         self.session_id: int | None = None
         self._busy_sessions: set[int] = set()
+        self._workers: dict[int, Worker] = {}
+        self._buffers: dict[int, StreamBuffer] = {}  # the streaming step's text, per session
+        self._errors: dict[int, str] = {}  # why a session's last turn failed (this run)
+        self._warnings: dict[int, str] = {}  # the latest context warning, per session
+        self._live: ChatMessage | None = None  # the reply streaming in the open session
+        self._owed = False  # the open session's agent owes a turn and none runs (F5 shows)
         self._widgets: dict[str, Widget] = {}
         self._items: dict[str, ts.Item] = {}
         self._keys: list[str] = []
         self._focused_for: str | None = None  # the item or state focus last moved for
-        self._status_error = False
 
     # -- layout -----------------------------------------------------------------------
 
@@ -117,17 +162,23 @@ class TutorPane(Vertical):
         with ContentSwitcher(initial="tutor-picker", id="tutor-switcher"):
             with Vertical(id="tutor-picker"):
                 yield Static("Tutor sessions — Enter opens, “New session” starts one", classes="tutor-heading")
-                yield OptionList(id="tutor-session-list")
+                yield SessionList(id="tutor-session-list")
                 yield Input(placeholder="What do you want to learn? (Enter starts, Escape cancels)", id="tutor-topic")
             with Horizontal(id="tutor-session"):
                 with Vertical(id="tutor-main"):
                     yield Static("", id="tutor-header", markup=False)
                     yield VerticalScroll(id="tutor-log")
+                    yield ThinkingIndicator(id="tutor-thinking")
                     yield Composer("Answer, ask, or note…", id="tutor-composer")
                 yield PlanMap(id="plan-map")
 
     def on_mount(self) -> None:
-        self.query_one("#tutor-log", VerticalScroll).anchor()
+        logs = self.query("#tutor-log").results(VerticalScroll)
+        log_view = next(logs, None)
+        if log_view is None:
+            return  # quit during start-up: the app exits before the pane was composed
+        log_view.anchor()
+        self._live_timer = self.set_interval(LIVE_FLUSH_SECS, self._flush_live, pause=True)
         self._fill_session_list()
 
     @property
@@ -143,8 +194,10 @@ class TutorPane(Vertical):
         return self.query_one(ContentSwitcher).current == "tutor-session" and self.session_id is not None
 
     def _visible(self) -> bool:
-        # A pane in a hidden tab has no region; never pull focus there.
-        return self.region.area > 0
+        # A pane in a hidden tab has no region; never pull focus there. The region lags a
+        # tab switch by a frame; the tab pane's display does not (Ctrl+T twice, fast).
+        tab = self.parent
+        return self.region.area > 0 and (tab is None or bool(tab.display))
 
     def _focus_is_ours(self) -> bool:
         focused = self.app.focused
@@ -154,11 +207,12 @@ class TutorPane(Vertical):
 
     def _fill_session_list(self, keep_place: bool = True) -> None:
         options = [Option(Text("+ New session", style="bold"), id=NEW_SESSION)]
-        for conversation in self.turns.sessions():
-            phase = phase_of(self.turns.transcript(conversation.id))
-            prompt = Text(conversation.title or f"Session {conversation.id}")
-            prompt.append(f"   {phase}", style="dim")
-            options.append(Option(prompt, id=f"session-{conversation.id}"))
+        working = self._working_sessions()
+        for row in tutor_records.sessions(self.turns.store):
+            # The busy dot: a turn or a background job runs in this session.
+            prompt = Text("● " if row.id in working else "  ", style="bold yellow")
+            prompt.append_text(session_prompt(row))
+            options.append(Option(prompt, id=f"session-{row.id}"))
         listing = self.query_one("#tutor-session-list", OptionList)
         highlighted = listing.highlighted_option if keep_place else None
         listing.set_options(options)
@@ -181,9 +235,8 @@ class TutorPane(Vertical):
         elif option_id.startswith("session-"):
             self.open_session(int(option_id.removeprefix("session-")))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id != "tutor-topic":
-            return
+    @on(Input.Submitted, "#tutor-topic")
+    def _topic_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         topic = event.value.strip()
         if not topic:
@@ -192,11 +245,14 @@ class TutorPane(Vertical):
         event.input.clear()
         self.remove_class("-asking-topic")
         session_id = self.turns.start_session(topic)  # write-ahead: the topic is stored first
+        self._offer_review(session_id)
         self.open_session(session_id)
+        self.run_turn(session_id)  # the one call the learner asked for: a new session
 
     def action_sessions(self) -> None:
         """Back to the session list."""
         self.remove_class("-asking-topic")
+        self._post_context(None)  # no session in view: its percentage and warning go
         self._fill_session_list(keep_place=False)
         self.query_one(ContentSwitcher).current = "tutor-picker"
         self.refresh_bindings()
@@ -205,7 +261,8 @@ class TutorPane(Vertical):
     # -- one session ------------------------------------------------------------------
 
     def open_session(self, session_id: int) -> None:
-        """Show ``session_id``; an agent that still owes a turn (a crash, an error) gets it."""
+        """Show ``session_id``. Never calls the model by itself: an agent that still owes
+        a turn (a crash, an error) shows a card with Retry, and the learner decides."""
         if session_id != self.session_id:
             self._clear_log()
         self.session_id = session_id
@@ -213,10 +270,12 @@ class TutorPane(Vertical):
         self.query_one(ContentSwitcher).current = "tutor-session"
         self.refresh_bindings()
         rows = self.turns.transcript(session_id)
-        self._show_usage(_last_usage(rows))
+        self._post_context(session_id, _last_usage(rows))
         self._draw(rows)
-        if ts.needs_reply(rows) and session_id not in self._busy_sessions:
-            self.run_turn(session_id)
+        if self._focus_is_ours() and self._active_quiz() is None:
+            # At once, so the first keys typed after opening are not lost in the
+            # frame before the refresh; _focus_default may hand them to a quiz then.
+            self.composer.focus_input()
         self.call_after_refresh(self._focus_default)
 
     def _clear_log(self) -> None:
@@ -224,10 +283,11 @@ class TutorPane(Vertical):
         self._widgets.clear()
         self._items.clear()
         self._keys = []
+        self._live = None
 
     def refresh_from_store(self) -> None:
         """Re-read the store (the app calls this when another process wrote to it)."""
-        if self.in_session:
+        if self.in_session and self.session_id is not None:
             self._draw(self.turns.transcript(self.session_id))
         elif self.is_mounted:
             self._fill_session_list()
@@ -249,14 +309,23 @@ class TutorPane(Vertical):
             self._items[item.key] = item
         self._keys = keys
         if new:
-            self.query_one("#tutor-log", VerticalScroll).mount_all(new)
+            log_view = self.query_one("#tutor-log", VerticalScroll)
+            # A learner reading the newest lines keeps reading them: whatever scroll released
+            # the log's anchor meanwhile (a focus moving into view), new rows are followed.
+            following = log_view.scroll_y >= log_view.max_scroll_y - 1
+            # Stored rows go above whatever is still live (a streaming reply, an error card).
+            anchor = self._live if self._live is not None else self._error_card()
+            log_view.mount_all(new, before=anchor) if anchor is not None else log_view.mount_all(new)
+            if following:
+                self.call_after_refresh(log_view.scroll_end, animate=False)
         self._show_state(rows, items)
 
     def _widget_for(self, item: ts.Item) -> Widget:
         if isinstance(item, ts.LearnerLine):
             return ChatMessage(0, "user", self.config.owner.name, item.text)
         if isinstance(item, ts.AgentText):
-            return ChatMessage(0, "assistant", AGENT_NAMES.get(item.agent, "Tutor"), item.text)
+            text = item.text + ("\n\n*— stopped*" if item.stopped else "")
+            return ChatMessage(0, "assistant", AGENT_NAMES.get(item.agent, "Tutor"), text)
         if isinstance(item, ts.QuizItem):
             return QuizCard(item)
         if isinstance(item, ts.AskItem):
@@ -265,6 +334,10 @@ class TutorPane(Vertical):
             return AssessmentCard(item)
         if isinstance(item, ts.PlanItem):
             return PlanCard(item)
+        if isinstance(item, ts.JobItem):
+            return JobCard(item, live=item.job_id in self._job_workers)
+        if isinstance(item, ts.JobResultItem):
+            return job_result_card(item)
         return VerdictLine(item)
 
     def _show_state(self, rows: Sequence, items: list[ts.Item]) -> None:
@@ -280,10 +353,12 @@ class TutorPane(Vertical):
             header += "  ·  thinking…"
         self.query_one("#tutor-header", Static).update(header)
         plan = latest_plan(rows)
-        self.plan_map.show_plan(plan, plan_statuses(plan, rows) if plan is not None else {})
+        self.plan_map.show_plan(plan, self._map_statuses(plan, rows))
         composer = self.composer
         composer.verdict_mode = verdict
         composer.busy = busy
+        self.refresh_bindings()
+        self._show_waiting(rows, busy)
         if busy or not self._visible() or not self._focus_is_ours():
             return
         quiz = self._active_quiz()
@@ -292,15 +367,26 @@ class TutorPane(Vertical):
                 self._focused_for = quiz.call_id
                 # A draft typed while the tutor thought keeps the keys: its digits must
                 # never answer the quiz by accident (Escape hands the keys to the quiz).
-                if not self._drafting():
-                    quiz.focus()
-                quiz.scroll_visible()
+                self._show_quiz(quiz, focus=not self._drafting())
             return
         waiting = pending_question(rows)
         reason = f"ask:{waiting.get('id')}" if waiting is not None else ("verdict" if verdict else None)
         if reason is not None and self._focused_for != reason:
             self._focused_for = reason
             composer.focus_input()
+
+    def _show_quiz(self, quiz: QuizCard, focus: bool = True) -> None:
+        """Bring ``quiz`` into view (and hand it the keys). Focus's own scroll into view
+        would release the log's anchor (an animated scroll toward a bottom that is still
+        growing), and the replies after the answer then landed below the screen: a quiz at
+        the end of the log is shown by following the end instead."""
+        if focus:
+            quiz.focus(scroll_visible=False)
+        log_view = self.query_one("#tutor-log", VerticalScroll)
+        if log_view.children and log_view.children[-1] is quiz:
+            log_view.scroll_end(animate=False)
+        else:
+            quiz.scroll_visible()
 
     def _drafting(self) -> bool:
         composer_input = self.composer.input
@@ -323,7 +409,7 @@ class TutorPane(Vertical):
             return
         quiz = self._active_quiz()
         if quiz is not None and not self.composer.busy:
-            quiz.focus()
+            self._show_quiz(quiz)
         else:
             self.composer.focus_input()
 
@@ -339,21 +425,59 @@ class TutorPane(Vertical):
             self._focus_default()
 
     def action_leave_input(self) -> None:
-        """Escape: cancel a new topic, or hand the keys to a waiting quiz, or let go."""
+        """Escape: stop a running turn; else cancel a new topic, or hand the keys to a
+        waiting quiz, or leave the text field for the transcript (focus stays in the
+        pane, so its keys keep working)."""
+        if self.in_session and self.session_id in self._busy_sessions:
+            self.action_stop()
+            return
         if self.has_class("-asking-topic"):
             self.remove_class("-asking-topic")
             self.query_one("#tutor-session-list", OptionList).focus()
             return
         quiz = self._active_quiz() if self.in_session else None
         if quiz is not None and self.app.focused is not quiz:
-            quiz.focus()
-        else:
-            self.app.set_focus(None)
+            self._show_quiz(quiz)
+        elif self.in_session:
+            self.query_one("#tutor-log", VerticalScroll).focus()
+
+    def action_stop(self) -> None:
+        """Stop the open session's turn: the in-flight call is cancelled, what streamed is kept."""
+        worker = self._workers.get(self.session_id) if self.session_id is not None else None
+        if worker is not None:
+            worker.cancel()
+
+    def action_accept(self) -> None:
+        self.composer.action_accept()
+
+    def action_decline(self) -> None:
+        self.composer.action_decline()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "retry":
-            return self.in_session
+            return self.in_session and self._owed
+        if action == "abort_job":
+            return any(sid == self.session_id for sid, _, _ in self._job_workers.values())
+        if action in ("accept", "decline"):
+            # Shown (and live) only while a plan waits for the verdict.
+            return self.in_session and self.composer.verdict_mode and not self.composer.busy
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing never fires an app key: a character typed while a quiz, the transcript
+        or a button has the keys starts (or continues) a draft in the composer. Digits
+        on a focused quiz stay the quiz's."""
+        # A text field consumes the characters it is typed, so any that bubbles up here
+        # was typed elsewhere — or queued for the quiz in the same burst as the first
+        # letter, after which focus already sits in the composer: never ask who has it.
+        if not event.is_printable or not event.character or not self.in_session:
+            return  # on the session list, letters are its own keys (r renames, d deletes)
+        if isinstance(self.app.focused, QuizCard) and event.character.isdigit():
+            return  # the quiz's own binding answers it
+        event.stop()
+        event.prevent_default()
+        self.composer.focus_input()
+        self.composer.input.insert(event.character)
 
     # -- learner actions (each stored before the agents run) --------------------------
 
@@ -368,17 +492,15 @@ class TutorPane(Vertical):
         self._draw(self._rows())
         self.run_turn(session_id)
 
-    def on_composer_submitted(self, event: Composer.Submitted) -> None:
-        if event.composer.id != "tutor-composer":
-            return
+    @on(Composer.Submitted, "#tutor-composer")
+    def _composer_submitted(self, event: Composer.Submitted) -> None:
         event.stop()
         if self.session_id is None or self.session_id in self._busy_sessions:
             return
         self._learner_acts(ts.learner_line(self._rows(), event.text))
 
-    def on_composer_verdict_chosen(self, event: Composer.VerdictChosen) -> None:
-        if event.composer.id != "tutor-composer":
-            return
+    @on(Composer.VerdictChosen, "#tutor-composer")
+    def _verdict_chosen(self, event: Composer.VerdictChosen) -> None:
         event.stop()
         rows = self._rows()
         if self.session_id in self._busy_sessions or not awaiting_verdict(rows):
@@ -394,6 +516,11 @@ class TutorPane(Vertical):
             return  # not the open quiz (a stale card, or a turn is running)
         self._learner_acts(ts.quiz_pick(waiting, event.choice))
 
+    @on(TurnErrorCard.RetryRequested)
+    def _retry_pressed(self, event: TurnErrorCard.RetryRequested) -> None:
+        event.stop()
+        self.action_retry()
+
     def action_retry(self) -> None:
         """F5: let the agent finish a turn that a brain error or a crash cut short."""
         session_id = self.session_id
@@ -408,53 +535,254 @@ class TutorPane(Vertical):
 
     def run_turn(self, session_id: int) -> None:
         self._busy_sessions.add(session_id)
+        self._errors.pop(session_id, None)
+        self._buffers[session_id] = StreamBuffer()
+        self._live_timer.resume()
         if session_id == self.session_id:
             self.composer.busy = True
             self._draw(self._rows())
-        self.run_worker(self._turn(session_id), name="tutor-turn", group="tutor", exit_on_error=False)
+        self._workers[session_id] = self.run_worker(
+            self._turn(session_id), name="tutor-turn", group="tutor", exit_on_error=False
+        )
 
     async def _turn(self, session_id: int) -> None:
+        def on_text(agent: str, piece: str) -> None:
+            self._buffers[session_id].append(piece)
+
+        def on_job(job: tj.Job) -> None:
+            self.post_message(self.JobStarted(session_id, job))
+
         def on_step(agent: str, usage: Usage) -> None:
+            # The step is stored: its streamed text is drawn from the store from now on.
+            self._buffers[session_id] = StreamBuffer()
             self.post_message(self.TurnProgress(session_id, agent, usage))
 
         try:
-            outcome = await self.turns.respond(session_id, on_step)
+            outcome = await self.turns.respond(session_id, on_step, on_text, on_job)
+        except asyncio.CancelledError:
+            self.post_message(self.TurnFinished(session_id, TurnOutcome("tutor", stopped=True)))
+            raise
         except Exception as exc:  # a bug, not a brain error: say so, keep the pane usable
             log.exception("tutor turn failed")
             outcome = TurnOutcome("tutor", error=f"tutor turn failed: {type(exc).__name__}: {exc}")
         self.post_message(self.TurnFinished(session_id, outcome))
 
+    def _flush_live(self) -> None:
+        """Draw what the open session's reply has streamed so far (on a timer, not per token)."""
+        session_id = self.session_id
+        buffer = self._buffers.get(session_id) if session_id is not None else None
+        if buffer is None or session_id not in self._busy_sessions or not self.in_session:
+            return
+        piece = buffer.drain()
+        if not piece:
+            return
+        if self._live is None:
+            agent = "prober" if phase_of(self._rows()) == "probe" else "teacher"
+            self._live = ChatMessage(0, "assistant", AGENT_NAMES[agent], piece, status="streaming")
+            self.query_one("#tutor-log", VerticalScroll).mount(self._live)
+            self.query_one(ThinkingIndicator).stop()
+        else:
+            self._live.set_content(self._live.row_text + piece)
+
+    def _drop_live(self) -> None:
+        if self._live is not None:
+            self._live.remove()
+            self._live = None
+
     def on_tutor_pane_turn_progress(self, message: TurnProgress) -> None:
         message.stop()
-        if message.session_id == self.session_id:
-            self._show_usage(message.usage)
+        if message.session_id == self.session_id and self.in_session:
+            self._drop_live()
+            self._post_context(message.session_id, message.usage)
             self._draw(self._rows())
 
     def on_tutor_pane_turn_finished(self, message: TurnFinished) -> None:
         message.stop()
-        self._busy_sessions.discard(message.session_id)
+        session_id = message.session_id
+        self._busy_sessions.discard(session_id)
+        self._workers.pop(session_id, None)
+        if not self._busy_sessions:
+            self._live_timer.pause()
         outcome = message.outcome
-        text = outcome.status_text
-        if text:
-            self._status_error = outcome.error is not None
-            self.post_message(StatusMessage(text))
-        elif self._status_error:
-            self._status_error = False
-            self.post_message(StatusMessage(""))
-        if message.session_id == self.session_id:
-            if outcome.usage is not None:
-                self._show_usage(outcome.usage)
+        if outcome.error:
+            self._errors[session_id] = outcome.error
+        elif outcome.stopped:
+            self._errors[session_id] = STOPPED
+        if outcome.warnings:
+            self._warnings[session_id] = outcome.warnings[-1]
+        if not outcome.error and not outcome.stopped and self.jobs.flush(session_id):
+            self.run_turn(session_id)  # a job landed while the turn ran: its steer wakes the teacher
+            return
+        if not self.in_session:
+            self._fill_session_list()
+        if session_id == self.session_id and self.in_session:
+            self._drop_live()
+            if outcome.usage is not None or outcome.warnings:
+                self._post_context(session_id, outcome.usage or _last_usage(self._rows()))
             self._draw(self._rows())
             if self.composer.busy is False and self._active_quiz() is None and self._visible() and self._focus_is_ours():
                 self.call_after_refresh(self._focus_default)
 
-    def _show_usage(self, usage: Usage | dict | None) -> None:
-        """The live context percentage of this session, in the status line."""
-        if usage is None or not hasattr(self.app, "context_text"):
+    # -- background jobs ------------------------------------------------------------------
+
+    def _working_sessions(self) -> set[int]:
+        return set(self._busy_sessions) | {session_id for session_id, _, _ in self._job_workers.values()}
+
+    def on_tutor_pane_job_started(self, message: JobStarted) -> None:
+        message.stop()
+        worker = self.run_worker(self._job(message.session_id, message.job), name="tutor-job",
+                                 group="tutor-jobs", exit_on_error=False)
+        self._job_workers[message.job.job_id] = (message.session_id, message.job, worker)
+        self._job_changed(message.session_id, message.job)
+
+    async def _job(self, session_id: int, job: tj.Job) -> None:
+        try:
+            steer = await self.jobs.run(session_id, job)
+        except asyncio.CancelledError:
+            raise  # aborted: the abort has said so already
+        except Exception as exc:  # a bug, not a brain error: the job fails, the pane lives
+            log.exception("tutor job failed")
+            text = tj.result_text(job, tj.FAILED, f"The job failed: {type(exc).__name__}: {exc}")
+            steer = tj.steer(job, tj.FAILED, text)
+        self.post_message(self.JobLanded(session_id, job, steer))
+
+    def on_tutor_pane_job_landed(self, message: JobLanded) -> None:
+        message.stop()
+        session_id = message.session_id
+        self._job_workers.pop(message.job.job_id, None)
+        if self.jobs.settle(session_id, message.steer, turn_running=session_id in self._busy_sessions):
+            self.run_turn(session_id)  # the steer wakes the teacher
+        self._job_changed(session_id, message.job)
+
+    def action_abort_job(self) -> None:
+        """F9: abort the newest job running in the open session (the usage so far is kept)."""
+        running = [(job, worker) for sid, job, worker in self._job_workers.values() if sid == self.session_id]
+        if not running or self.session_id is None:
             return
-        fraction = usage.fraction if isinstance(usage, Usage) else usage.get("fraction")
-        if isinstance(fraction, (int, float)):
-            self.app.context_text = f"tutor context {round(fraction * 100)}%"
+        job, worker = running[-1]
+        session_id = self.session_id
+        worker.cancel()  # the in-flight call is cancelled with it
+        self._job_workers.pop(job.job_id, None)
+        if self.jobs.abort(session_id, job, turn_running=session_id in self._busy_sessions):
+            if session_id not in self._busy_sessions:
+                self.run_turn(session_id)  # the teacher hears of it, so no promise hangs
+        self._job_changed(session_id, job)
+
+    def _job_changed(self, session_id: int, job: tj.Job) -> None:
+        if not self.in_session:
+            self._fill_session_list()
+        elif session_id == self.session_id:
+            for widget in self._widgets.values():
+                if isinstance(widget, JobCard) and widget.item.job_id == job.job_id:
+                    widget.show_item(widget.item, live=job.job_id in self._job_workers)
+            self._draw(self._rows())
+            self.refresh_bindings()
+
+    def _post_context(self, session_id: int | None, usage: Usage | dict | None = None) -> None:
+        """Tell the app this session's context percentage and warning (both "" clear)."""
+        text = ""
+        if usage is not None:
+            fraction = usage.fraction if isinstance(usage, Usage) else usage.get("fraction")
+            if isinstance(fraction, (int, float)):
+                text = f"tutor context {round(fraction * 100)}%"
+        warning = self._warnings.get(session_id, "") if session_id is not None else ""
+        self.post_message(ContextChanged(session_id, text, warning))
+
+    def _error_card(self) -> TurnErrorCard | None:
+        found = self.query("#tutor-log > TurnErrorCard")
+        return found.first(TurnErrorCard) if found else None
+
+    def _show_waiting(self, rows: Sequence, busy: bool) -> None:
+        """The indicator while a turn runs (until text streams); the error card with
+        Retry when the agent owes a turn and none runs."""
+        indicator = self.query_one(ThinkingIndicator)
+        if busy and self._live is None:
+            agent = "Prober" if phase_of(rows) == "probe" else "Teacher"
+            indicator.start(f"{agent} is thinking…")
+        elif not busy:
+            indicator.stop()
+        card = self._error_card()
+        owed = not busy and ts.needs_reply(rows)
+        if owed != self._owed:
+            self._owed = owed
+            self.refresh_bindings()
+        if not owed:
+            if card is not None:
+                card.remove()
+            return
+        reason = self._errors.get(self.session_id, UNFINISHED) if self.session_id is not None else UNFINISHED
+        if card is None:
+            self.query_one("#tutor-log", VerticalScroll).mount(TurnErrorCard(reason))
+        else:
+            card.show_reason(reason)
+
+    # -- the learner's records: mastery marks, summary, rename, delete, narrow panes ----
+
+    def _map_statuses(self, plan, rows: Sequence) -> dict[str, str]:
+        """Each node's mark: position and mastery, earlier sessions on the topic counted."""
+        if plan is None or self.session_id is None:
+            return {}
+        if getattr(self, "_prior_session", None) != self.session_id:
+            self._prior_session = self.session_id
+            self._prior = tutor_records.prior_for(self.turns.store, self.session_id)[0]
+        return map_statuses(plan, rows, time.time(), self._prior)
+
+    def _offer_review(self, session_id: int) -> None:
+        """A new session on a studied topic: say what carries over and what is due."""
+        offer = tutor_records.review_offer(self.turns.store, session_id)
+        if offer:
+            self.app.notify(offer, title="From your earlier sessions", timeout=12, markup=False)
+
+    def action_summary(self) -> None:
+        """F4: the open session's summary (mastered, to review), at any time."""
+        if self.session_id is None or not self.in_session:
+            self.app.notify("Open a tutor session to see its summary.", timeout=3)
+            return
+        conversation = self.turns.store.conversation(self.session_id)
+        lines = tutor_records.summary_lines(self.turns.store, self.session_id)
+        self.app.push_screen(SummaryScreen(conversation.title if conversation else "", lines))
+
+    def on_session_list_rename_requested(self, message: SessionList.RenameRequested) -> None:
+        message.stop()
+        conversation = self.turns.store.conversation(message.session_id)
+        if conversation is None:
+            return
+
+        def renamed(title: str | None) -> None:
+            if title:
+                self.turns.store.rename_conversation(message.session_id, title)
+            self._fill_session_list()
+
+        self.app.push_screen(RenameSession(conversation.title), renamed)
+
+    def on_session_list_delete_requested(self, message: SessionList.DeleteRequested) -> None:
+        message.stop()
+        conversation = self.turns.store.conversation(message.session_id)
+        if conversation is None or message.session_id in self._busy_sessions:
+            self.app.bell()
+            return
+
+        def answered(delete: bool | None) -> None:
+            if delete:
+                self.turns.store.delete_conversation(message.session_id)
+                if self.session_id == message.session_id:
+                    self.session_id = None
+                    self._clear_log()
+                self.app.notify(f"Deleted “{clean_text(conversation.title)}”.", timeout=3, markup=False)
+            self._fill_session_list()
+
+        self.app.push_screen(ConfirmDelete(conversation.title), answered)
+
+    def on_resize(self, event) -> None:
+        # Below this width the map would squeeze the transcript: it moves above it.
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        # In a short pane too (80x24), the map above keeps only a few lines, so the
+        # transcript keeps most of the height; it still follows the current step.
+        self.set_class(event.size.height < SHORT_HEIGHT, "-short")
+
+
+NARROW_WIDTH = 90
+SHORT_HEIGHT = 30
 
 
 def _last_usage(rows: Sequence) -> dict | None:

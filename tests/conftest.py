@@ -9,7 +9,7 @@ import pytest
 
 from keeltui.config import Config, load_config
 from keeltui.store import Store
-from tests.support.loopback import LoopbackBrain
+from keeltui_dev.loopback import LoopbackBrain
 from tests.support.need import need_binary
 from tests.support.tmux import Tmux
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 import uuid
 
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 
 from bench.context import Context, err
 

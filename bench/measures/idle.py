@@ -59,8 +59,8 @@ def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
 
 def run(ctx: Context) -> None:
     long, short = (20.0, 10.0) if ctx.quick else (60.0, 30.0)
-    if importlib.util.find_spec("keeltui.ambient.controller") is None:
-        ctx.results.note("idle", "keeltui.ambient.controller does not exist: the app attaches no sentinel and no "
+    if importlib.util.find_spec("keeltui.panes.ambient_controller") is None:
+        ctx.results.note("idle", "keeltui.panes.ambient_controller does not exist: the app attaches no sentinel and no "
                                  "evidence poll, so the ambient row covers the store watcher and Textual alone.")
     plan = [
         ("ambient", ctx.keeltui("idle.ambient", "keeltui, ambient on", ambient=True), long),

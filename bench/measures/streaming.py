@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 import uuid
 
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 
 from bench import bytes_anatomy
 from bench.context import Context, Subject, err, tag

@@ -20,8 +20,9 @@ import math
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 
-from .clean import clean_text
-from .evidence import WindowSnapshot
+from keeltui.textsafe import one_line
+
+from .window import WindowSnapshot
 from .judges import MESSAGE_LIMIT, on_task
 
 log = logging.getLogger("keeltui.ambient.focus")
@@ -53,7 +54,7 @@ class FocusSession:
         if not isinstance(data, dict):
             raise ValueError("a focus session must be a JSON object")
         try:
-            commitment = clean_text(data["commitment"], COMMITMENT_LIMIT)
+            commitment = one_line(data["commitment"], COMMITMENT_LIMIT)
             started_at = float(data["started_at"])
             minutes = data.get("minutes")
             minutes = float(minutes) if minutes is not None else None
@@ -88,7 +89,7 @@ def begin_focus(current: FocusSession | None, commitment: str, minutes: float | 
     """
     if current is not None and not is_over(current, now):
         raise FocusBusyError(f'focus is already running: "{current.commitment}" (stop it first)')
-    text = clean_text(commitment, COMMITMENT_LIMIT)
+    text = one_line(commitment, COMMITMENT_LIMIT)
     if not text:
         raise ValueError("a focus session needs a commitment")
     if minutes is not None and not (isinstance(minutes, (int, float)) and math.isfinite(minutes) and minutes > 0):
@@ -113,8 +114,8 @@ def focus_status_text(session: FocusSession, now: float, drift_line: str = "") -
         when = "time's up"
     else:
         when = f"{_span(left)} left"
-    text = f"◎ Focus: {clean_text(session.commitment, 60)} · {when}"
-    drift = clean_text(drift_line, MESSAGE_LIMIT)
+    text = f"◎ Focus: {one_line(session.commitment, 60)} · {when}"
+    drift = one_line(drift_line, MESSAGE_LIMIT)
     return f"{text} · ⚠ {drift}" if drift else text
 
 
@@ -171,7 +172,7 @@ class FocusCoach:
             and self.session is not None
             and (session.commitment, session.started_at) == (self.session.commitment, self.session.started_at)
         )
-        if same:
+        if same and session is not None and self.session is not None:
             # Keep live counters that may be ahead of what was stored.
             session.drifts = max(session.drifts, self.session.drifts)
             if self.session.last_nudge_at is not None:
@@ -215,7 +216,7 @@ class FocusCoach:
         self.last_error = ""
         if self.session is not session or self._off_since is None:
             return self._line  # the session ended, or the owner came back, meanwhile
-        message = clean_text(verdict, MESSAGE_LIMIT) if isinstance(verdict, str) else ""
+        message = one_line(verdict, MESSAGE_LIMIT) if isinstance(verdict, str) else ""
         if message:
             session.drifts += 1
             session.last_nudge_at = now

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 AMBIENT_MODES = ("off", "status", "notify")
-DEFAULT_MODE = "notify"
 DEFAULT_CADENCE_SECS = 300
 
 

@@ -22,12 +22,18 @@ SUMMARY_INSTRUCTIONS = (
 
 
 class Row(Protocol):
-    id: int
-    role: str
-    content: str
-    turn_kind: str | None
-    status: str
-    parts: list
+    @property
+    def id(self) -> int: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def turn_kind(self) -> str | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def parts(self) -> list: ...
 
 
 def summary_covers(summary: Row) -> int:
@@ -63,6 +69,8 @@ def reply_to(rows: Sequence[Row], user_row_id: int) -> Row | None:
 
 
 def _as_message(row: Row) -> dict | None:
+    if row.status == "superseded":
+        return None  # an earlier version the owner replaced (regenerated or edited)
     if row.turn_kind is None:
         if row.role not in ("user", "assistant") or not row.content:
             return None
@@ -81,8 +89,92 @@ class ChiefContext:
     summary_id: int | None
 
 
-def build_context(system_prompt: str, rows: Sequence[Row], latest_summary: Row | None) -> ChiefContext:
-    """System prompt + latest summary + the rows after it (rows are oldest first)."""
+# The model's window is counted in tokens; keeltui estimates them at 4 characters each
+# (keeltui.brain.estimate_tokens), so character budgets below are window * 4.
+CHARS_PER_TOKEN = 4
+ROW_SHARE = 0.25
+"""No single row may take more than this share of the window: one huge report cannot crowd out the rest."""
+FIT_SHARE = 0.85
+"""What a call's messages may fill of the window; the rest is left for the reply."""
+MIN_ROW_CHARS = 400
+
+
+def cut_marker(dropped: int) -> str:
+    return f"\n… [cut here: {dropped} more characters are in the room but not shown to you]"
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters: its head, then a marker saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    marker = cut_marker(len(text))  # sized with the widest count, so the result stays within limit
+    head = max(0, limit - len(marker))
+    return text[:head] + cut_marker(len(text) - head)
+
+
+def row_limit(window_tokens: int) -> int:
+    """Characters one row may bring into a context of ``window_tokens``."""
+    return max(MIN_ROW_CHARS, int(window_tokens * CHARS_PER_TOKEN * ROW_SHARE))
+
+
+def message_chars(message: dict) -> int:
+    content = message.get("content") or ""
+    return len(content) if isinstance(content, str) else len(str(content))
+
+
+def estimate_fraction(messages: Sequence[dict], window_tokens: int) -> float:
+    """The share of the window these messages fill, by keeltui's 4-characters-a-token estimate."""
+    chars = sum(message_chars(m) for m in messages)
+    return (chars / CHARS_PER_TOKEN) / window_tokens if window_tokens > 0 else 0.0
+
+
+def fit_to_window(messages: list[dict], window_tokens: int, share: float = FIT_SHARE) -> list[dict]:
+    """Messages bounded by the window: every row cut to its share, then the oldest turns dropped.
+
+    The leading system messages (prompt, summary) and the newest message (the owner's
+    turn being answered) always stay; they are cut if they alone are too big. Dropped
+    turns are still in the room (and in the summaries); only this call leaves them out.
+    """
+    if window_tokens <= 0:
+        return list(messages)
+    budget = int(window_tokens * CHARS_PER_TOKEN * share)
+    limit = min(row_limit(window_tokens), max(MIN_ROW_CHARS, budget // 2))
+    cut = [
+        {**m, "content": cut_text(m["content"], limit)} if isinstance(m.get("content"), str) else dict(m)
+        for m in messages
+    ]
+    head = 0
+    while head < len(cut) - 1 and cut[head].get("role") == "system":
+        head += 1
+    fixed, middle, last = cut[:head], cut[head:-1], cut[-1:]
+    if not cut or head == len(cut):
+        fixed, middle, last = cut, [], []
+    size = sum(message_chars(m) for m in fixed + middle + last)
+    dropped = 0
+    while middle and size > budget:
+        size -= message_chars(middle.pop(0))
+        dropped += 1
+    if dropped and middle and middle[0].get("role") == "assistant":
+        size -= message_chars(middle.pop(0))  # a context starts with the owner, not a dangling reply
+    if size > budget:
+        # Even the prompt, summary and the newest turn overflow: share what is left between them.
+        share_each = max(MIN_ROW_CHARS, budget // max(1, len(fixed) + len(last)))
+        fixed = [{**m, "content": cut_text(m["content"], share_each)} for m in fixed]
+        last = [{**m, "content": cut_text(m["content"], share_each)} for m in last]
+    return fixed + middle + last
+
+
+def build_context(
+    system_prompt: str,
+    rows: Sequence[Row],
+    latest_summary: Row | None,
+    window_tokens: int = 0,
+    share: float = FIT_SHARE,
+) -> ChiefContext:
+    """System prompt + latest summary + the rows after it (rows are oldest first).
+
+    With ``window_tokens``, the result is bounded by the window (see :func:`fit_to_window`).
+    """
     messages: list[dict] = [{"role": "system", "content": system_prompt}]
     start_after = 0
     if latest_summary is not None:
@@ -97,6 +189,8 @@ def build_context(system_prompt: str, rows: Sequence[Row], latest_summary: Row |
         message = _as_message(row)
         if message is not None:
             messages.append(message)
+    if window_tokens > 0:
+        messages = fit_to_window(messages, window_tokens, share)
     return ChiefContext(messages, latest_summary.id if latest_summary else None)
 
 
@@ -120,8 +214,14 @@ def compaction_cut(rows: Sequence[Row], covers_to: int | None, keep_recent: int)
     return covered[-1].id if covered else None
 
 
-def summary_request(rows: Sequence[Row], previous_summary: Row | None, up_to_id: int) -> list[dict]:
-    """The messages that ask the brain for a summary covering rows up to ``up_to_id``."""
+def summary_request(
+    rows: Sequence[Row], previous_summary: Row | None, up_to_id: int, window_tokens: int = 0
+) -> list[dict]:
+    """The messages that ask the brain for a summary covering rows up to ``up_to_id``.
+
+    With ``window_tokens``, the request is bounded too (see :func:`_fit_summary_lines`):
+    the call that relieves an overflowing context must not overflow itself.
+    """
     lines: list[str] = []
     if previous_summary is not None:
         lines.append(f"Earlier summary:\n{previous_summary.content}\n")
@@ -129,11 +229,30 @@ def summary_request(rows: Sequence[Row], previous_summary: Row | None, up_to_id:
     for row in rows:
         if row.id <= start or row.id > up_to_id:
             continue
-        if row.turn_kind is None and row.content:
+        if row.turn_kind is None and row.content and row.status != "superseded":
             lines.append(f"{row.role}: {row.content}")
         elif row.turn_kind not in (None, SUMMARY, NOTICE):
             lines.append(f"[background report — {badge(row.turn_kind)}]: {row.content}")
+    if window_tokens > 0:
+        lines = _fit_summary_lines(lines, window_tokens, keep_first=previous_summary is not None)
     return [
         {"role": "system", "content": SUMMARY_INSTRUCTIONS},
         {"role": "user", "content": "\n".join(lines)},
     ]
+
+
+def _fit_summary_lines(lines: list[str], window_tokens: int, keep_first: bool) -> list[str]:
+    """Every line cut to a row's share; then, if still too long, the oldest lines give way
+    (the earlier summary, when ``keep_first``, stays) with a line saying how many."""
+    limit = row_limit(window_tokens)
+    lines = [cut_text(line, limit) for line in lines]
+    head, rest = (lines[:1], lines[1:]) if keep_first else ([], lines)
+    budget = int(window_tokens * CHARS_PER_TOKEN * FIT_SHARE) - len(SUMMARY_INSTRUCTIONS)
+    size = sum(len(line) + 1 for line in head + rest)
+    dropped = 0
+    while rest and size > budget:
+        size -= len(rest.pop(0)) + 1
+        dropped += 1
+    if dropped:
+        head.append(f"[{dropped} earlier lines left out: they did not fit]")
+    return head + rest

@@ -12,7 +12,6 @@ from enum import Enum
 
 QUIET_MODE_REFUSAL = "Quiet Mode is on: Master Chief stays hidden until it is turned off."
 QUIET_STATE_KEY = "quiet_mode"
-EXIT_REFUSED = 3
 
 
 class Access(Enum):

@@ -7,6 +7,7 @@ cannot change how it renders, so it is drawn once and only the tail is redrawn.
 from __future__ import annotations
 
 import threading
+from typing import Callable
 
 
 class StreamBuffer:
@@ -19,10 +20,20 @@ class StreamBuffer:
     def __init__(self) -> None:
         self._pieces: list[str] = []
         self._lock = threading.Lock()
+        # Any return value is ignored (e.g. the loop's Handle from call_soon_threadsafe).
+        self._waker: Callable[[], object] | None = None
+
+    def set_waker(self, waker: Callable[[], object] | None) -> None:
+        """``waker`` is called when a piece lands in an empty buffer, so the first
+        chunk after a pause is drawn at once instead of at the next timer tick."""
+        self._waker = waker
 
     def append(self, text: str) -> None:
         with self._lock:
+            was_empty = not self._pieces
             self._pieces.append(text)
+        if was_empty and self._waker is not None:
+            self._waker()
 
     def drain(self) -> str:
         with self._lock:
@@ -51,3 +62,31 @@ def split_settled(text: str) -> tuple[list[str], str]:
     current.append(lines[-1])
     tail = "\n".join(current)
     return blocks, tail.lstrip("\n")
+
+
+def body_blocks(text: str) -> list[str]:
+    """All blocks of a reply's text, the tail included (empty blocks dropped).
+
+    Streamed and stored replies are drawn block by block from this one cut, so a
+    reply looks the same while it streams and after a restart.
+    """
+    blocks, tail = split_settled(text)
+    return blocks + [tail] if tail.strip() else blocks
+
+
+KEEP_IN_VIEW = 8
+"""Lines of what came before that stay on screen above the newest text when the box
+grows (at the first chunk: the owner's message and the reply's header)."""
+
+
+def reserved_rows(body_rows: int, reserved: int, viewport_rows: int) -> int:
+    """How many body rows a streaming reply's box holds (text plus room to grow).
+
+    The room follows the box's bottom, and every scroll repaints the whole view
+    (~15 KB at 120x40 with 24-bit colour): the box grows in steps of most of a
+    screen, so the text fills it in place and the room scrolls once per screenful,
+    not at every line. ``KEEP_IN_VIEW`` lines above the newest text stay visible.
+    """
+    if body_rows <= reserved:
+        return reserved
+    return body_rows + max(2, viewport_rows - KEEP_IN_VIEW)

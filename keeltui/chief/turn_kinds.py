@@ -14,7 +14,10 @@ SUMMARY = "summary"
 NOTICE = "notice"
 
 SYSTEM_KINDS = (COOP, FOLLOWUP, TASK, SUMMARY, NOTICE)
-REPORT_KINDS = (COOP, FOLLOWUP, TASK)
+# Not stored (a conversation turn's kind is None): the filter name for those turns.
+CONVERSATION = "conversation"
+# What `keeltui log --kind` and Store.query(kind=...) accept.
+FILTER_KINDS = (CONVERSATION, *SYSTEM_KINDS)
 
 CHIEF_REPORT_PREFIX = "chief-report:"
 _COOP_SOURCE = "coop-notify:"

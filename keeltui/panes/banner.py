@@ -1,4 +1,8 @@
-"""The drift banner over the room: the coaching line, Snooze 1h (z), Start focus (f)."""
+"""The drift banner over the room: the coaching line, F6 snooze 1h, F7 start focus.
+
+It advertises the app-wide chords (F6, F7), which work while the composer has the
+keyboard: acting on a drift never needs leaving the text field first.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Static
 
+from keeltui.durations import format_duration
 from keeltui.textsafe import one_line
 
 
@@ -34,13 +39,17 @@ class DriftBanner(Horizontal):
     class FocusRequested(Message):
         """Start focus was chosen."""
 
+    def __init__(self, *, snooze_secs: float = 3600, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._snooze_label = f"F6 snooze {format_duration(snooze_secs)}"
+
     def compose(self) -> ComposeResult:
         yield Static("", id="drift-text", markup=False)
 
     def watch_line(self, line: str) -> None:
         if line and not self.query("Button"):
             # Mounted at the first drift, not at start: nothing to click before then.
-            self.mount(Button("Snooze 1h (z)", id="snooze"), Button("Start focus (f)", id="focus", variant="primary"))
+            self.mount(Button(self._snooze_label, id="snooze"), Button("F7 start focus", id="focus", variant="primary"))
         self.set_class(bool(line), "-shown")
         self.query_one("#drift-text", Static).update("⚠ " + one_line(line, 200) if line else "")
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
@@ -31,6 +30,9 @@ class ComposerInput(TextArea):
     class Send(Message):
         """Enter was pressed."""
 
+    class EndWanted(Message):
+        """End in an empty composer: the owner wants the end of the room."""
+
     def on_mount(self) -> None:
         # A blinking cursor repaints twice a second forever: idle CPU, and bytes over SSH.
         self.cursor_blink = False
@@ -45,6 +47,12 @@ class ComposerInput(TextArea):
             event.stop()
             event.prevent_default()
             self.insert("\n")
+            return
+        if event.key == "end" and not self.text:
+            # Nothing to move through: End means the room's end, as it does on a row.
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.EndWanted())
             return
         await super()._on_key(event)
 
@@ -64,10 +72,7 @@ class Composer(Horizontal):
     Composer #decline { width: 18; height: 3; background: $error-darken-1; color: $text; }
     """
 
-    BINDINGS = [
-        Binding("ctrl+o", "accept", "Accept plan", id="accept_plan"),
-        Binding("ctrl+r", "decline", "Decline plan", id="decline_plan"),
-    ]
+    # Ctrl+O / Ctrl+R live on the tutor pane, so they work wherever focus is inside it.
 
     verdict_mode: reactive[bool] = reactive(False)
     busy: reactive[bool] = reactive(False)
@@ -118,6 +123,13 @@ class Composer(Horizontal):
 
     def focus_input(self) -> None:
         self.input.focus()
+
+    def watch_busy(self, busy: bool) -> None:
+        # Send is visibly off while a turn runs (typing a draft stays possible).
+        for button in self.query(Button):
+            button.disabled = busy
+        if self._buttons:
+            self.query_one("#send", Button).label = "Wait…" if busy else "Send ⏎"
 
     def watch_verdict_mode(self, on: bool) -> None:
         self.set_class(on, "-verdict")

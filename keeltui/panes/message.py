@@ -1,21 +1,30 @@
 """A conversation turn: the speaker's name and a Markdown body.
 
 History rows are single ``Static`` widgets (cheap to mount by the hundred). A
-streaming reply collects pieces and redraws at most ~20 times a second.
+streaming reply collects pieces and redraws at most ten times a second. Both draw the
+body block by block with :func:`block_renderable`, so a reply looks the same while
+it streams and after a restart.
 """
 
 from __future__ import annotations
+
+import asyncio
+import time
 
 from rich.console import Group
 from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Region
+from textual.message import Message
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
-from keeltui.chief.streaming import StreamBuffer, split_settled
+from keeltui.chief.streaming import StreamBuffer, body_blocks, reserved_rows, split_settled
+from keeltui.panes.versions import folded_line, status_mark
 
+from keeltui.safe_markdown import safe_markdown
 from keeltui.textsafe import clean_text, looks_like_markdown
 
 # Ten redraws a second while text streams: smooth to the eye, light on an SSH link. The
@@ -30,12 +39,37 @@ def speaker_header(speaker: str, status: str) -> Text:
         header.append("  …", style="dim")
     elif status in ("partial", "error"):
         header.append("  (cut off: the brain stopped answering)", style="bold red")
+    else:
+        header.append_text(status_mark(status))
     return header
 
 
+def block_renderable(block: str):
+    """One block of a reply: Markdown if it uses any, else the text as written
+    (plain prose needs no Markdown parser, and keeps its line breaks)."""
+    body = clean_text(block)
+    if not looks_like_markdown(body):
+        return Text(body)
+    return safe_markdown(body)  # links show their target and are http(s) only
+
+
+def body_renderables(text: str) -> list:
+    """The body's blocks, a blank line between each two."""
+    parts: list = []
+    for block in body_blocks(text):
+        if parts:
+            parts.append(Text(""))
+        parts.append(block_renderable(block))
+    return parts
+
+
 def copy_row_text(widget: Widget, text: str) -> None:
-    """Copy a row through OSC 52, which works over SSH (tmux: `set -g set-clipboard on`)."""
-    widget.app.copy_to_clipboard(text)
+    """Copy a row through OSC 52, which works over SSH (tmux: `set -g set-clipboard on`).
+
+    Only the visible text: hidden escape sequences in a stored row (CSI, OSC 52, a
+    bracketed-paste end ``ESC[201~``) would otherwise replay wherever it is pasted.
+    """
+    widget.app.copy_to_clipboard(clean_text(text))
     widget.app.notify("Copied to the clipboard.", timeout=2)
 
 
@@ -57,7 +91,13 @@ class ChatMessage(Static, can_focus=True):
     }
     """
 
-    BINDINGS = [Binding("c", "copy", "Copy", show=False, id="copy_message")]
+    BINDINGS = [
+        Binding("c", "copy", "Copy", id="copy_message"),
+        Binding("enter", "toggle_version", "Show/hide", id="toggle_version"),
+    ]
+
+    unfolded = False
+    """An earlier version (status ``superseded``) is drawn folded until Enter unfolds it."""
 
     def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "complete",
                  *, plain_first: bool = False, id: str | None = None) -> None:
@@ -68,7 +108,8 @@ class ChatMessage(Static, can_focus=True):
         self.row_text = content
         self.status = status
         self._plain = plain_first
-        super().__init__(self._renderable(), id=id, classes=f"-{role}")
+        folded = " -folded" if status == "superseded" else ""  # an earlier version: one line
+        super().__init__(self._renderable(), id=id, classes=f"-{role}{folded}")
 
     def on_mount(self) -> None:
         if self._plain:
@@ -81,34 +122,44 @@ class ChatMessage(Static, can_focus=True):
     def _renderable(self):
         header = speaker_header(self.speaker, self.status)
         body = clean_text(self.row_text)
-        if not body:
+        if not body.strip():
             return header
-        if self._plain or not looks_like_markdown(body):
-            # Plain prose needs no Markdown parser (~40 ms of imports before a first frame).
+        if self.status == "superseded" and not self.unfolded:
+            return folded_line(header, body)
+        if self._plain:
+            # No Markdown parser before the first frame (~40 ms of imports).
             return Group(header, Text(body))
-        from rich.markdown import Markdown
-
-        return Group(header, Markdown(body))
+        return Group(header, *body_renderables(self.row_text))
 
     def set_content(self, content: str, status: str | None = None) -> None:
         self.row_text = content
         if status is not None:
             self.status = status
+        self.set_class(self.status == "superseded" and not self.unfolded, "-folded")
         self.update(self._renderable())
 
     def action_copy(self) -> None:
         copy_row_text(self, self.row_text)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.status == "superseded" if action == "toggle_version" else True
+
+    def action_toggle_version(self) -> None:
+        self.unfolded = not self.unfolded
+        self.set_class(not self.unfolded, "-folded")
+        self.update(self._renderable())
+
 
 class StreamingReply(Widget, can_focus=True):
     """A reply being streamed, drawn line by line (Textual's line API).
 
-    While it streams it is a box one screen tall that fills like a pager: when the
-    text reaches the bottom, the box turns the page (the last few lines stay on top).
-    Nothing around it moves, so the pinned room never scrolls during a stream, and a
-    flush repaints only the lines that changed. Settled blocks (followed by a blank
-    line) are rendered once; only the tail is re-rendered. Over SSH every repainted
-    line costs bytes.
+    It grows in place: the header and the first chunk show at once, and the box holds
+    a few blank rows below the text (:func:`reserved_rows`) so the room, which follows
+    the bottom, scrolls once per third of a screen rather than at every line. A flush
+    repaints only the lines that changed. Settled blocks (followed by a blank line) are
+    rendered once; only the tail is re-rendered. Over SSH every repainted line costs
+    bytes. Once finished the box is exactly its text, drawn as a :class:`ChatMessage`
+    draws the same row.
     """
 
     DEFAULT_CSS = """
@@ -121,10 +172,10 @@ class StreamingReply(Widget, can_focus=True):
     StreamingReply:focus { background: $boost; }
     """
 
-    BINDINGS = [Binding("c", "copy", "Copy", show=False, id="copy_message")]
+    BINDINGS = [Binding("c", "copy", "Copy", id="copy_message")]
 
-    MIN_BOX = 8
-    KEEP_ON_PAGE_TURN = 3
+    class Grew(Message):
+        """New text was drawn (the room shows "new text below" if the owner scrolled up)."""
 
     def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "streaming",
                  *, buffer: StreamBuffer | None = None, id: str | None = None) -> None:
@@ -135,16 +186,51 @@ class StreamingReply(Widget, can_focus=True):
         self.row_text = content
         self.status = status
         self.buffer = buffer or StreamBuffer()
+        self._live = buffer is not None
+        """Fed by this process's worker (a row another process streams is re-read instead)."""
         self._width = 0
+        self._viewport_rows = 24
         self._settled_blocks = 0
         self._settled: list[Strip] = []
         self._tail: list[Strip] = []
-        self._box = self.MIN_BOX
-        self._top = 0
-        """Index of the first body line shown while streaming (the page)."""
+        self._reserved = 0
+        self._timer: Timer | None = None
+        self._drawn_at = 0.0
 
     def on_mount(self) -> None:
+        if self._live:
+            self._start_flushing()
+
+    def _start_flushing(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
         self._timer = self.set_interval(FLUSH_SECS, self._flush)
+        loop = asyncio.get_running_loop()
+        # The worker may append from another thread: the wake-up goes through the loop.
+        self.buffer.set_waker(lambda: loop.call_soon_threadsafe(self._wake))
+        # Pieces that came before the widget was laid out: drawn with its first frame.
+        self.call_after_refresh(self._wake)
+
+    def _wake(self) -> None:
+        """A piece landed after a pause: draw it now rather than at the next tick."""
+        if self._timer is not None and time.monotonic() - self._drawn_at >= FLUSH_SECS:
+            self._flush()
+            self._timer.reset()
+
+    def stream_from(self, buffer: StreamBuffer, content: str) -> None:
+        """Draw what ``buffer`` receives from now on, after ``content`` (the row at its start).
+
+        The room hands an already mounted row its stream instead of replacing the
+        widget: a replacement would carry the same id while the old one is removed.
+        """
+        self.buffer = buffer
+        self._live = True
+        self.status = "streaming"
+        self.row_text = content
+        if self._width > 0:
+            self._rebuild(full=True)
+        self._start_flushing()
+        self.refresh(layout=True)
 
     # -- rendering ------------------------------------------------------------------
 
@@ -156,11 +242,8 @@ class StreamingReply(Widget, can_focus=True):
         options = console.options.update(width=max(1, self._width), highlight=False)
         return [Strip(line) for line in console.render_lines(renderable, options, pad=False)]
 
-    def _markdown(self, text: str) -> list[Strip]:
-        from rich.markdown import Markdown
-
-        body = clean_text(text)
-        return self._lines(Markdown(body)) if body.strip() else []
+    def _block(self, text: str) -> list[Strip]:
+        return self._lines(block_renderable(text)) if clean_text(text).strip() else []
 
     def _rebuild(self, full: bool) -> None:
         """Bring the cached strips up to date with ``row_text``."""
@@ -168,11 +251,12 @@ class StreamingReply(Widget, can_focus=True):
         if full:
             self._settled, self._settled_blocks = [], 0
         for block in blocks[self._settled_blocks:]:
-            if self._settled:
+            lines = self._block(block)
+            if self._settled and lines:
                 self._settled.append(Strip.blank(self._width))
-            self._settled.extend(self._markdown(block))
+            self._settled.extend(lines)
         self._settled_blocks = len(blocks)
-        tail_strips = self._markdown(tail)
+        tail_strips = self._block(tail)
         if tail_strips and self._settled:
             tail_strips.insert(0, Strip.blank(self._width))
         self._tail = tail_strips
@@ -189,30 +273,26 @@ class StreamingReply(Widget, can_focus=True):
             return self._tail[index]
         return Strip.blank(self._width)
 
-    def _page_top(self) -> int:
-        """Where the page starts so that the newest line is on it."""
-        room = self._box - 1  # the header takes the first line
-        if self._body_lines - self._top <= room:
-            return self._top
-        return max(0, self._body_lines - self.KEEP_ON_PAGE_TURN)
+    def _box_rows(self) -> int:
+        if self._live and self.status == "streaming":
+            self._reserved = reserved_rows(self._body_lines, self._reserved, self._viewport_rows)
+            return self._reserved
+        return self._body_lines
 
     def get_content_height(self, container, viewport, width: int) -> int:
+        # The room's visible height (``viewport`` is the whole screen's).
+        self._viewport_rows = min(container.height, viewport.height) or viewport.height
         if width != self._width:
             self._width = width
             self._rebuild(full=True)
-        if self.status == "streaming":
-            self._box = max(self.MIN_BOX, viewport.height - 2)
-            self._top = self._page_top()
-            return self._box
-        return 1 + self._body_lines
+        return 1 + self._box_rows()
 
     def render_line(self, y: int) -> Strip:
         if self._width <= 0:
             return Strip.blank(self.size.width)
         if y == 0:
             return self._header()
-        top = self._top if self.status == "streaming" else 0
-        return self._body(top + y - 1)
+        return self._body(y - 1)
 
     # -- streaming ------------------------------------------------------------------
 
@@ -224,26 +304,34 @@ class StreamingReply(Widget, can_focus=True):
         if not piece or self._width <= 0:
             if piece:
                 self.row_text += piece
+                self.refresh(layout=True)  # not laid out yet: the first layout draws it
             return
-        before = [self._body(self._top + i) for i in range(self._box - 1)]
+        self._drawn_at = time.monotonic()
+        before_rows = self._body_lines
+        before = [self._body(i) for i in range(before_rows)]
         self.row_text += piece
         self._rebuild(full=False)
-        top = self._page_top()
-        if top != self._top:
-            self._top = top
-            self.refresh()  # a page turn: the one time the whole box is repainted
+        self.post_message(self.Grew())
+        if self._body_lines > self._reserved:
+            self.refresh(layout=True)  # the box grows: the one time the room scrolls
             return
-        changed = [i for i in range(self._box - 1) if self._body(self._top + i) != before[i]]
+        changed = [i for i in range(self._body_lines) if i >= before_rows or self._body(i) != before[i]]
         if changed:
             self.refresh(Region(0, 1 + changed[0], self.size.width + self.styles.gutter.width,
                                 changed[-1] - changed[0] + 1))
 
     def finish(self, content: str, status: str) -> None:
-        self._timer.stop()
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self.buffer.set_waker(None)
         self.buffer.drain()
         self.row_text = content
         self.status = status
-        self._rebuild(full=True)
+        self._live = False
+        self._reserved = 0
+        if self._width > 0:
+            self._rebuild(full=True)
         self.refresh(layout=True)
 
     def set_content(self, content: str, status: str | None = None) -> None:

@@ -25,7 +25,8 @@ _MODAL_CSS = """
     background: $background 60%;
 }}
 {name} > Vertical {{
-    width: 72;
+    width: 100%;
+    max-width: 72;
     height: auto;
     padding: 1 2;
     border: round $accent;
@@ -101,20 +102,32 @@ class FocusPrompt(ModalScreen[tuple[str, float | None] | None]):
         self.dismiss(None)
 
 
-class SettingsScreen(ModalScreen[tuple[str, int] | None]):
+class SettingsScreen(ModalScreen[tuple[str, int] | str | None]):
     """The ambient dial: mode and cadence, applied live. Escape cancels.
 
     Dismissed with ``(mode, cadence_secs)`` once both are valid; an invalid value
-    is refused with a message here and the form stays open.
+    is refused with a message here and the form stays open. "Use the file's values"
+    dismisses with :attr:`RESET`. ``origins`` are lines saying where each value in
+    use comes from (defaults < file < live settings < environment).
     """
 
-    DEFAULT_CSS = _MODAL_CSS.format(name="SettingsScreen")
+    RESET = "reset"
+    ORDER_HINT = "Order: default < file < live (F2) < env (KEEL_AMBIENT_*)"
+
+    # Tighter than the focus prompt: with where-each-value-comes-from it must still
+    # fit an 80x24 pane.
+    DEFAULT_CSS = _MODAL_CSS.format(name="SettingsScreen") + """
+    SettingsScreen > Vertical { padding: 0 2; }
+    SettingsScreen Label { margin-top: 0; }
+    SettingsScreen .-error { margin-top: 0; }
+    """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, mode: str, cadence_secs: float) -> None:
+    def __init__(self, mode: str, cadence_secs: float, *, origins: list[str] | None = None) -> None:
         super().__init__()
         self._mode = mode if mode in AMBIENT_MODES else AMBIENT_MODES[-1]
         self._cadence = cadence_secs
+        self._origins = origins or []
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -126,8 +139,10 @@ class SettingsScreen(ModalScreen[tuple[str, int] | None]):
             yield Label("Seconds between judgements")
             yield Input(f"{self._cadence:g}", id="cadence")
             yield Static("", id="error", classes="-error", markup=False)
+            yield Static("\n".join([self.ORDER_HINT, *self._origins]), id="origins", classes="-hint", markup=False)
             with Horizontal():
                 yield Button("Apply", id="apply", variant="primary")
+                yield Button("Use the file's values", id="reset")
                 yield Button("Cancel", id="cancel")
             yield Static("Enter in a field applies · Tab moves · Escape cancels", classes="-hint")
 
@@ -142,6 +157,8 @@ class SettingsScreen(ModalScreen[tuple[str, int] | None]):
         event.stop()
         if event.button.id == "apply":
             self._apply()
+        elif event.button.id == "reset":
+            self.dismiss(self.RESET)
         else:
             self.dismiss(None)
 

@@ -1,70 +1,167 @@
-"""The plan map (where the learner stands) and the plan as presented for the verdict.
+"""The plan drawn as a graph: the map (where the learner stands) and the plan card.
 
-Both draw what they are handed. The map takes a parsed plan and the statuses from
-:func:`keeltui.tutor.plan_status.plan_statuses` — position, not completion: ``▶`` the
-current node, ``✓`` visited ones, ``·`` the rest; a revisited node is current.
+Both draw what they are handed — a parsed plan and each node's mark — through the pure
+layout in :mod:`keeltui.tutor.graph_layout` (layers, lanes, ``├─╮`` branches and
+``├─╯`` joins). Marks come from :func:`keeltui.tutor.mastery.map_statuses`: ``▶`` the
+current node, ``✓`` mastered (answered right), ``↻`` to review (answered wrong, or
+due again), ``•`` visited, ``○`` not yet. The map scrolls, and follows the current node.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from keeltui.textsafe import clean_text
-from keeltui.tutor.mermaid import Plan
+from keeltui.tutor.graph_layout import MapLine, map_lines
+from keeltui.tutor.mermaid import Plan, PlanNode
 from keeltui.tutor.session import PlanItem
 
-MARKERS = {"current": "▶", "visited": "✓", "pending": "·"}
-STYLES = {"current": "bold reverse", "visited": "green", "pending": "dim"}
+MARKERS = {"current": "▶", "mastered": "✓", "review": "↻", "visited": "•", "pending": "○"}
+STYLES = {"current": "bold reverse", "mastered": "bold green", "review": "bold yellow", "visited": "", "pending": "dim"}
+LEGEND = "▶ now  ✓ mastered  ↻ review  • seen  ○ to do"
+MIN_TITLE = 8  # the least room a title gets beside its lanes
+ROOMY_TITLE = 16  # with less room than this, lanes drop their gaps (one cell each)
 
 
-def map_lines(plan: Plan, statuses: Mapping[str, str]) -> list[tuple[str, str, str]]:
-    """``(marker, title, status)`` per node in topological order."""
-    lines = []
-    for node_id in plan.topological_order():
-        node = plan.node(node_id)
-        status = statuses.get(node_id, "pending")
-        lines.append((MARKERS.get(status, MARKERS["pending"]), node.title if node else node_id, status))
-    return lines
+def _squeezed(lanes: str) -> str:
+    """Lanes at one cell each: the glyphs without the gaps between them."""
+    return lanes[::2]
 
 
-class PlanMap(Static):
-    """The plan's nodes in order, each marked current, visited or pending."""
+def wrapped(lines: list[MapLine], width: int) -> list[tuple[Text, str | None]]:
+    """Screen rows for ``lines`` at ``width``: the mark on the lanes, the title beside them.
+
+    A long title wraps; its continuation rows carry the lanes that run on below the node.
+    Each row says which node it starts (None for continuations and connector rows).
+    """
+    out: list[tuple[Text, str | None]] = []
+    widest = max((max(len(line.lanes), len(line.below)) for line in lines), default=0)
+    if width - widest - 1 < ROOMY_TITLE:  # a wide fan-out: keep room for the titles
+        lines = [
+            MapLine(_squeezed(line.lanes), line.node_id, line.title, line.status, _squeezed(line.below))
+            for line in lines
+        ]
+    for line in lines:
+        if line.node_id is None:
+            out.append((Text(line.lanes, style="blue"), None))
+            continue
+        column = line.lanes.index("●")
+        marker = MARKERS.get(line.status, MARKERS["pending"])
+        gutter = max(len(line.lanes), len(line.below)) + 1
+        room = max(MIN_TITLE, width - gutter)
+        title = clean_text(line.title).replace("\n", " ")
+        pieces = textwrap.wrap(title, room, break_long_words=True) or [""]
+        for number, piece in enumerate(pieces):
+            row = Text(no_wrap=True, overflow="ellipsis")
+            if number == 0:
+                row.append(line.lanes[:column], style="blue")
+                row.append(marker, style=STYLES.get(line.status, ""))
+                row.append(line.lanes[column + 1 :], style="blue")
+                pad = gutter - len(line.lanes)
+            else:
+                row.append(line.below, style="blue")
+                pad = gutter - len(line.below)
+            row.append(" " * pad)
+            row.append(piece, style=STYLES.get(line.status, "") if line.status != "current" else "bold")
+            out.append((row, line.node_id if number == 0 else None))
+    return out
+
+
+class PlanDrawing:
+    """A Rich renderable: the plan's graph wrapped to whatever width it is given."""
+
+    def __init__(self, lines: list[MapLine], legend: bool = True) -> None:
+        self.lines = lines
+        self.legend = legend
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for row, _ in wrapped(self.lines, options.max_width):
+            yield row
+        if self.legend:
+            yield Text(LEGEND, style="dim")
+
+
+class PlanMap(VerticalScroll):
+    """The plan's graph with each node marked; scrolls to the current node."""
 
     DEFAULT_CSS = """
     PlanMap {
-        width: 32;
+        width: 34;
         height: auto;
         max-height: 100%;
         padding: 0 1;
         border: round $primary;
         border-title-align: left;
+        scrollbar-size-vertical: 1;
     }
+    PlanMap > #plan-map-body { width: 1fr; height: auto; }
     PlanMap.-empty { display: none; }
+    TutorPane.-narrow PlanMap { dock: top; width: 100%; max-height: 9; }
+    TutorPane.-narrow.-short PlanMap { max-height: 5; }
     """
+    SCOPED_CSS = False  # the narrow rule keys on the tutor pane, an ancestor
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("", id=id, classes="-empty")
+        super().__init__(id=id, classes="-empty")
         self.border_title = "Plan"
         self.lines: list[tuple[str, str, str]] = []
+        """``(marker, title, status)`` per node, top to bottom."""
+        self._map: list[MapLine] = []
+        self._current: str | None = None
+        self._body = Static("", id="plan-map-body")
+
+    def compose(self):
+        yield self._body
 
     def show_plan(self, plan: Plan | None, statuses: Mapping[str, str]) -> None:
         """Draw ``plan`` with ``statuses`` (node id → status); None hides the map."""
-        lines = map_lines(plan, statuses) if plan is not None else []
-        if lines == self.lines and self.has_class("-empty") == (plan is None):
+        drawn = map_lines(plan, statuses) if plan is not None else []
+        if drawn == self._map and self.has_class("-empty") == (plan is None):
             return
-        self.lines = lines
+        self._map = drawn
+        self.lines = [
+            (MARKERS.get(line.status, MARKERS["pending"]), line.title, line.status)
+            for line in drawn
+            if line.node_id is not None
+        ]
         self.set_class(plan is None, "-empty")
-        text = Text()
-        for number, (marker, title, status) in enumerate(lines):
-            if number:
-                text.append("\n")
-            text.append(f"{marker} ", style="bold" if status != "pending" else "dim")
-            text.append(clean_text(title), style=STYLES.get(status, ""))
-        self.update(text)
+        self._body.update(PlanDrawing(drawn))
+        current = next((line.node_id for line in drawn if line.status == "current"), None)
+        if current != self._current:
+            self._current = current
+            self.call_after_refresh(self.scroll_to_current)
+
+    def current_row(self) -> int | None:
+        """The screen row (within the drawing) of the current node, at the present width."""
+        if self._current is None:
+            return None
+        width = self.scrollable_content_region.width or 30
+        for index, (_, node_id) in enumerate(wrapped(self._map, width)):
+            if node_id == self._current:
+                return index
+        return None
+
+    def scroll_to_current(self) -> None:
+        """Bring the current node to the middle of the map (or as near as it goes)."""
+        row = self.current_row()
+        if row is not None:
+            height = self.scrollable_content_region.height
+            self.scroll_to(y=max(0, row - height // 2), animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.scroll_to_current)
+
+
+def plan_of(item: PlanItem) -> Plan:
+    """The plan a card shows, rebuilt from the item's steps and edges."""
+    nodes = tuple(PlanNode(node_id, title, 0) for node_id, title in item.steps)
+    return Plan(nodes=nodes, edges=item.edges)
 
 
 class PlanCard(Static):
@@ -93,22 +190,23 @@ class PlanCard(Static):
     def _renderable(self) -> Group:
         item = self.item
         head = Text(f"Plan v{item.version}", style="bold")
+        steps = len(item.steps)
+        head.append(f"  {steps} step{'s' if steps != 1 else ''}", style="dim")
         if item.status == "superseded":
             head.append("  (replaced)", style="dim")
-        lines = [head]
-        for number, (node_id, title) in enumerate(item.steps, start=1):
-            line = Text(f"{number}. {clean_text(title)}")
-            line.append(f"  {node_id}", style="dim")
-            lines.append(line)
+        parts: list = [head]
+        if item.status == "superseded":
+            return Group(*parts)  # an old plan stays one line: the live one is below
+        parts.append(PlanDrawing(map_lines(plan_of(item), {}), legend=False))
         if item.status == "awaiting":
-            lines.append(
+            parts.append(
                 Text(
                     "Accept with ctrl+o or decline with ctrl+r — type a note first if you "
                     "like. Enter sends a question and leaves the plan waiting.",
                     style="italic",
                 )
             )
-        return Group(*lines)
+        return Group(*parts)
 
     def show_item(self, item: PlanItem) -> None:
         if item != self.item:

@@ -86,7 +86,8 @@ class QuizCard(Widget, can_focus=True):
         item = self.item
         head = Text("Quiz", style="bold")
         if item.node_id:
-            head.append(f"  · {item.node_id}", style="dim")
+            # The learner knows the step by its title; the id is the model's handle.
+            head.append(f"  · {clean_text(item.node_title or item.node_id)}", style="dim")
         lines = [head, Text(clean_text(item.question), style="bold")]
         for index, choice in enumerate(item.choices):
             lines.append(self._choice_line(index, choice))

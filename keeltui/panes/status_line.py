@@ -32,11 +32,11 @@ class StatusLine(Widget):
         elif line.startswith("◎"):
             text.append(line, style="bold cyan")
         else:
-            text.append(line, style="dim" if line == "idle" else "")
+            text.append(line, style="dim" if line.startswith(("idle", "away", "ambient off", "◌ snoozed")) else "")
         extras = []
         if self.state.context_text and not self.state.quiet:
             extras.append(self.state.context_text)
-        if self.state.judge and not self.state.quiet:
+        if self.state.judge and not self.state.quiet and "judge:" not in line:
             extras.append(f"judge: {self.state.judge}")
         if extras:
             text.append("  ·  " + "  ·  ".join(extras), style="dim")

@@ -13,7 +13,7 @@ from textual.widget import Widget
 
 from keeltui.chief.turn_kinds import SUMMARY, badge
 from keeltui.panes.message import copy_row_text
-from keeltui.textsafe import clean_text
+from keeltui.textsafe import clean_text, looks_like_markdown
 
 
 class SystemLine(Widget, can_focus=True):
@@ -35,8 +35,8 @@ class SystemLine(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("enter", "toggle_fold", "Fold/unfold", show=False),
-        Binding("c", "copy", "Copy", show=False, id="copy_message"),
+        Binding("enter", "toggle_fold", "Fold/unfold", id="fold_summary"),
+        Binding("c", "copy", "Copy", id="copy_message"),
     ]
 
     folded: reactive[bool] = reactive(True)
@@ -53,6 +53,10 @@ class SystemLine(Widget, can_focus=True):
     def foldable(self) -> bool:
         return self.turn_kind == SUMMARY
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Only a summary folds: elsewhere Enter is not offered in the footer.
+        return self.foldable if action == "toggle_fold" else True
+
     def action_toggle_fold(self) -> None:
         if self.foldable:
             self.folded = not self.folded
@@ -64,7 +68,7 @@ class SystemLine(Widget, can_focus=True):
         self.set_class(folded and self.foldable, "-folded")
         self.refresh(layout=True)
 
-    def render(self) -> Text:
+    def render(self):
         label = Text(f" {badge(self.turn_kind)} ", style="bold #0e4f4f on #7fe0d6")
         body = clean_text(self.row_text)
         if self.foldable and self.folded:
@@ -73,4 +77,10 @@ class SystemLine(Widget, can_focus=True):
             line = Text.assemble(label, (" ▸ ", "bold"), (first, "italic"), no_wrap=True, overflow="ellipsis")
             return line
         marker = (" ▾ ", "bold") if self.foldable else " "
+        if looks_like_markdown(body):
+            # Reports are often Markdown (a list, `code`, **bold**): drawn, not shown raw.
+            from rich.console import Group
+            from rich.markdown import Markdown
+
+            return Group(Text.assemble(label, marker), Markdown(body))
         return Text.assemble(label, marker, body)

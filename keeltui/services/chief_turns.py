@@ -8,18 +8,25 @@ nothing the user typed and at most a second of the reply.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from typing import Callable
 
-from keeltui.brain import Brain, BrainError, StreamDone, TextDelta, Usage
+from keeltui.brain import Brain, BrainError, StreamDone, TextDelta, Usage, estimate_tokens, is_context_overflow
 from keeltui.chief import context as chief_context
+from keeltui.chief import controls
 from keeltui.chief.turn_kinds import SUMMARY, SUMMARY_SOURCE
 from keeltui.config import Config
-from keeltui.store import Message, Store
+from keeltui.store import Row, Store
 
 PERSIST_EVERY_SECS = 0.5
 CONTEXT_ROWS_WITHOUT_SUMMARY = 400
+RETRY_SHARE = 0.5
+"""After the endpoint said "context length exceeded", the retry (and the summary that
+makes room for it) fills at most this share of what was refused: the server's real
+window is smaller than ``brain.context_window`` says."""
+MIN_WINDOW = 256
 
 
 @dataclass(frozen=True)
@@ -28,6 +35,8 @@ class TurnResult:
     text: str
     usage: Usage | None
     error: str | None = None
+    stopped: bool = False
+    """The owner stopped the reply; its text so far is kept (status ``stopped``)."""
     needs_compaction: bool = False
     """The context reached ``chief.compact_at``: call :meth:`ChiefTurns.compact` next
     (after the reply is on screen, so the summary call never delays it)."""
@@ -47,7 +56,7 @@ class ChiefTurns:
     def add_user_turn(self, text: str) -> int:
         return self.store.add_message(self.room_id, "user", text)
 
-    def context_rows(self) -> tuple[list[Message], Message | None]:
+    def context_rows(self) -> tuple[list[Row], Row | None]:
         summary = self.store.latest_summary(self.room_id)
         if summary is not None:
             rows = self.store.after(self.room_id, chief_context.summary_covers(summary))
@@ -55,22 +64,40 @@ class ChiefTurns:
             rows = self.store.tail(self.room_id, CONTEXT_ROWS_WITHOUT_SUMMARY)
         return rows, summary
 
-    def context(self) -> list[dict]:
+    def context(self, window_tokens: int | None = None) -> list[dict]:
+        """The messages for the next call, bounded by the chief model's window."""
         rows, summary = self.context_rows()
-        return chief_context.build_context(self.config.chief.system_prompt, rows, summary).messages
+        return chief_context.build_context(
+            self.config.chief.system_prompt, rows, summary, window_tokens or self.brain.window_for("chief"),
+        ).messages
+
+    async def _compacted_before_call(self, messages: list[dict]) -> list[dict]:
+        """The context, compacted first if it would reach ``chief.compact_at`` (not only after a turn)."""
+        window = self.brain.window_for("chief")
+        if chief_context.needs_compaction(chief_context.estimate_fraction(messages, window),
+                                          self.config.chief.compact_at):
+            if await self.compact() is not None:
+                messages = self.context()
+        return messages
 
     async def reply(
         self,
         user_id: int,
         on_delta: Callable[[str], None] | None = None,
         on_start: Callable[[int], None] | None = None,
+        stop: asyncio.Event | None = None,
     ) -> TurnResult:
         """Stream the companion's reply to ``user_id`` into a new row.
 
         Never raises for brain failures: the partial reply is kept (status
-        ``partial``) and the error is returned in one line.
+        ``partial``) and the error is returned in one line. Setting ``stop`` ends the
+        stream at once (even before its first chunk); the text so far is kept as
+        ``stopped``.
         """
+        if stop is not None:
+            return await self._reply_until_stopped(user_id, on_delta, on_start, stop)
         messages = self.context()
+        messages = await self._compacted_before_call(messages)
         reply_id = self.store.add_message(
             self.room_id, "assistant", "", status="streaming", reply_to=user_id
         )
@@ -79,25 +106,45 @@ class ChiefTurns:
         pieces: list[str] = []
         last_persist = self._clock()
         usage: Usage | None = None
-        try:
-            async for event in self.brain.stream("chief", messages):
-                if isinstance(event, TextDelta):
-                    pieces.append(event.text)
-                    if on_delta is not None:
-                        on_delta(event.text)
-                    now = self._clock()
-                    if now - last_persist >= PERSIST_EVERY_SECS:
-                        self.store.update_message(reply_id, content="".join(pieces))
-                        last_persist = now
-                elif isinstance(event, StreamDone):
-                    usage = event.completion.usage
-        except BrainError as exc:
+        retried = False
+        error: BrainError | None = None
+        while True:
+            try:
+                async for event in self.brain.stream("chief", messages):
+                    if isinstance(event, TextDelta):
+                        pieces.append(event.text)
+                        if on_delta is not None:
+                            on_delta(event.text)
+                        now = self._clock()
+                        if now - last_persist >= PERSIST_EVERY_SECS:
+                            self.store.update_message(reply_id, content="".join(pieces))
+                            last_persist = now
+                    elif isinstance(event, StreamDone):
+                        usage = event.completion.usage
+                break
+            except asyncio.CancelledError:
+                # Stopped (the app closing on a signal, or the owner): settle the row as cut
+                # off with everything received, never leave it "streaming" for good.
+                self._settle_cut_off(reply_id, "".join(pieces), "stopped before the reply was complete")
+                raise
+            except BrainError as exc:
+                if retried or pieces or not is_context_overflow(exc):
+                    error = exc
+                    break
+                # The endpoint's window is smaller than the prompt: fold older turns into a
+                # summary (keeping only the turn being answered) and try once more, tighter.
+                retried = True
+                tight = max(MIN_WINDOW, int(estimate_tokens(messages) * RETRY_SHARE))
+                window = min(self.brain.window_for("chief"), tight)
+                await self.compact(keep_recent=1, window_tokens=window)
+                messages = self.context(window)
+        if error is not None:
             text = "".join(pieces)
             self.store.update_message(
                 reply_id, content=text, status="partial" if text else "error",
-                parts=[{"type": "error", "message": str(exc)}],
+                parts=[{"type": "error", "message": str(error)}],
             )
-            return TurnResult(reply_id, text, None, error=str(exc))
+            return TurnResult(reply_id, text, None, error=str(error))
         text = "".join(pieces)
         if not text.strip():
             # A 200 with no usable stream (a proxy's HTML page, an empty answer) is a failure too.
@@ -110,14 +157,26 @@ class ChiefTurns:
         compact = usage is not None and chief_context.needs_compaction(usage.fraction, self.config.chief.compact_at)
         return TurnResult(reply_id, text, usage, needs_compaction=compact)
 
-    async def compact(self) -> int | None:
+    def _settle_cut_off(self, reply_id: int, text: str, why: str) -> None:
+        try:
+            self.store.update_message(
+                reply_id, content=text, status="partial" if text else "error",
+                parts=[{"type": "error", "message": why}],
+            )
+        except Exception:  # already leaving; what was persisted while streaming stays
+            pass
+
+    async def compact(self, keep_recent: int | None = None, window_tokens: int | None = None) -> int | None:
         """Fold older turns into a summary row; the latest turns stay verbatim."""
         rows, previous = self.context_rows()
         covers = chief_context.summary_covers(previous) if previous else None
-        cut = chief_context.compaction_cut(rows, covers, self.config.chief.keep_recent)
+        keep = keep_recent if keep_recent is not None else self.config.chief.keep_recent
+        cut = chief_context.compaction_cut(rows, covers, keep)
         if cut is None:
             return None
-        request = chief_context.summary_request(rows, previous, cut)
+        request = chief_context.summary_request(
+            rows, previous, cut, window_tokens or self.brain.window_for("chief")
+        )
         try:
             completion = await self.brain.complete("chief", request)
         except BrainError:
@@ -129,3 +188,71 @@ class ChiefTurns:
             self.room_id, "assistant", text, source=SUMMARY_SOURCE, turn_kind=SUMMARY,
             parts=chief_context.summary_parts(cut),
         )
+
+    async def _reply_until_stopped(self, user_id, on_delta, on_start, stop: asyncio.Event) -> TurnResult:
+        reply_id: list[int] = []
+        shown: list[str] = []
+
+        def started(row_id: int) -> None:
+            reply_id.append(row_id)
+            if on_start is not None:
+                on_start(row_id)
+
+        def delta(piece: str) -> None:
+            shown.append(piece)
+            if on_delta is not None:
+                on_delta(piece)
+
+        streaming = asyncio.ensure_future(self.reply(user_id, delta, started))
+        stopping = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({streaming, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if streaming.done():
+            return streaming.result()
+        streaming.cancel()
+        try:
+            await streaming
+        except asyncio.CancelledError:
+            pass
+        if not reply_id:
+            # Stopped before the reply row existed: there is nothing to keep.
+            return TurnResult(0, "", None, stopped=True)
+        text = "".join(shown)
+        self.store.update_message(reply_id[0], content=text, status=controls.STOPPED)
+        return TurnResult(reply_id[0], text, None, stopped=True)
+
+    # -- the owner's controls: retry, regenerate, edit (decided in chief/controls.py) ----
+
+    def last_exchange(self):
+        """``(user row, reply row)`` of the newest turn (either may be None)."""
+        return controls.last_exchange(self.store.tail(self.room_id, CONTEXT_ROWS_WITHOUT_SUMMARY))
+
+    def supersede(self, *row_ids: int) -> None:
+        """Keep rows as earlier versions: shown folded, never sent to the model again."""
+        for row_id in row_ids:
+            self.store.update_message(row_id, status=controls.SUPERSEDED)
+
+    def prepare_again(self, *, only_unfinished: bool) -> int | None:
+        """The user turn to answer again (retry or regenerate), its old answer kept folded.
+
+        ``only_unfinished`` (retry): only when the last answer failed, was cut or
+        stopped. None when there is nothing to do.
+        """
+        user, reply = self.last_exchange()
+        allowed = controls.can_retry(user, reply) if only_unfinished else controls.can_regenerate(user, reply)
+        if not allowed:
+            return None
+        if reply is not None:
+            self.supersede(reply.id)
+        return user.id
+
+    def resend_edited(self, user_id: int, text: str) -> int | None:
+        """The owner's edit of their last turn: the old turn and its answer kept folded.
+
+        Returns the new user row's id; None when ``user_id`` is no longer the last turn.
+        """
+        user, reply = self.last_exchange()
+        if user is None or user.id != user_id or not controls.can_edit(user, reply):
+            return None
+        self.supersede(user.id, *([reply.id] if reply is not None else []))
+        return self.add_user_turn(text)

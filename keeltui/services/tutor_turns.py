@@ -23,14 +23,16 @@ the turn and come back as one line; what the learner wrote is already stored.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from keeltui.brain import Brain, BrainError, ToolCall, Usage
+from keeltui.brain import Brain, BrainError, Completion, StreamDone, TextDelta, ToolCall, Usage
 from keeltui.chief.turn_warning import Levels, TurnWarner
 from keeltui.config import Config
-from keeltui.store import Conversation, Message, Store
+from keeltui.store import Conversation, Row, Store
+from keeltui.tutor import jobs as tj
 from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import active_agent
 from keeltui.tutor.prompts import compose_prompt
@@ -51,11 +53,13 @@ class TurnOutcome:
     """Model calls made."""
     woke_teacher: bool = False
     error: str | None = None
-    """One line for the status line when the turn was cut short."""
+    """Why the turn was cut short (the pane shows it whole, on a card with Retry)."""
     warnings: tuple[str, ...] = ()
     """Context warnings raised (at most one per agent turn)."""
     usage: Usage | None = None
     """The last call's usage (its fraction is the live context percentage)."""
+    stopped: bool = False
+    """The learner stopped the turn (Escape); what had streamed is kept, marked."""
 
     @property
     def status_text(self) -> str | None:
@@ -66,6 +70,10 @@ class TurnOutcome:
 
 
 StepCallback = Callable[[str, Usage], None]
+TextCallback = Callable[[str, str], None]
+"""``on_text(agent, piece)``: a piece of the reply as it streams."""
+JobCallback = Callable[[tj.Job], None]
+"""``on_job(job)``: the teacher started a background job (its call was accepted)."""
 
 
 class TutorTurns:
@@ -95,7 +103,7 @@ class TutorTurns:
         """Tutor sessions, most recently active first."""
         return self.store.conversations(KIND)
 
-    def transcript(self, session_id: int) -> list[Message]:
+    def transcript(self, session_id: int) -> list[Row]:
         return self.store.messages(session_id)
 
     def start_session(self, topic: str) -> int:
@@ -118,7 +126,10 @@ class TutorTurns:
 
     # -- turns ------------------------------------------------------------------------
 
-    async def respond(self, session_id: int, on_step: StepCallback | None = None) -> TurnOutcome:
+    async def respond(
+        self, session_id: int, on_step: StepCallback | None = None, on_text: TextCallback | None = None,
+        on_job: JobCallback | None = None,
+    ) -> TurnOutcome:
         """Run the active agent's turn, and the teacher's wake if the probe concluded.
 
         ``on_step(agent, usage)`` is called after each stored step, so a view can show
@@ -126,10 +137,11 @@ class TutorTurns:
         failures.
         """
         agent = active_agent(self.transcript(session_id))
-        outcome = await self._agent_turn(session_id, agent, on_step)
+        outcome = await self._agent_turn(session_id, agent, on_step, on_text, on_job)
         if not outcome.woke_teacher or outcome.error:
             return outcome
-        wake = await self._agent_turn(session_id, active_agent(self.transcript(session_id)), on_step)
+        wake = await self._agent_turn(session_id, active_agent(self.transcript(session_id)), on_step, on_text,
+                                      on_job)
         return replace(
             wake,
             steps=outcome.steps + wake.steps,
@@ -143,9 +155,11 @@ class TutorTurns:
         return Levels(warning=config.warning, emergency=config.emergency)
 
     async def _agent_turn(
-        self, session_id: int, agent: str, on_step: StepCallback | None
+        self, session_id: int, agent: str, on_step: StepCallback | None, on_text: TextCallback | None = None,
+        on_job: JobCallback | None = None,
     ) -> TurnOutcome:
         system = compose_prompt(agent, self.prompts_dir)
+        system = _with_prior_knowledge(system, self.store, session_id)
         tools = tools_for(agent)
         levels = self._levels(agent)
         turn_warnings: list[str] = []
@@ -153,7 +167,7 @@ class TutorTurns:
         for step in range(1, self.max_steps + 1):
             rows = self.transcript(session_id)
             try:
-                completion = await self.brain.complete(agent, model_messages(system, rows), tools=tools)
+                completion = await self._streamed(session_id, agent, model_messages(system, rows), tools, on_text)
             except BrainError as exc:
                 return TurnOutcome(agent, step - 1, error=f"tutor ({agent}): {exc}",
                                    warnings=tuple(turn_warnings), usage=usage)
@@ -164,7 +178,7 @@ class TutorTurns:
                                    warnings=tuple(turn_warnings), usage=usage)
             calls = _unique_ids(rows, completion.tool_calls)
             self._add(session_id, tx.assistant(completion.text, *(_call_part(c) for c in calls)), usage)
-            ended, woke = self._run_calls(session_id, agent, calls)
+            ended, woke = self._run_calls(session_id, agent, calls, on_job)
             if on_step is not None:
                 on_step(agent, usage)
             if not calls or ended:
@@ -177,7 +191,31 @@ class TutorTurns:
             warnings=tuple(turn_warnings), usage=usage,
         )
 
-    def _run_calls(self, session_id: int, agent: str, calls: list[ToolCall]) -> tuple[bool, bool]:
+    async def _streamed(
+        self, session_id: int, agent: str, messages: list[dict], tools: list[dict], on_text: TextCallback | None
+    ) -> Completion:
+        """One model call, streamed: text pieces go to ``on_text``, tool calls are
+        assembled from the stream. Cancelled (the learner stopped it), the text so far
+        is stored, marked stopped, and the cancellation goes on."""
+        pieces: list[str] = []
+        try:
+            async for event in self.brain.stream(agent, messages, tools=tools):
+                if isinstance(event, TextDelta):
+                    pieces.append(event.text)
+                    if on_text is not None:
+                        on_text(agent, event.text)
+                elif isinstance(event, StreamDone):
+                    return event.completion
+        except asyncio.CancelledError:
+            text = "".join(pieces)
+            if text.strip():
+                self.store.add_message(session_id, tx.ASSISTANT, text, parts=[{"type": tx.TURN_STOPPED}])
+            raise
+        raise BrainError(f"the brain at {self.brain.base_url} ended the stream without finishing")
+
+    def _run_calls(
+        self, session_id: int, agent: str, calls: list[ToolCall], on_job: JobCallback | None = None
+    ) -> tuple[bool, bool]:
         """Judge and store each call's result in order; return (turn ended, wake teacher)."""
         ended_by: str | None = None
         woke = False
@@ -195,10 +233,23 @@ class TutorTurns:
                 # results, so a probe_done beside a quiz sees the quiz as open.
                 outcome = validate_tool_call(agent, call.name, call.arguments, self.transcript(session_id))
             self._add(session_id, tx.tool(call.id, call.name, outcome.ok, outcome.result))
+            if outcome.ok and call.name in tj.JOB_TOOLS and on_job is not None:
+                # Started once its acceptance is stored; it answers later, as a steer.
+                job = tj.job_of(_call_part(call))
+                if job is not None:
+                    on_job(job)
             if outcome.ok and outcome.ends_turn:
                 ended_by = call.name
             woke = woke or (outcome.ok and outcome.wake_teacher)
         return ended_by is not None, woke
+
+
+def _with_prior_knowledge(system: str, store: Store, session_id: int) -> str:
+    """The prompt plus what earlier sessions on this topic established, if anything."""
+    from keeltui.services.tutor_records import prior_note
+
+    note = prior_note(store, session_id)
+    return f"{system}\n\n{note}" if note else system
 
 
 def _call_part(call: ToolCall) -> dict[str, Any]:
@@ -210,7 +261,7 @@ def _call_part(call: ToolCall) -> dict[str, Any]:
     return {"type": tx.TOOL_CALL, "id": call.id, "name": call.name, "arguments": arguments}
 
 
-def _unique_ids(rows: list[Message], calls: tuple[ToolCall, ...]) -> list[ToolCall]:
+def _unique_ids(rows: list[Row], calls: tuple[ToolCall, ...]) -> list[ToolCall]:
     """The calls with ids unique in the session.
 
     Phases, answers and results are matched by call id, and some servers number calls

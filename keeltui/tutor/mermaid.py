@@ -14,11 +14,15 @@ other exception escapes :func:`parse_plan`, whatever the input. Pure: text in, p
 from __future__ import annotations
 
 import heapq
+import html
 import re
 import unicodedata
 from dataclasses import dataclass
 
 __all__ = [
+    "MAX_EDGES",
+    "MAX_NODES",
+    "MAX_PLAN_CHARS",
     "Plan",
     "PlanError",
     "PlanNode",
@@ -30,10 +34,29 @@ __all__ = [
 ]
 
 
+# Caps that keep a hostile or runaway plan cheap: a teaching plan is a few dozen steps,
+# and "a0 & … & a2999 --> b0 & … & b2999" would otherwise expand to 9 million edges.
+MAX_PLAN_CHARS = 20_000
+MAX_NODES = 200
+MAX_EDGES = 2_000
+
+# Control bytes and bidi overrides from the input are shown as escapes, never drawn.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def _escape_controls(text: str) -> str:
+    def escape(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _UNSAFE.sub(escape, text)
+
+
 class PlanError(ValueError):
     """A plan that cannot be used, with the 1-based line that explains why."""
 
     def __init__(self, line: int, message: str) -> None:
+        message = _escape_controls(message)
         # Both values go to ValueError so the error pickles and compares naturally.
         super().__init__(line, message)
         self.line = line
@@ -268,14 +291,31 @@ class _Cursor:
         return PlanError(self.line, message)
 
 
+# Mermaid's entity codes: "#quot;", "#amp;", "#9829;" (decimal), "#x2665;" (hex).
+_ENTITY = re.compile(r"#([a-zA-Z][a-zA-Z0-9]{1,31}|[0-9]{1,7}|x[0-9a-fA-F]{1,6});")
+
+
+def _decode_entity(match: re.Match[str]) -> str:
+    code = match.group(1)
+    if code.isdigit():
+        reference = f"&#{code};"
+    elif code[0] == "x" and all(char in "0123456789abcdefABCDEF" for char in code[1:]):
+        reference = f"&#{code};"
+    else:
+        reference = f"&{code};"
+    decoded = html.unescape(reference)
+    # An unknown name stays as written rather than vanishing.
+    return match.group() if decoded == reference else decoded
+
+
 def _clean_title(raw: str) -> str:
-    """Strip a surrounding quote pair (and a markdown-string backtick pair)."""
+    """Strip a surrounding quote pair (and a markdown-string backtick pair); decode entities."""
     title = raw.strip()
     if len(title) >= 2 and title[0] == title[-1] == '"' and '"' not in title[1:-1]:
         title = title[1:-1].strip()
         if len(title) >= 2 and title[0] == title[-1] == "`":
             title = title[1:-1].strip()
-    return title
+    return _ENTITY.sub(_decode_entity, title).strip()
 
 
 def _scan_title(text: str, start: int, closers: tuple[str, ...]) -> tuple[str, int] | str:
@@ -335,6 +375,31 @@ def _read_title(cursor: _Cursor, node_id: str) -> str | None:
     return None
 
 
+_SPACE = re.compile(r"[ \t]+")
+
+
+def _spaced_candidate(text: str, match: re.Match[str]) -> str:
+    """The id as the writer meant it: "net balance[…]" is one id with a space, not two.
+
+    Words separated only by spaces (no edge, no ``&``, no title in between) are joined,
+    so such an id reaches the slug message instead of a confusing "expected an edge".
+    """
+    words = [match.group()]
+    end = match.end()
+    while True:
+        gap = _SPACE.match(text, end)
+        if gap is None:
+            break
+        if _ARROW.match(text, gap.end()) or _FAKE_ARROW.match(text, gap.end()):
+            break
+        word = _ID_CANDIDATE.match(text, gap.end())
+        if word is None:
+            break
+        words.append(word.group())
+        end = word.end()
+    return " ".join(words)
+
+
 def _read_node(cursor: _Cursor, after: str) -> tuple[str, str | None]:
     """Read ``id`` plus an optional shaped title and ``:::class`` suffix."""
     cursor.skip_space()
@@ -349,7 +414,7 @@ def _read_node(cursor: _Cursor, after: str) -> tuple[str, str | None]:
             f'expected a node id {after}, found "{_shorten(cursor.rest())}" '
             "— write id[Title], e.g. a[First step]"
         )
-    candidate = match.group()
+    candidate = _spaced_candidate(cursor.text, match)
     if not is_slug(candidate):
         raise cursor.fail(_slug_message(candidate))
     cursor.pos = match.end()
@@ -396,6 +461,8 @@ class _Builder:
     edges: dict[tuple[str, str], int]  # edge -> first line
 
     def mention(self, node_id: str, title: str | None, line: int, in_edge: bool) -> None:
+        if node_id not in self.order and len(self.order) >= MAX_NODES:
+            raise PlanError(line, f"the plan has more than {MAX_NODES} nodes — a plan is a few dozen steps")
         self.order.setdefault(node_id, len(self.order))
         self.first_line.setdefault(node_id, line)
         if in_edge:
@@ -436,6 +503,13 @@ def _parse_chain(cursor: _Cursor, builder: _Builder) -> None:
         _read_arrow(cursor)
         after = "after the edge"
     in_edge = len(groups) > 1
+    # Count before expanding: "&" groups multiply, and the product is what costs.
+    expanded = sum(len(left) * len(right) for left, right in zip(groups, groups[1:]))
+    if len(builder.edges) + expanded > MAX_EDGES:
+        raise cursor.fail(
+            f"the plan has more than {MAX_EDGES:,} edges once the \"&\" groups are expanded "
+            f"(this line alone makes {expanded:,}) — a plan is a few dozen steps"
+        )
     for group in groups:
         for node_id, title in group:
             builder.mention(node_id, title, cursor.line, in_edge)
@@ -460,6 +534,46 @@ def _after_header(statement: str) -> str:
     if not tail and word.isalpha():
         return ""  # an unknown direction word: fine, keeltui lays the plan out itself
     return rest
+
+
+# Other mermaid diagrams, named so the writer knows the plan must be a flowchart.
+_OTHER_DIAGRAMS = {
+    "sequencediagram": "a sequence diagram",
+    "classdiagram": "a class diagram",
+    "classdiagram-v2": "a class diagram",
+    "statediagram": "a state diagram",
+    "statediagram-v2": "a state diagram",
+    "erdiagram": "an entity-relationship diagram",
+    "gantt": "a Gantt chart",
+    "pie": "a pie chart",
+    "journey": "a user journey",
+    "gitgraph": "a git graph",
+    "mindmap": "a mind map",
+    "timeline": "a timeline",
+    "quadrantchart": "a quadrant chart",
+    "requirementdiagram": "a requirement diagram",
+    "c4context": "a C4 diagram",
+    "c4container": "a C4 diagram",
+    "c4component": "a C4 diagram",
+    "c4dynamic": "a C4 diagram",
+    "c4deployment": "a C4 diagram",
+    "sankey-beta": "a Sankey diagram",
+    "xychart-beta": "an XY chart",
+    "block-beta": "a block diagram",
+    "packet-beta": "a packet diagram",
+    "kanban": "a kanban board",
+    "architecture-beta": "an architecture diagram",
+    "zenuml": "a ZenUML diagram",
+    "radar-beta": "a radar chart",
+}
+
+
+def _other_diagram(statement: str) -> str | None:
+    """What kind of non-flowchart diagram ``statement`` opens, or None."""
+    word = statement.split(None, 1)[0] if statement.split() else ""
+    if _EDGE_AHEAD.match(statement[len(word):]):
+        return None  # "pie --> b": a node that happens to be called pie
+    return _OTHER_DIAGRAMS.get(word.lower())
 
 
 def _parse_statement(statement: str, line: int, builder: _Builder) -> None:
@@ -511,10 +625,10 @@ def _find_cycle(edges: dict[tuple[str, str], int]) -> tuple[list[str], int] | No
                     frontier.append(nxt)
         if before in parents:
             path: list[str] = []
-            node: str | None = before
-            while node is not None:
-                path.append(node)
-                node = parents[node]
+            step: str | None = before
+            while step is not None:
+                path.append(step)
+                step = parents[step]
             path.reverse()  # after … before
             return path + [after], line
         adjacency.setdefault(before, []).append(after)
@@ -522,9 +636,25 @@ def _find_cycle(edges: dict[tuple[str, str], int]) -> tuple[list[str], int] | No
 
 
 def _parse(text: str) -> Plan:
+    if len(text) > MAX_PLAN_CHARS:
+        raise PlanError(
+            1,
+            f"the plan is too long ({len(text):,} characters; at most {MAX_PLAN_CHARS:,}) "
+            "— a plan is a few dozen steps",
+        )
     builder = _Builder(order={}, titles={}, first_line={}, first_edge_line={}, edges={})
+    first = True
     for number, line in _content_lines(_split_lines(text)):
         for statement in _statements(line):
+            if first:
+                first = False
+                kind = _other_diagram(statement)
+                if kind is not None:
+                    raise PlanError(
+                        number,
+                        f'"{_shorten(statement.split()[0])}" starts {kind}, which keeltui cannot '
+                        'use — a plan is a flowchart: start with "graph TD" and write a[Step] --> b[Next]',
+                    )
             _parse_statement(statement, number, builder)
 
     if not builder.order:
@@ -551,9 +681,9 @@ def _parse(text: str) -> Plan:
     if len(_kahn(tuple(builder.order), edges)) != len(nodes):
         found = _find_cycle(builder.edges)
         if found is not None:  # always found when Kahn stalls; guarded for safety
-            cycle, line = found
+            cycle, at = found
             raise PlanError(
-                line,
+                at,
                 f"the plan has a cycle: {' → '.join(cycle)} — remove one of these edges",
             )
     return Plan(nodes=nodes, edges=edges)

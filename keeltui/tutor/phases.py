@@ -171,8 +171,10 @@ def _answered(messages: Sequence[MessageLike], call_index: int, call: Part) -> b
             if part.get("type") in (QUIZ_ANSWER, ASK_ANSWER) and part.get("call_id") == call_id:
                 return True
         # An open question is answered by whatever the learner writes next; a quiz
-        # only by picking a choice, so a side question leaves the quiz on screen.
-        if call.get("name") == ASK and content_of(message).strip():
+        # only by picking a choice, so a side question leaves the quiz on screen. A
+        # job's result (a steer) is not the learner writing.
+        steer = any(part.get("type") == "job_steer" for part in parts_of(message))
+        if call.get("name") == ASK and content_of(message).strip() and not steer:
             return True
     return False
 

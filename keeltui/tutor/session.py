@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import jobs as tj
 from .mermaid import PlanError, parse_plan
 from .phases import awaiting_verdict, ok_tool_calls, pending_question, phase_of
 from .transcript import (
@@ -31,6 +32,7 @@ from .transcript import (
     TOOL,
     TOOL_CALL,
     TOOL_RESULT,
+    TURN_STOPPED,
     USER,
     Message,
     MessageLike,
@@ -171,6 +173,8 @@ class AgentText:
     key: str
     agent: str
     text: str
+    stopped: bool = False
+    """The learner stopped this reply while it streamed."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +188,8 @@ class QuizItem:
     answer: int | None = None
     graded: bool | None = None
     active: bool = False
+    node_title: str | None = None
+    """The tagged node's title on the plan in force when the quiz was asked."""
 
 
 @dataclass(frozen=True)
@@ -207,9 +213,35 @@ class PlanItem:
     version: int
     steps: tuple[tuple[str, str], ...]  # (id, title) in topological order
     status: str  # "awaiting" (the verdict), "current", "superseded"
+    edges: tuple[tuple[str, str], ...] = ()  # (before, after), so the card draws the graph
 
 
-Item = LearnerLine | VerdictLine | AgentText | QuizItem | AskItem | AssessmentItem | PlanItem
+@dataclass(frozen=True)
+class JobItem:
+    """A background job the teacher started, with where it stands."""
+
+    key: str
+    job_id: str
+    kind: str
+    title: str
+    status: str  # running, done, failed, aborted
+
+
+@dataclass(frozen=True)
+class JobResultItem:
+    """A job's steer: its result (a collapsible card) or a quiet "aborted" mark."""
+
+    key: str
+    job_id: str
+    kind: str
+    title: str
+    status: str
+    text: str
+    files: tuple[str, ...] = ()
+
+
+Item = (LearnerLine | VerdictLine | AgentText | QuizItem | AskItem | AssessmentItem | PlanItem
+        | JobItem | JobResultItem)
 
 
 def _answers(messages: Sequence[MessageLike]) -> dict[str, Mapping[str, Any]]:
@@ -222,17 +254,28 @@ def _answers(messages: Sequence[MessageLike]) -> dict[str, Mapping[str, Any]]:
     return answers
 
 
-def _plan_steps(call: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:
+def _plan_steps(
+    call: Mapping[str, Any],
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None:
+    """``(steps, edges)`` of a plan_init call, or None when its plan does not parse."""
     source = arguments_of(call).get("mermaid")
     try:
         plan = parse_plan(source if isinstance(source, str) else "")
     except PlanError:
         return None
     titles = {node.id: node.title for node in plan.nodes}
-    return tuple((node_id, titles[node_id]) for node_id in plan.topological_order())
+    return tuple((node_id, titles[node_id]) for node_id in plan.topological_order()), plan.edges
 
 
 def _learner_item(key: str, message: MessageLike) -> Item | None:
+    steer = tj.steer_part(message)
+    if steer is not None:
+        files = steer.get("files")
+        return JobResultItem(
+            key, str(steer.get("job_id")), str(steer.get("kind")), str(steer.get("title") or ""),
+            str(steer.get("status") or tj.DONE), content_of(message),
+            tuple(str(f) for f in files) if isinstance(files, list) else (),
+        )
     kinds = {part.get("type"): part for part in parts_of(message)}
     if QUIZ_ANSWER in kinds:
         return None  # the quiz card shows the pick and the grade
@@ -242,6 +285,16 @@ def _learner_item(key: str, message: MessageLike) -> Item | None:
             return VerdictLine(key, accepted, note if isinstance(note, str) else "")
     text = content_of(message)
     return LearnerLine(key, text) if text.strip() else None
+
+
+def _refused_attempt(message: MessageLike, results: Mapping[str, Mapping[str, Any]]) -> bool:
+    """True for a step whose every call was refused: the model tries again, and the
+    learner sees only the accepted attempt (its words would otherwise repeat per try)."""
+    calls = [part for part in parts_of(message) if part.get("type") == TOOL_CALL]
+    if not calls:
+        return False
+    outcomes = [results.get(str(part.get("id"))) for part in calls]
+    return all(result is not None and result.get("ok") is not True for result in outcomes)
 
 
 def session_items(messages: Sequence[MessageLike]) -> list[Item]:
@@ -258,8 +311,10 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
     probe_done_at = next(iter(ok_tool_calls(messages, PROBE_DONE)), (None, None))[0]
     plan_calls = [call.get("id") for _, call in ok_tool_calls(messages, PLAN_INIT)]
     verdict_open = awaiting_verdict(messages)
+    job_status = tj.job_statuses(messages)
 
     items: list[Item] = []
+    titles: dict[str, str] = {}  # node titles of the plan in force so far (quiz cards)
     for index, message in enumerate(messages):
         role = role_of(message)
         if role == USER:
@@ -271,14 +326,15 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
             continue
         agent = "prober" if probe_done_at is None or index <= probe_done_at else "teacher"
         text = content_of(message)
-        if text.strip():
-            items.append(AgentText(f"m{index}", agent, text))
+        if text.strip() and not _refused_attempt(message, results):
+            stopped = any(part.get("type") == TURN_STOPPED for part in parts_of(message))
+            items.append(AgentText(f"m{index}", agent, text, stopped))
         for number, part in enumerate(parts_of(message)):
             if part.get("type") != TOOL_CALL:
                 continue
             call_id = part.get("id")
             result = results.get(call_id) if isinstance(call_id, str) else None
-            if result is None or result.get("ok") is not True:
+            if result is None or result.get("ok") is not True or not isinstance(call_id, str):
                 continue  # refused or unfinished: the learner never sees it
             key = f"m{index}-{number}"
             args = arguments_of(part)
@@ -293,10 +349,16 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
                         answer.get("choice") if answer else None,
                         answer.get("correct") if answer else None,
                         call_id == waiting_id,
+                        titles.get(node_id) if isinstance(node_id, str) else None,
                     )
                 )
             elif name == ASK:
                 items.append(AskItem(key, call_id, str(args.get("question", "")), call_id == waiting_id))
+            elif name in tj.JOB_TOOLS:
+                job = tj.job_of(part)
+                if job is not None:
+                    items.append(JobItem(key, job.job_id, job.kind, job.title,
+                                         job_status.get(job.job_id, tj.RUNNING)))
             elif name == PROBE_DONE:
                 strands = args.get("strands")
                 items.append(
@@ -307,11 +369,13 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
                     )
                 )
             elif name == PLAN_INIT:
-                steps = _plan_steps(part)
-                if steps is None:
+                drawn = _plan_steps(part)
+                if drawn is None:
                     continue
+                steps, edges = drawn
+                titles = dict(steps)
                 version = plan_calls.index(call_id) + 1 if call_id in plan_calls else 0
                 latest = version == len(plan_calls)
                 status = ("awaiting" if verdict_open else "current") if latest else "superseded"
-                items.append(PlanItem(key, version, steps, status))
+                items.append(PlanItem(key, version, steps, status, edges))
     return items

@@ -23,6 +23,7 @@ from .phases import (
     plan_version,
     probe_concluded,
 )
+from .jobs import DEMO, JOB_TOOLS, RESEARCH, VISUAL
 from .transcript import ASK, PLAN_INIT, PROBE_DONE, QUIZ, MessageLike, arguments_of
 
 AGENTS = ("prober", "teacher")
@@ -121,14 +122,49 @@ _PLAN_INIT = _function(
 )
 
 
+_JOB_NOTE = (
+    " Answers at once with \"started\"; keep teaching. The result arrives later as a "
+    "message marked [… job finished] (or failed, or aborted by the learner): use it then, "
+    "never invent it before."
+)
+
+_RESEARCH = _function(
+    RESEARCH,
+    "Start a background research job on one question (the model and, when configured, "
+    "a search command)." + _JOB_NOTE,
+    {"query": {"type": "string", "description": "The question to research, in a sentence."}},
+)
+
+_DEMO = _function(
+    DEMO,
+    "Start a background job that writes one small runnable example program the learner "
+    "can run." + _JOB_NOTE,
+    {
+        "brief": {"type": "string", "description": "What the example shows."},
+        "language": {"type": "string", "description": "Programming language, e.g. python."},
+    },
+)
+
+_VISUAL = _function(
+    VISUAL,
+    "Start a background job that draws a diagram (as text; also as SVG when svg is true)."
+    + _JOB_NOTE,
+    {
+        "brief": {"type": "string", "description": "What the diagram shows."},
+        "svg": {"type": "boolean", "description": "Also write an SVG file."},
+    },
+)
+
+
 def prober_tools() -> list[dict[str, Any]]:
     """The prober's tools: ``quiz`` (no node_id), ``ask``, ``probe_done``."""
     return copy.deepcopy([_PROBER_QUIZ, _ASK_TOOL, _PROBE_DONE])
 
 
 def teacher_tools() -> list[dict[str, Any]]:
-    """The teacher's tools: ``plan_init``, ``quiz`` (node_id required), ``ask``."""
-    return copy.deepcopy([_PLAN_INIT, _TEACHER_QUIZ, _ASK_TOOL])
+    """The teacher's tools: ``plan_init``, ``quiz`` (node_id required), ``ask``, and the
+    background jobs ``research``, ``demo``, ``visual``."""
+    return copy.deepcopy([_PLAN_INIT, _TEACHER_QUIZ, _ASK_TOOL, _RESEARCH, _DEMO, _VISUAL])
 
 
 def tools_for(agent: str) -> list[dict[str, Any]]:
@@ -309,6 +345,19 @@ def _plan_init(args: Mapping[str, Any], messages: Sequence[MessageLike]) -> Tool
     return ToolOutcome(ok=True, result=result, ends_turn=not teaching, plan=plan)
 
 
+def _job(name: str, args: Mapping[str, Any]) -> ToolOutcome:
+    _text(args, "query" if name == RESEARCH else "brief")
+    if name == DEMO and args.get("language") is not None:
+        _text(args, "language")
+    if name == VISUAL and args.get("svg") is not None and not isinstance(args.get("svg"), bool):
+        raise _Refused('argument "svg" must be true or false')
+    return ToolOutcome(
+        ok=True,
+        result={"status": "started", "kind": name,
+                "next": "keep teaching; the result arrives later as a message"},
+    )
+
+
 def _decode(arguments: Mapping[str, Any] | str | None) -> Mapping[str, Any]:
     if arguments is None:
         return {}
@@ -317,7 +366,7 @@ def _decode(arguments: Mapping[str, Any] | str | None) -> Mapping[str, Any]:
             return {}
         try:
             arguments = json.loads(arguments)
-        except ValueError as err:
+        except json.JSONDecodeError as err:
             raise _Refused(f"the arguments are not valid JSON ({err.msg})") from err
     if not isinstance(arguments, Mapping):
         raise _Refused("the arguments must be a JSON object")
@@ -350,6 +399,8 @@ def validate_tool_call(
             return _quiz(agent, args, messages)
         if name == PROBE_DONE:
             return _probe_done(args, messages)
+        if name in JOB_TOOLS:
+            return _job(name, args)
         return _plan_init(args, messages)
     except _Refused as refusal:
         return ToolOutcome(ok=False, result=f"{name} refused: {refusal}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 # Roles
 USER = "user"
@@ -29,6 +29,7 @@ PLAN_ACCEPTED = "plan-accepted"  # on the learner's accept turn: {"plan_version"
 PLAN_DECLINED = "plan-declined"  # on the learner's decline turn
 QUIZ_ANSWER = "quiz_answer"  # on the learner's answer: {"call_id", "choice", "correct"}
 ASK_ANSWER = "ask_answer"  # on the learner's reply to an ask: {"call_id"}
+TURN_STOPPED = "turn_stopped"  # on an agent reply the learner stopped while it streamed
 
 # Tool names the tutor knows about (the schemas live in tools.py).
 ASK = "ask"
@@ -63,7 +64,18 @@ class Message:
         )
 
 
-MessageLike = Message | Mapping[str, Any]
+class RowLike(Protocol):
+    """Any row with the transcript's three fields, read-only (the store's rows are frozen)."""
+
+    @property
+    def role(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def parts(self) -> Sequence[Mapping[str, Any]]: ...
+
+
+MessageLike = Message | RowLike | Mapping[str, Any]
 
 
 # --- readers (tolerant of dicts and of malformed rows) -------------------------------

@@ -11,7 +11,7 @@ from keeltui.brain import (
 )
 from keeltui.config import BrainConfig
 from keeltui.jsonextract import EmptyReplyError, NoJSONError
-from tests.support.loopback import LoopbackBrain, Reply, free_port
+from keeltui_dev.loopback import LoopbackBrain, Reply, free_port
 
 TOOLS = [{
     "type": "function",

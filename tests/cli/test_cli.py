@@ -8,7 +8,7 @@ import pytest
 from keeltui.statusfile import write_status
 from keeltui.store import Store
 from tests.conftest import write_config
-from tests.support.loopback import Reply, free_port
+from keeltui_dev.loopback import Reply, free_port
 from tests.support.tmux import run_keeltui
 
 
@@ -178,7 +178,7 @@ def test_snooze_and_focus_share_state_with_the_app(cfg, tmp_path):
     stopped = run_keeltui(cfg, "focus", "stop")
     assert stopped.returncode == 0 and "write the report" in stopped.stdout
     rows = store.messages(store.chief_id())
-    assert rows[-1].turn_kind == "task" and "write the report" in rows[-1].content
+    assert rows[-1].turn_kind == "notice" and "write the report" in rows[-1].content
     assert run_keeltui(cfg, "focus", "stop").returncode == 1
 
 

@@ -12,13 +12,15 @@ import os
 import time
 
 from keeltui.ambient.judges import AMBIENT_SYSTEM, FOCUS_SYSTEM
-from tests.support.loopback import Reply
-from tests.support.tmux import keeltui_command, run_keeltui
+from keeltui_dev.loopback import Reply
+from tests.support.need import need_binary
+from tests.support.tmux import Tmux, keeltui_command, run_keeltui
 
 PLACEHOLDER = "Write to the Chief"
 JUDGE_MODEL = "judge-model"
 DRIFT = "Twenty minutes of YouTube; the grant report is waiting."
 CADENCE = 1
+SHORT_SNOOZE = 5
 
 
 def _calls(loopback, system: str) -> int:
@@ -87,7 +89,8 @@ def test_drift_snooze_and_focus_in_tmux(tmp_path, loopback, tmux, e2e_env):
     tmux.wait_text("z Snooze 1h")
     tmux.send("z")
     tmux.wait_for(lambda text: DRIFT not in text, what="the drift line to clear")
-    assert _wait_status(config, lambda s: s == "idle", "idle after the snooze") == "idle"
+    # Snoozed is shown as such, with its end, never as a bare "idle".
+    assert _wait_status(config, lambda s: s.startswith("◌ snoozed until "), "snoozed after the snooze")
 
     # Lift the snooze from the CLI and drift again, so that silence below is focus's doing.
     assert run_keeltui(config, "snooze", "off").returncode == 0
@@ -114,3 +117,42 @@ def test_drift_snooze_and_focus_in_tmux(tmp_path, loopback, tmux, e2e_env):
     assert _calls(loopback, AMBIENT_SYSTEM) == ambient
     assert DRIFT not in tmux.capture()
     assert not tmux.pane_dead()
+
+
+def test_a_drift_still_on_screen_after_the_snooze_is_named_again(tmp_path, loopback, e2e_env):
+    """Drift; F6 from inside the composer (short snooze via config); the snooze ends
+    with the same window still in front: the drift is named again, on screen and in
+    `keeltui status`. At 80x24, the smallest pane keeltui supports."""
+    need_binary("tmux", "tmux")
+    loopback.responder = _respond
+    window = tmp_path / "window.txt"
+    _show(window, "keeltui - terminal", "xterm")
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[brain]\nbase_url = "{loopback.url}"\nmodel = "loop-model"\ntimeout_secs = 5.0\n'
+        f'[brain.models]\njudge = "{JUDGE_MODEL}"\n'
+        f'[ambient]\nmode = "status"\ncadence_secs = {CADENCE}\nsnooze_secs = {SHORT_SNOOZE}\n'
+        f'[evidence]\nsource = "command"\ncommand = "cat {window}"\npoll_secs = 0.2\n'
+        f'[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n',
+        encoding="utf-8",
+    )
+    tmux = Tmux(80, 24)
+    try:
+        tmux.start(keeltui_command(config), e2e_env)
+        tmux.wait_text(PLACEHOLDER)
+        tmux.type("draft")  # the composer has the keyboard and keeps it
+        _show(window, "YouTube - cat videos")
+        screen = tmux.wait_text("F6 snooze 5s")
+        assert "F7 start focus" in screen and DRIFT[:30] in screen
+        judged = _calls(loopback, AMBIENT_SYSTEM)
+        tmux.send("F6")
+        tmux.wait_for(lambda text: "F6 snooze" not in text and DRIFT[:30] not in text, what="the snooze")
+        assert _wait_status(config, lambda s: s.startswith("◌ snoozed until "), "snoozed")
+        assert "draft" in tmux.capture()  # F6 typed nothing into the composer
+        # The same window stays in front; the snooze ends: named again, no key pressed.
+        tmux.wait_text("F6 snooze 5s", timeout=SHORT_SNOOZE + 25)
+        assert _wait_status(config, lambda s: s.startswith("⚠"), "the drift again") == "⚠ " + DRIFT
+        assert _calls(loopback, AMBIENT_SYSTEM) > judged
+        assert not tmux.pane_dead()
+    finally:
+        tmux.close()

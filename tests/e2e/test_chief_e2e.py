@@ -7,7 +7,7 @@ import time
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
 from keeltui.store import Store
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.tmux import keeltui_command, run_keeltui
 
 PLACEHOLDER = "Write to the Chief"

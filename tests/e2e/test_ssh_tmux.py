@@ -8,7 +8,7 @@ import textwrap
 
 from keeltui.store import Store
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.tmux import keeltui_command
 
 PLACEHOLDER = "Write to the Chief"
@@ -40,14 +40,17 @@ def test_line_mode_chat_on_the_same_room(tmp_path, loopback, tmux, e2e_env):
     Store(tmp_path / "k.db").add_report("followup:x", "an earlier follow-up")
     tmux.start(keeltui_command(config, "chat"), e2e_env)
     tmux.wait_text("Ctrl-D to leave")
-    assert "an earlier follow-up" in tmux.capture()
+    tmux.wait_text("an earlier follow-up")  # printed after the header: wait, do not race it
+    # Keys typed before the prompt is up meet the terminal in cooked mode (CR becomes LF
+    # and Escape is echoed), as they would for a person: type once the prompt shows.
+    tmux.wait_for(lambda s: s.rstrip().endswith("Owner>"), what="the prompt")
     tmux.type("first line")
     tmux.send("Escape", "Enter")  # Alt+Enter: a new line, not a send
     tmux.type("second line")
     tmux.send("Enter")
     tmux.wait_text("First answer.")
     tmux.send("Up")  # history recalls the last message
-    tmux.wait_text("second line", timeout=5)
+    tmux.wait_text("second line")
     tmux.send("C-u", "C-u")
     tmux.type("again")
     tmux.send("Enter")

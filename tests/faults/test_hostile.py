@@ -10,7 +10,7 @@ from rich.console import Console
 from keeltui.panes.message import ChatMessage
 from keeltui.panes.system_line import SystemLine
 from keeltui.store import Store
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 
 HOSTILE = [
@@ -72,3 +72,119 @@ async def test_hostile_reports_and_huge_lines_land_without_crashing(make_app, tm
         assert not (set(screen_text(app)) & CONTROL)
         assert len(app.room.log_view.query(SystemLine)) == len(HOSTILE) + 1
         other.close()
+
+
+# -- 10.5: the key goes only where it belongs ------------------------------------------
+
+
+def _chat_once(env_extra: dict, *args: str):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, **env_extra}
+    return subprocess.run([sys.executable, "-m", "keeltui", *args, "chat", "hello"],
+                          capture_output=True, text=True, env=env, timeout=60)
+
+
+def _authorization(server) -> str:
+    assert server.headers, "the brain was never called"
+    return {k.lower(): v for k, v in server.headers[-1].items()}.get("authorization", "")
+
+
+def test_an_exported_key_never_reaches_the_default_local_endpoint():
+    import pytest
+
+    from keeltui_dev.loopback import LoopbackBrain
+
+    try:
+        server = LoopbackBrain(port=11434)  # the default Ollama URL, no config at all
+    except OSError:
+        pytest.skip("port 11434 is taken on this machine")
+    with server:
+        done = _chat_once({"OPENAI_API_KEY": "sk-exported-secret", "OPENAI_ORG_ID": "org-secret",
+                           "OPENAI_CUSTOM_HEADERS": "X-Secret: hush"})
+        assert done.returncode == 0, done.stderr
+        headers = {k.lower(): v for k, v in server.headers[-1].items()}
+    assert "sk-exported-secret" not in _authorization(server)
+    assert "openai-organization" not in headers and "x-secret" not in headers
+
+
+def test_an_exported_key_does_not_follow_an_env_base_url(loopback):
+    done = _chat_once({"OPENAI_API_KEY": "sk-exported-secret", "KEEL_BRAIN_BASE_URL": loopback.url,
+                       "KEEL_BRAIN_MODEL": "loop-model"})
+    assert done.returncode == 0, done.stderr
+    assert "sk-exported-secret" not in _authorization(loopback)
+
+
+def test_a_key_configured_with_its_endpoint_is_sent_there(loopback, tmp_path):
+    from tests.conftest import write_config
+
+    path = write_config(tmp_path / "c.toml", loopback.url)
+    text = path.read_text().replace("[brain]\n", '[brain]\napi_key_env = "MY_PROVIDER_KEY"\n', 1)
+    path.write_text(text + f'[paths]\ndatabase = "{tmp_path / "k.db"}"\n')
+    done = _chat_once({"MY_PROVIDER_KEY": "sk-configured", "OPENAI_API_KEY": "sk-other"}, "--config", str(path))
+    assert done.returncode == 0, done.stderr
+    assert _authorization(loopback) == "Bearer sk-configured"
+
+
+def test_doctor_says_which_key_goes_to_which_host(loopback, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import write_config
+
+    path = write_config(tmp_path / "c.toml", loopback.url)
+    path.write_text(path.read_text().replace("[brain]\n", '[brain]\napi_key_env = "MY_PROVIDER_KEY"\n', 1))
+    env = {**os.environ, "MY_PROVIDER_KEY": "sk-configured"}
+    done = subprocess.run([sys.executable, "-m", "keeltui", "--config", str(path), "doctor"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert f"API key from $MY_PROVIDER_KEY goes to 127.0.0.1:{loopback.port}" in done.stdout
+    assert "sk-configured" not in done.stdout + done.stderr
+    env = {**os.environ, "OPENAI_API_KEY": "sk-exported", "KEEL_BRAIN_BASE_URL": loopback.url}
+    done = subprocess.run([sys.executable, "-m", "keeltui", "doctor"], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert f"no API key is sent to 127.0.0.1:{loopback.port}" in done.stdout
+    assert "$OPENAI_API_KEY is exported but not used" in done.stdout
+
+
+# -- 10.8: hyperlinks are only ever http(s) and show their target ------------------------
+
+LINKS = ("Pay at [your bank](https://evil.example/pay), read [the manual](x-man-page://ls), "
+         "open [this](file:///etc/passwd) or [ssh](ssh://host) — or <https://ok.example/a>.")
+
+
+def _hyperlink_targets(renderable) -> list[str]:
+    import re
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=200, force_terminal=True, color_system="truecolor", legacy_windows=False)
+    console.print(renderable)
+    return [t for t in re.findall(r"\x1b]8;[^;]*;([^\x1b]*)\x1b\\", buffer.getvalue()) if t]
+
+
+def test_model_links_are_http_only_and_show_their_target():
+    from keeltui.panes.message import ChatMessage
+
+    message = ChatMessage(1, "assistant", "Chief", LINKS)
+    targets = _hyperlink_targets(message._renderable())
+    assert targets and all(t.startswith(("http://", "https://")) for t in targets), targets
+    shown = _render_plain(message._renderable(), width=200)
+    assert "your bank (https://evil.example/pay)" in shown
+    assert "the manual (x-man-page://ls)" in shown
+    assert "ssh (ssh://host)" in shown
+    assert "(https://ok.example/a) (https://ok.example/a)" not in shown  # a bare URL is not doubled
+
+
+async def test_streamed_links_show_their_target_on_screen(make_app, loopback):
+    loopback.queue(Reply(text=LINKS))
+    app = make_app()
+    async with app.run_test(size=(200, 40)) as pilot:
+        app.room.composer.focus_input()
+        app.room.composer.input.insert("links please")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not app.room.composer.busy and "ok.example" in screen_text(app))
+        text = screen_text(app)
+        assert "your bank (https://evil.example/pay)" in text
+        assert "the manual (x-man-page://ls)" in text

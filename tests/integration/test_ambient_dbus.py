@@ -18,7 +18,7 @@ import pytest
 
 from tests.support.need import need_binary
 
-from keeltui.ambient.notifier import NotifySendNotifier, make_notifier
+from keeltui.adapters.notifier import NotifySendNotifier, make_notifier
 
 pytestmark = pytest.mark.dbus
 

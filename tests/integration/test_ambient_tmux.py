@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.need import need_binary
 
-from keeltui.ambient.evidence import TmuxSource
+from keeltui.adapters.evidence import TmuxSource
 
 
 @pytest.fixture
@@ -42,9 +42,31 @@ def test_tmux_source_reads_the_active_pane(tmux_server):
     snap = source.read()
     assert snap is not None
     assert snap.wm_class == "sleep"
-    assert snap.title == "notes for issue #12 ✓"
+    assert snap.title.startswith("sleep · ") and snap.title.endswith(" · notes for issue #12 ✓")
     tmux("select-pane", "-t", "t:0.0")
-    assert source.read().title == "keeltui pane"
+    assert source.read().title.endswith(" · keeltui pane")
+
+
+def test_tmux_source_sees_the_command_path_and_window_not_the_host_name(tmux_server, tmp_path):
+    socket, env, tmux = tmux_server
+    # A real client attached (in a second server's pane), so client_activity exists.
+    tmux("new-window", "-t", "t", "-n", "services", "-c", "/etc", "less /etc/services")
+    attach = f"keel-attach-{socket}"
+    subprocess.run(["tmux", "-L", attach, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30",
+                    f"tmux -L {socket} attach -t t"], env=env, check=True)
+    try:
+        source = TmuxSource(socket, env=env)
+        snap = None
+        for _ in range(200):  # the attach takes a moment under load
+            snap = source.read()
+            if snap is not None and snap.wm_class == "less" and snap.idle_secs is not None:
+                break
+            subprocess.run(["sleep", "0.1"])
+        assert snap is not None and snap.wm_class == "less"
+        assert snap.title.startswith("less · /etc · services"), snap.title
+        assert snap.idle_secs is not None and 0 <= snap.idle_secs < 600
+    finally:
+        subprocess.run(["tmux", "-L", attach, "kill-server"], env=env, capture_output=True)
 
 
 def test_tmux_source_with_a_dead_server_is_none():

@@ -14,7 +14,7 @@ import pytest
 
 from tests.support.need import need_binary
 
-from keeltui.ambient.evidence import EwmhSource, make_source
+from keeltui.adapters.evidence import EwmhSource, make_source
 
 pytestmark = pytest.mark.x11
 
@@ -113,3 +113,15 @@ def test_auto_picks_ewmh_on_a_working_display(x_display):
     env, _ = x_display
     source = make_source("auto", "", env=env)
     assert source.name == "ewmh"
+
+
+def test_ewmh_source_reads_the_idle_time_from_the_screensaver_extension(x_display):
+    env, procs = x_display
+    open_xterm(env, procs, "keel-idle-window")
+    assert ok(["wmctrl", "-a", "keel-idle-window"], env)
+    source = EwmhSource(env["DISPLAY"])
+    first = wait_for(lambda: source.read(), "a read")
+    assert first.idle_secs is not None and first.idle_secs >= 0
+    # Nobody types on Xvfb: the idle time only grows.
+    later = wait_for(lambda: (s := source.read()) is not None and s.idle_secs > first.idle_secs and s, "idle to grow")
+    assert later.idle_secs > first.idle_secs

@@ -26,7 +26,7 @@ from keeltui.sentinel import NUDGE_EVENT
 from keeltui.statusfile import read_status
 from keeltui.store import Store
 from tests.conftest import app_for
-from tests.support.loopback import LoopbackBrain, Reply, free_port
+from keeltui_dev.loopback import LoopbackBrain, Reply, free_port
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import run_keeltui
 
@@ -94,7 +94,7 @@ def script(loopback) -> Script:
 @pytest.fixture
 def toasts(monkeypatch) -> Toasts:
     recorder = Toasts()
-    monkeypatch.setattr("keeltui.ambient.controller.make_notifier", lambda: recorder)
+    monkeypatch.setattr("keeltui.panes.ambient_controller.make_notifier", lambda: recorder)
     return recorder
 
 
@@ -178,9 +178,9 @@ async def test_drift_sets_the_line_then_one_nudge_and_one_toast(ambient_app, scr
         events = app.store.events(NUDGE_EVENT)
         assert events and events[0]["data"] == {"message": DRIFT, "title": "YouTube - cat videos", "class": "firefox"}
         calls = judge_calls(loopback)
-        await wait_for(pilot, lambda: len(app.store.events(NUDGE_EVENT)) > len(events), what="a later sustained tick")
-        assert judge_calls(loopback) > calls
+        await wait_for(pilot, lambda: judge_calls(loopback) > calls + 1, what="later sustained ticks")
         assert toasts.sent == [("keeltui", DRIFT)]  # once per episode
+        assert len(app.store.events(NUDGE_EVENT)) == 1  # one record per episode, not per check
         # Back on track: the line, the banner and the status file clear.
         script.ambient = verdict()
         window.show("grant report.odt - LibreOffice", "libreoffice")
@@ -200,7 +200,9 @@ async def test_z_snoozes_the_line_banner_and_store(ambient_app, script, window, 
         await wait_for(pilot, lambda: not app.banner.has_class("-shown"))
         until = app.store.get_state(ambient_state.SNOOZE_KEY)
         assert 59 * 60 < until - time.time() <= 60 * 60
-        assert status_file(tmp_path) == "idle" and "⚠" not in status_text(app)
+        # Snoozed is a state of its own, with its end: never a bare "idle".
+        shown_until = time.strftime("%H:%M", time.localtime(until))
+        assert status_file(tmp_path) == f"◌ snoozed until {shown_until}" and "⚠" not in status_text(app)
         calls = judge_calls(loopback)
         window.show("Reddit - the front page")
         await app.ambient.sentinel.evaluate()
@@ -214,11 +216,11 @@ async def test_keeltui_snooze_from_another_process_is_honoured(ambient_app, scri
         out = run_keeltui(tmp_path / "config.toml", "snooze", "30m")
         assert out.returncode == 0, out.stderr
         # The store poll runs every 0.5 s; the bound here only catches a hang.
-        await wait_for(pilot, lambda: app.ambient_line == "", timeout=5, what="the CLI snooze")
+        await wait_for(pilot, lambda: app.ambient_line == "", what="the CLI snooze")
         assert app.ambient.sentinel.snoozed
         other = Store(tmp_path / "k.db")
         other.delete_state(ambient_state.SNOOZE_KEY)  # what `keeltui snooze off` does
-        await wait_for(pilot, lambda: not app.ambient.sentinel.snoozed, timeout=5, what="snooze lifted")
+        await wait_for(pilot, lambda: not app.ambient.sentinel.snoozed, what="snooze lifted")
         other.close()
         # A new title after the snooze is judged again and the line comes back.
         window.show("YouTube - more cat videos")
@@ -280,11 +282,11 @@ async def test_focus_from_the_banner_silences_the_sentinel_and_reports(ambient_a
         # Stopping (from the CLI, as any other process could) reports into the room.
         out = run_keeltui(tmp_path / "config.toml", "focus", "stop")
         assert out.returncode == 0 and "1 drift" in out.stdout
-        await wait_for(pilot, lambda: app.focus_text == "", timeout=5, what="focus ended")
+        await wait_for(pilot, lambda: app.focus_text == "", what="focus ended")
         await wait_for(pilot, lambda: any(FIRST_TASK in line.row_text for line in app.room.log_view.query(SystemLine)
-                                          if line.turn_kind == "task"), what="task line")
+                                          if line.turn_kind == "notice"), what="the Notice line")
         rows = app.store.messages(app.store.chief_id())
-        assert rows[-1].turn_kind == "task" and "1 drift" in rows[-1].content
+        assert rows[-1].turn_kind == "notice" and "1 drift" in rows[-1].content
         assert judge_calls(loopback, FOCUS_SYSTEM) == 1
 
 
@@ -306,7 +308,7 @@ async def test_f_key_prompt_a_timed_session_ends_itself(ambient_app, window):
         await wait_for(pilot, lambda: app.focus_text == "", what="the session to end on time")
         assert ambient_state.current_focus(app.store) is None
         rows = app.store.messages(app.store.chief_id())
-        assert rows[-1].turn_kind == "task" and '"tidy the inbox"' in rows[-1].content
+        assert rows[-1].turn_kind == "notice" and '"tidy the inbox"' in rows[-1].content
         assert "no drifts" in rows[-1].content
 
 
@@ -323,7 +325,7 @@ async def test_focus_started_by_the_cli_shows_and_escape_cancels_the_prompt(ambi
         out = run_keeltui(tmp_path / "config.toml", "focus", "start", "fix the boiler", "--minutes", "40")
         assert out.returncode == 0, out.stderr
         await wait_for(pilot, lambda: app.focus_text.startswith("◎ Focus: fix the boiler · 40m left"),
-                       timeout=5, what="focus from the CLI")
+                       what="focus from the CLI")
         await wait_for(pilot, lambda: app.ambient_line == "", what="the drift line cleared")
 
 
@@ -354,6 +356,10 @@ async def test_settings_change_the_mode_live_and_survive_a_restart(ambient_app, 
     async with again.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: again.ambient is not None and again.ambient.is_mounted)
         assert again.ambient.sentinel.mode == "off"
+        # Let start-up settle before leaving (a teardown during the tutor's mount or the
+        # brain check is issue 11.1's race, not what this test is about).
+        await wait_for(pilot, lambda: again.brain_online is not None and again.tutor is not None
+                       and again.tutor.is_mounted, what="start-up settled")
 
 
 async def test_settings_refuse_bad_values_in_the_modal(ambient_app, window):
@@ -388,9 +394,10 @@ async def test_an_unknown_stored_mode_is_refused_by_name(ambient_app, tmp_path):
         other = Store(tmp_path / "k.db")
         other.set_state(ambient_state.SETTINGS_MODE_KEY, "loud")
         other.set_state(ambient_state.SETTINGS_CADENCE_KEY, 7)
-        await wait_for(pilot, lambda: app.ambient.sentinel.cadence_secs == 7, timeout=5, what="live cadence")
+        await wait_for(pilot, lambda: app.ambient.sentinel.cadence_secs == 7, what="live cadence")
         assert app.ambient.sentinel.mode == "notify"
-        assert any("'loud'" in n.message for n in app._notifications)
+        # A toast lands through the app's message queue: wait for it rather than race it.
+        await wait_for(pilot, lambda: any("'loud'" in n.message for n in app._notifications), what="the refusal toast")
         other.close()
 
 
@@ -418,8 +425,8 @@ async def test_hostile_titles_and_replies_render_literally(ambient_app, script, 
 async def test_offline_brain_switches_to_the_local_judge(ambient_app, window):
     app = ambient_app(base_url=f"http://127.0.0.1:{free_port()}/v1")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.judge_name == "local", what="the local judge")
-        assert "judge: local" in status_text(app)
+        await wait_for(pilot, lambda: app.judge_name == "local · brain unreachable", what="the local judge")
+        assert "judge: local · brain unreachable" in status_text(app)
         # The local judge calls it drift when most recent titles are time sinks.
         window.show("YouTube - funny cats")
         await wait_for(pilot, lambda: "YouTube - funny cats" in app.ambient.sentinel.ring)
@@ -429,13 +436,15 @@ async def test_offline_brain_switches_to_the_local_judge(ambient_app, window):
         assert "⚠ The last few windows" in status_text(app)
 
 
-async def test_a_garbage_reply_keeps_the_prior_line(ambient_app, script, window, loopback):
+async def test_a_garbage_reply_hands_over_to_the_local_judge_at_once(ambient_app, script, window, loopback):
     app = ambient_app()
     async with app.run_test(size=SIZE) as pilot:
         await drift(pilot, app, script, window)
         script.ambient = "I think you are doing fine, honestly."
         await wait_for(pilot, lambda: app.ambient.sentinel.last_error, what="a failed judgement")
-        assert app.ambient_line == DRIFT and f"⚠ {DRIFT}" in status_text(app)
+        # The same tick: the local judge answered, and the status line says why it runs.
+        await wait_for(pilot, lambda: "judge: local · brain unreachable" in status_text(app), what="said once")
+        assert app.ambient.sentinel.judge_name == "local"
         assert app.is_running
 
 
@@ -449,7 +458,7 @@ async def test_shift_f_stops_focus_and_reports_it(ambient_app, window, tmp_path)
         await wait_for(pilot, lambda: app.focus_text == "", what="focus stopped")
         assert ambient_state.current_focus(app.store) is None
         rows = app.store.messages(app.store.chief_id())
-        assert rows[-1].turn_kind == "task" and '"sort the receipts"' in rows[-1].content
+        assert rows[-1].turn_kind == "notice" and '"sort the receipts"' in rows[-1].content
 
 
 async def test_the_drift_judge_returns_to_the_brain_when_it_comes_back(ambient_app, window, monkeypatch):
@@ -457,8 +466,8 @@ async def test_the_drift_judge_returns_to_the_brain_when_it_comes_back(ambient_a
     port = free_port()
     app = ambient_app(base_url=f"http://127.0.0.1:{port}/v1")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.judge_name == "local", what="the local judge")
-        with LoopbackBrain(port=port):
+        await wait_for(pilot, lambda: app.judge_name.startswith("local"), what="the local judge")
+        with LoopbackBrain(Script(), port=port):  # a brain that answers the judge properly
             await wait_for(pilot, lambda: app.brain_online is True and app.judge_name == "brain",
                            what="the brain judge again")
             assert "judge: brain" in status_text(app)
@@ -483,3 +492,31 @@ async def test_the_app_keeps_working_under_an_open_dialog(ambient_app, script, w
         await pilot.press("escape")
         await wait_for(pilot, lambda: "landed under the dialog" in screen_text(app))
         other.close()
+
+
+# Issue 9, point 9: the focus dialog's "blank: open-ended" and the end as a Notice.
+async def test_focus_dialog_blank_minutes_starts_an_open_ended_session(ambient_app):
+    app = ambient_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted, what="the ambient controller")
+        await pilot.press("f7")  # works while the composer has the keys
+        await wait_for(pilot, lambda: isinstance(app.screen, FocusPrompt), what="the focus prompt")
+        prompt = app.screen
+        await pilot.press(*"read the paper")
+        await pilot.press("tab")
+        minutes = prompt.query_one("#minutes")
+        assert app.focused is minutes
+        await pilot.press("ctrl+u")  # clear the offered length: "blank: open-ended"
+        await wait_for(pilot, lambda: minutes.value == "", what="a blank minutes field")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.focus_text.startswith("◎ Focus:"), what="focus text")
+        session = ambient_state.current_focus(app.store)
+        assert session is not None and session["minutes"] is None
+        assert " in" in app.focus_text and "left" not in app.focus_text
+        await wait_for(pilot, lambda: "read the paper" in screen_text(app) and " in" in screen_text(app))
+        # F8 ends it: the end is the app's own Notice in the room, not a Scheduled task.
+        await pilot.press("f8")
+        await wait_for(pilot, lambda: "Focus session ended" in screen_text(app), what="the end in the room")
+        line = [w for w in app.room.log_view.query(SystemLine) if "Focus session ended" in w.row_text][-1]
+        assert line.turn_kind == "notice"
+        assert "Notice" in screen_text(app) and "Scheduled task" not in screen_text(app)

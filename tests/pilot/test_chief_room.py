@@ -6,8 +6,8 @@ from keeltui.chief.quiet import QUIET_MODE_REFUSAL
 from keeltui.panes.message import ChatMessage, StreamingReply
 from keeltui.panes.system_line import SystemLine
 from keeltui.store import Store
-from tests.support.loopback import Reply, free_port
-from tests.support.pilot import screen_text, wait_for
+from keeltui_dev.loopback import Reply, free_port
+from tests.support.pilot import repeat_until, screen_text, wait_for
 
 SIZE = (110, 36)
 
@@ -181,13 +181,17 @@ async def test_long_room_mounts_a_bounded_window_and_pages_older_rows(make_app, 
         await wait_for(pilot, lambda: "row 499" in screen_text(app), what="latest row visible")
         initial = app.room.mounted_ids
         assert len(initial) <= 60
-        for _ in range(6):
+        async def page_back():
             app.room.log_view.scroll_home(animate=False)
             await pilot.pause(0.2)
             app.room.log_view.scroll_to(y=5, animate=False)
             await pilot.pause(0.1)
             app.room.log_view.scroll_home(animate=False)
             await pilot.pause(0.2)
+
+        # As many rounds as a loaded machine needs, until the newest rows were pruned.
+        await repeat_until(pilot, page_back, lambda: min(app.room.mounted_ids) < min(initial) and not app.room.at_latest,
+                           what="older rows paged in")
         ids = app.room.mounted_ids
         assert min(ids) < min(initial), "older rows were not paged in"
         assert len(ids) <= 60
@@ -200,13 +204,15 @@ async def test_long_room_mounts_a_bounded_window_and_pages_older_rows(make_app, 
         ids = app.room.mounted_ids
         assert report_id not in ids and ids == list(range(ids[0], ids[0] + len(ids)))
         # Scrolling back down pages the newer rows in, the report last.
-        for _ in range(12):
+        async def page_forward():
             app.room.log_view.scroll_end(animate=False)
             await pilot.pause(0.2)
-            if report_id in app.room.mounted_ids:
-                break
-            app.room.log_view.scroll_relative(y=-5, animate=False)
-            await pilot.pause(0.1)
+            if report_id not in app.room.mounted_ids:
+                app.room.log_view.scroll_relative(y=-5, animate=False)
+                await pilot.pause(0.1)
+
+        await repeat_until(pilot, page_forward, lambda: report_id in app.room.mounted_ids and app.room.at_latest,
+                           what="the report paged in last")
         ids = app.room.mounted_ids
         assert ids[-1] == report_id and app.room.at_latest
         assert ids == list(range(ids[0], ids[0] + len(ids))) and len(ids) <= 60

@@ -9,12 +9,14 @@ from keeltui.panes.assessment import AssessmentCard
 from keeltui.panes.composer import Composer
 from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
+from keeltui.panes.tutor_cards import TurnErrorCard
 from keeltui.services.tutor_turns import TutorTurns
+from keeltui.statusfile import read_status
 from keeltui.tutor import session as ts
 from keeltui.tutor.phases import awaiting_verdict, phase_of
 from keeltui.tutor.prompts import compose_prompt
 from keeltui.tutor_view import TutorPane
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 
 SIZE = (120, 44)
@@ -136,8 +138,8 @@ async def test_a_whole_session_probe_plan_verdict_and_teach(make_app, loopback):
         composer = pane(app).composer
         assert composer.verdict_mode and "Accept plan ^O" in text and "Decline ^R" in text
         assert phase_of(rows(app)) == "plan"
-        assert map_lines(app) == ["· Why protein matters", "· Leucine threshold", "· Protein per meal",
-                                  "· Timing around training"]
+        assert map_lines(app) == ["○ Why protein matters", "○ Leucine threshold", "○ Protein per meal",
+                                  "○ Timing around training"]
         quiz_row = next(r for r in rows(app) if any(p["type"] == "quiz_answer" for p in r.parts))
         assert quiz_row.parts[0]["choice"] == 1 and quiz_row.parts[0]["correct"] is True
 
@@ -157,7 +159,7 @@ async def test_a_whole_session_probe_plan_verdict_and_teach(make_app, loopback):
             "I decline the plan. Please revise it.\n\nToo long, drop timing.")
         assert composer.verdict_mode and awaiting_verdict(rows(app)) and phase_of(rows(app)) == "plan"
         assert "Accept plan ^O" in screen_text(app)
-        assert map_lines(app) == ["· Why protein matters", "· Leucine threshold", "· Protein per meal"]
+        assert map_lines(app) == ["○ Why protein matters", "○ Leucine threshold", "○ Protein per meal"]
         assert any(p["type"] == "plan-declined" for r in rows(app) for p in r.parts)
 
         # -- accept with a typed note: the note reaches the model as text, the phase is teach
@@ -172,20 +174,20 @@ async def test_a_whole_session_probe_plan_verdict_and_teach(make_app, loopback):
         assert phase_of(rows(app)) == "teach" and not composer.verdict_mode
         assert "Accept plan ^O" not in screen_text(app)
 
-        # -- teach: tagged quizzes move the map (position, not completion)
+        # -- teach: tagged quizzes move the map; a right answer masters a node
         await wait_for(pilot, lambda: "▶ Why protein matters" in screen_text(app))
-        assert map_lines(app) == ["▶ Why protein matters", "· Leucine threshold", "· Protein per meal"]
+        assert map_lines(app) == ["▶ Why protein matters", "○ Leucine threshold", "○ Protein per meal"]
         await pilot.press("1")
         await wait_for(pilot, lambda: "▶ Leucine threshold" in screen_text(app) and idle(app), what="quiz 2")
-        assert map_lines(app) == ["✓ Why protein matters", "▶ Leucine threshold", "· Protein per meal"]
+        assert map_lines(app) == ["✓ Why protein matters", "▶ Leucine threshold", "○ Protein per meal"]
         assert "✓ Why protein matters" in screen_text(app)
         await wait_for(pilot, lambda: isinstance(app.focused, QuizCard) and app.focused.item.node_id == "leucine")
         await pilot.press("down", "down", "enter")  # arrows + Enter pick the third choice
         await wait_for(pilot, lambda: len(loopback.requests) == 8 and idle(app), what="quiz 3")
         assert loopback.requests[7]["messages"][-1]["content"] == "I chose 3: Third — graded wrong."
-        # a revisit: basics is current again (and visited), leucine visited
+        # a revisit: basics is current again; leucine, answered wrong, is to review (never ✓)
         await wait_for(pilot, lambda: "▶ Why protein matters" in screen_text(app))
-        assert map_lines(app) == ["▶ Why protein matters", "✓ Leucine threshold", "· Protein per meal"]
+        assert map_lines(app) == ["▶ Why protein matters", "↻ Leucine threshold", "○ Protein per meal"]
         await pilot.press("3")
         await wait_for(pilot, lambda: "Well done: that is the whole plan." in screen_text(app))
         assert [script.agent(i) for i in range(3, 9)] == ["teacher"] * 6
@@ -241,29 +243,108 @@ async def test_a_dead_brain_keeps_the_learners_row_and_f5_retries(make_app, loop
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await new_session(pilot, "topology")
-        await wait_for(pilot, lambda: "model is loading" in app.status_line.message and idle(app),
-                       what="the error in the status line")
+        await wait_for(pilot, lambda: app.query(TurnErrorCard) and idle(app), what="the error card")
+        # The whole reason, in the transcript (HTTP status included), never cut by a status line.
+        assert "answered HTTP 500: model is loading" in screen_text(app)
+        assert "Retry (F5)" in screen_text(app)
         assert [(r.role, r.content) for r in rows(app)] == [("user", "topology")]
+        assert app.status_line.message == ""  # the error belongs to the session, not the room
         await pilot.press("f5")
         await wait_for(pilot, lambda: "Back again." in screen_text(app), what="the retried turn")
-        assert app.status_line.message == ""  # the error line is cleared once it answers
+        assert not app.query(TurnErrorCard)
 
 
-async def test_context_warnings_and_the_live_percentage_reach_the_status_line(make_app, loopback):
+async def test_the_retry_button_and_reopening_a_failed_session_costs_nothing(make_app, loopback):
+    Scripted(loopback, [Reply(status=502, error_message="upstream down"), Reply(text="Here now.")])
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await new_session(pilot, "knots")
+        await wait_for(pilot, lambda: app.query(TurnErrorCard) and idle(app), what="the error card")
+        assert len(loopback.requests) == 1
+    app = make_app()  # a restart: reopening the failed session
+    async with app.run_test(size=SIZE) as pilot:
+        await open_tutor(pilot)
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: app.query(TurnErrorCard) and pane(app).in_session, what="the card again")
+        assert "did not finish" in screen_text(app)
+        await pilot.pause(0.3)
+        assert len(loopback.requests) == 1  # opening never calls the model by itself
+        await pilot.click("#turn-retry")
+        await wait_for(pilot, lambda: "Here now." in screen_text(app), what="the retried turn")
+        assert len(loopback.requests) == 2
+
+
+async def test_refused_attempts_never_reach_the_transcript(make_app, loopback):
+    bad = [quiz("Check basics", "nope") for _ in range(3)]
+    for reply in bad:
+        reply.text = "Let me check basics with a question."
+    good = quiz("Check basics", "basics")
+    good.text = "Let me check basics with a question."
+    app = make_app()
+    turns = TutorTurns(app.store, app.brain, app.config)
+    session = turns.start_session("protein")
+    for row in taught_rows():
+        turns.add_learner(session, row)
+    Scripted(loopback, [*bad, good])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_tutor(pilot)
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: pane(app).in_session, what="the session")
+        await type_into_composer(pilot, "go on")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.query(QuizCard) and idle(app), what="the accepted quiz")
+        assert len(loopback.requests) == 4
+        assert screen_text(app).count("Let me check basics with a question.") == 1
+
+
+def taught_rows() -> list:
+    """A session already in the teach phase (the plan PLAN_V1 accepted)."""
+    from keeltui.tutor import transcript as tx
+
+    return [
+        tx.assistant("", tx.tool_call("p1", "probe_done", {"strands": ["x"], "edge": "y"})),
+        tx.tool("p1", "probe_done", True, {"status": "probe concluded"}),
+        tx.assistant("", tx.tool_call("p2", "plan_init", {"mermaid": PLAN_V1})),
+        tx.tool("p2", "plan_init", True, {"status": "plan presented"}),
+        ts.verdict(True, "", 1),
+    ]
+
+
+async def test_context_belongs_to_the_open_session_and_the_tutor_pane(make_app, loopback, tmp_path):
     big = {"prompt_tokens": 590, "completion_tokens": 10, "total_tokens": 600}
-    Scripted(loopback, [Reply(text="One.", usage=big), Reply(text="Two.", usage=big)])
+    small = {"prompt_tokens": 90, "completion_tokens": 10, "total_tokens": 100}
+    Scripted(loopback, [Reply(text="One.", usage=big), Reply(text="Two.", usage=small)])
     app = make_app("[brain.context_windows]\nprober = 1000\n")
     async with app.run_test(size=SIZE) as pilot:
         await new_session(pilot, "sets")
         await wait_for(pilot, lambda: "One." in screen_text(app) and idle(app))
-        assert app.status_line.message.startswith("CTX warning: context 60% full")
+        await wait_for(pilot, lambda: "CTX warning: context 60% full" in app.status_line.render().plain)
         assert app.context_text == "tutor context 60%"
         assert "tutor context 60%" in screen_text(app)
-        app.status_line.message = ""
-        await type_into_composer(pilot, "more")
-        await pilot.press("enter")
+        assert "CTX warning" in read_status(tmp_path / "status")  # the tmux line mirrors it
+        # The Chief room never shows the tutor's context or its warning.
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: "CTX warning" not in app.status_line.render().plain)
+        assert "tutor context" not in screen_text(app) and "CTX warning" not in screen_text(app)
+        assert "CTX warning" in read_status(tmp_path / "status")
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: "CTX warning" in app.status_line.render().plain)
+        # Quiet Mode hides it on screen and in the status file.
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: read_status(tmp_path / "status") == "◌ Quiet Mode")
+        assert "CTX warning" not in app.status_line.render().plain
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: "CTX warning" in read_status(tmp_path / "status"))
+        # Another session opens: the percentage and the warning go with the old one.
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: "New session" in screen_text(app))
+        await pilot.press("up", "enter")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "tutor-topic")
+        await pilot.press(*"maps", "enter")
         await wait_for(pilot, lambda: "Two." in screen_text(app) and idle(app))
-        assert app.status_line.message == ""  # once per crossing
+        assert "CTX warning" not in app.status_line.render().plain
+        assert app.context_text == "tutor context 10%"
+        assert "CTX warning" not in read_status(tmp_path / "status")
 
 
 async def test_escape_hands_the_keys_back_to_an_open_quiz(make_app, loopback):
@@ -272,9 +353,8 @@ async def test_escape_hands_the_keys_back_to_an_open_quiz(make_app, loopback):
     async with app.run_test(size=SIZE) as pilot:
         await new_session(pilot, "logic")
         await wait_for(pilot, lambda: isinstance(app.focused, QuizCard) and idle(app))
-        await pilot.press("i")
-        assert app.focused is pane(app).composer.input
-        await pilot.press(*"why?")
+        await pilot.press(*"why?")  # typing beside the quiz writes in the composer
+        assert app.focused is pane(app).composer.input and pane(app).composer.input.text == "why?"
         await pilot.press("enter")  # a side question: the quiz stays open
         await wait_for(pilot, lambda: "That was a side question." in screen_text(app) and idle(app))
         card = app.query_one(QuizCard)

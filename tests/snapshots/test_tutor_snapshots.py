@@ -12,19 +12,16 @@ from keeltui.brain import Brain
 from keeltui.config import Config
 from keeltui.panes.composer import Composer
 from keeltui.panes.plan_map import PlanMap
+from keeltui.services.tutor_jobs import TutorJobs
 from keeltui.services.tutor_turns import TutorTurns
 from keeltui.store import Store
-from keeltui.tutor import session as ts
 from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import latest_plan
-from keeltui.tutor.plan_status import plan_statuses
+from keeltui.tutor.mastery import map_statuses
 from keeltui.tutor_view import TutorPane
+from keeltui_dev.tutor_demo import PLAN, verdict_session
 from tests.unit.tutor_script import Script
 
-PLAN = """graph TD
-  basics[Why protein matters] --> leucine[Leucine threshold] --> per_meal[Protein per meal]
-  per_meal --> timing[Timing around training]
-"""
 
 
 class ComposerApp(App):
@@ -64,18 +61,46 @@ class PlanMapApp(App):
         yield PlanMap()
 
     def on_mount(self) -> None:
-        # basics, leucine, per_meal, then back to leucine: a revisit shows as current,
-        # the others quizzed are visited, timing is pending.
+        # basics right (mastered), per_meal wrong (to review), then leucine: current;
+        # timing is not yet shown.
         script = Script().taught()
         script.plan_init(PLAN)
-        for node in ("basics", "leucine", "per_meal", "leucine"):
-            script.quiz(node)
+        script.quiz("basics")
+        wrong = script.call("quiz", {"question": "Q?", "choices": ["x", "y"], "correct": 0, "node_id": "per_meal"})
+        script.user("", tx.quiz_answer(wrong, 1, False))
+        script.quiz("leucine", answer=False)
         plan = latest_plan(script.messages)
-        self.query_one(PlanMap).show_plan(plan, plan_statuses(plan, script.messages))
+        self.query_one(PlanMap).show_plan(plan, map_statuses(plan, script.messages, 0.0))
 
 
-def test_plan_map_current_visited_pending(snap_compare):
-    assert snap_compare(PlanMapApp(), terminal_size=(40, 8))
+def test_plan_map_current_mastered_review_pending(snap_compare):
+    assert snap_compare(PlanMapApp(), terminal_size=(40, 10))
+
+
+def big_plan(count: int = 30) -> str:
+    lines = ["graph TD"]
+    lines += [f"  n{i}[Step {i} of the long plan] --> n{i + 1}[Step {i + 1} of the long plan]" for i in range(count - 1)]
+    lines += ["  n0 --> n5", "  n2 --> n9 & n12", "  n7 --> n20", "  n15 --> n25"]
+    return "\n".join(lines)
+
+
+class BigPlanMapApp(App):
+    CSS = "Screen { background: #101418; }"
+
+    def compose(self) -> ComposeResult:
+        yield PlanMap()
+
+    def on_mount(self) -> None:
+        script = Script().taught()
+        script.plan_init(big_plan())
+        for node in range(23):
+            script.quiz(f"n{node}", answer=node < 22)
+        plan = latest_plan(script.messages)
+        self.query_one(PlanMap).show_plan(plan, map_statuses(plan, script.messages, 0.0))
+
+
+def test_a_30_node_map_scrolls_to_the_current_node(snap_compare):
+    assert snap_compare(BigPlanMapApp(), terminal_size=(40, 16))
 
 
 class SessionApp(App):
@@ -88,29 +113,19 @@ class SessionApp(App):
         self.config = Config()
         self.config.brain.base_url = "http://127.0.0.1:9/v1"  # never called: nothing is owed
         self.store = Store(db)
-        turns = TutorTurns(self.store, Brain(self.config.brain), self.config)
+        brain = Brain(self.config.brain)
+        self.turns = turns = TutorTurns(self.store, brain, self.config)
+        self.jobs = TutorJobs(self.store, brain, self.config)
         self.session_id = turns.start_session("muscle protein")
         for message in self._script():
             turns.add_learner(self.session_id, message)
 
     @staticmethod
     def _script() -> list[tx.Message]:
-        quiz = tx.tool_call("c1", "quiz", {"question": "Which amino acid drives MPS most?",
-                                           "choices": ["Glycine", "Leucine", "Proline"], "correct": 1})
-        return [
-            tx.assistant("Let us see where you are.", quiz),
-            tx.tool("c1", "quiz", True, {"status": "shown"}),
-            ts.quiz_pick(quiz, 0),
-            tx.assistant("", tx.tool_call("c2", "probe_done", {
-                "strands": ["knows protein builds muscle"], "edge": "has not met the per-meal threshold"})),
-            tx.tool("c2", "probe_done", True, {"status": "probe concluded"}),
-            tx.assistant("Four steps, from why protein matters to timing.",
-                         tx.tool_call("c3", "plan_init", {"mermaid": PLAN})),
-            tx.tool("c3", "plan_init", True, {"status": "plan presented"}),
-        ]
+        return verdict_session()
 
     def compose(self) -> ComposeResult:
-        yield TutorPane(app_config=self.config, store=self.store, brain=Brain(self.config.brain))
+        yield TutorPane(app_config=self.config, turns=self.turns, jobs=self.jobs)
         yield Footer()
 
     def on_mount(self) -> None:

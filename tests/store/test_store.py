@@ -45,6 +45,7 @@ def _old_backup(path: Path) -> None:
     room = seed.chief_id()
     seed.close()
     conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM app_state")  # an older build kept no migration marks
     rows = [
         ("assistant", "built fine", "coop-notify:ci"),
         ("assistant", "dentist tomorrow", "chief-report:followup:d"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 
-async def wait_for(pilot, predicate, timeout: float = 10.0, what: str = "condition") -> None:
+async def wait_for(pilot, predicate, timeout: float = 30.0, what: str = "condition") -> None:
     """Let the app run until ``predicate()`` is true (the timeout only bounds a hang)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -21,3 +21,13 @@ def screen_text(app) -> str:
     update = app.screen._compositor.render_full_update()
     app.screen.refresh()  # the full render above consumed the pending dirty regions
     return "\n".join("".join(strip.text for strip in line) for line in update.strips)
+
+
+async def repeat_until(pilot, step, predicate, timeout: float = 30.0, what: str = "condition") -> None:
+    """Do ``step()`` (e.g. a scroll) and let the app run, until ``predicate()``: for an
+    interaction that takes an unknown number of rounds on a loaded machine."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await step()

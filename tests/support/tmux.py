@@ -22,7 +22,7 @@ class Tmux:
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
         return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args],
-                              capture_output=True, text=True, check=check)
+                              capture_output=True, text=True, check=check, env=_pane_environment())
 
     def start(self, command: str, env: dict[str, str]) -> None:
         env_args: list[str] = []
@@ -68,6 +68,13 @@ class Tmux:
 
     def close(self) -> None:
         self._tmux("kill-server", check=False)
+
+
+def _pane_environment() -> dict[str, str]:
+    """This process's environment without COLUMNS and LINES: the tmux server passes its
+    environment to its panes, and Textual takes those over the real pane size (under
+    pytest they can say 80x24 whatever size the test asked for)."""
+    return {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
 
 
 def keeltui_command(config_path: Path, *args: str) -> str:

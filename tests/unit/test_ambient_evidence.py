@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from keeltui.ambient.clean import clean_text
-from keeltui.ambient.evidence import (
+from keeltui.textsafe import one_line
+from keeltui.adapters.evidence import (
     EXCLUDED,
     CommandSource,
     EwmhSource,
@@ -24,7 +24,7 @@ from keeltui.ambient.evidence import (
     make_source,
 )
 
-LOGGER = "keeltui.ambient.evidence"
+LOGGER = "keeltui.adapters.evidence"
 
 
 def script(tmp_path: Path, body: str, name: str = "active-window") -> str:
@@ -62,7 +62,7 @@ def clock() -> float:
     ],
 )
 def test_clean_text(raw, clean):
-    assert clean_text(raw) == clean
+    assert one_line(raw, 300) == clean
 
 
 def test_snapshot_cleans_and_clips_on_construction():
@@ -86,6 +86,14 @@ def test_command_source_first_non_empty_line_and_tabs_in_title(tmp_path):
     cmd = script(tmp_path, "printf '\\n\\nkitty\\tvim\\tmain.py\\nsecond\\tline\\n'")
     snap = CommandSource(cmd, clock=clock).read()
     assert (snap.wm_class, snap.title) == ("kitty", "vim main.py")
+
+
+def test_command_source_third_field_is_idle_seconds(tmp_path):
+    cmd = script(tmp_path, "printf 'firefox\\tYouTube\\t615.5\\n'")
+    snap = CommandSource(cmd, clock=clock).read()
+    assert (snap.wm_class, snap.title, snap.idle_secs) == ("firefox", "YouTube", 615.5)
+    plain = CommandSource(script(tmp_path, "printf 'firefox\\tYouTube\\n'", "plain"), clock=clock).read()
+    assert plain.idle_secs is None
 
 
 def test_command_source_strips_control_bytes(tmp_path):
@@ -215,18 +223,21 @@ def test_tmux_source_needs_tmux_or_a_socket():
 def test_tmux_source_with_a_fake_tmux(tmp_path):
     bindir = tmp_path / "bin"
     bindir.mkdir()
-    script(bindir, 'case "$*" in *list-clients*) printf \'100\\tzsh\\told\\n250\\tvim\\tnotes.md\\n\';; esac', "tmux")
+    script(bindir, 'case "$*" in *list-clients*) printf \'10\\tzsh\\t/\\tzsh\\told\\thost\\thost\\n'
+                   '30\\tvim\\t/src\\tedit\\tnotes.md\\thost\\thost\\n\';; esac', "tmux")
     source = TmuxSource(env={"PATH": str(bindir), "TMUX": "/tmp/fake,1,0"}, clock=clock)
-    assert source.read() == WindowSnapshot("vim", "notes.md", 42.0)
+    # The most recent client wins; its last key press was 12 s before now (42).
+    assert source.read() == WindowSnapshot("vim", "vim · /src · edit · notes.md", 42.0, idle_secs=12.0)
 
 
 def test_tmux_source_falls_back_to_display_message(tmp_path):
     bindir = tmp_path / "bin"
     bindir.mkdir()
-    script(bindir, 'case "$*" in *display-message*) printf \'htop\\tmonitor\\n\';; esac', "tmux")
+    script(bindir, 'case "$*" in *display-message*) printf \'\\thtop\\t/root\\tmonitor\\tvm\\tvm\\tvm\\n\';; esac', "tmux")
     source = TmuxSource("mysock", env={"PATH": str(bindir)}, clock=clock)
     assert source.available
-    assert source.read() == WindowSnapshot("htop", "monitor", 42.0)
+    # The pane title is tmux's default (the host name): it says nothing, so it is left out.
+    assert source.read() == WindowSnapshot("htop", "htop · /root · monitor", 42.0)
 
 
 def test_make_source_kinds(tmp_path):
@@ -295,7 +306,7 @@ def test_a_bad_pattern_fails_closed(caplog):
 
 
 def test_poll_source_applies_exclusions_and_never_raises(tmp_path, caplog):
-    from keeltui.ambient.evidence import poll_source
+    from keeltui.adapters.evidence import poll_source
 
     good = CommandSource(script(tmp_path, "printf 'firefox\\tMy Bank\\n'"))
     assert poll_source(good, ["bank"]).title == EXCLUDED

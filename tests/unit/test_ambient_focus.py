@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from keeltui.ambient.evidence import WindowSnapshot
+from keeltui.ambient.window import WindowSnapshot
 from keeltui.ambient.focus import (
     FocusBusyError,
     FocusCoach,
@@ -243,7 +243,7 @@ async def test_excluded_windows_are_not_drift():
 
 
 def test_short_stopwords_never_make_a_title_on_task():
-    from keeltui.ambient.evidence import WindowSnapshot
+    from keeltui.ambient.window import WindowSnapshot
     from keeltui.ambient.judges import on_task
 
     snapshot = WindowSnapshot("firefox", "Reddit - the front page of the internet", 0.0)

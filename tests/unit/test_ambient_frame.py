@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from keeltui.ambient.frame import CLIP_MARKER, EMPTY_FRAME, assemble_frame, load_frame
-from keeltui.ambient.tasks import MarkdownChecklist
+from keeltui.adapters.tasks import MarkdownChecklist
 
 
 def test_all_sections_in_order():

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from keeltui.ambient.evidence import WindowSnapshot
+from keeltui.ambient.window import WindowSnapshot
 from keeltui.ambient.judges import (
     TITLES_BEGIN,
     TITLES_END,

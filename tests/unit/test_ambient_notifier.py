@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from keeltui.ambient.notifier import (
+from keeltui.adapters.notifier import (
     NopNotifier,
     Notify2Notifier,
     NotifySendNotifier,

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from keeltui.ambient.tasks import (
+from keeltui.adapters.tasks import (
     CommandTasks,
     MarkdownChecklist,
     NoTasks,
@@ -83,7 +83,7 @@ def test_command_tasks_one_per_line():
 
 
 def test_command_tasks_failures_are_empty(caplog):
-    with caplog.at_level(logging.WARNING, logger="keeltui.ambient.tasks"):
+    with caplog.at_level(logging.WARNING, logger="keeltui.adapters.tasks"):
         assert CommandTasks("exit 3").today() == []
         assert CommandTasks("/nonexistent/tasks-binary").today() == []
         assert CommandTasks("sleep 5", timeout=0.2).today() == []

@@ -57,6 +57,27 @@ def test_data_and_state_paths_follow_xdg(tmp_path, monkeypatch):
         ("[ambient]\ntime_sinks = 'youtube'\n", "ambient.time_sinks", "list of strings"),
         ("[keys]\nquiett = 'ctrl+k'\n", "keys.quiett", "no binding has this id"),
         ("[keys]\nquiet = ' '\n", "keys.quiet", "empty key"),
+        ("[brain]\ntimeout_secs = nan\n", "brain.timeout_secs", "finite"),
+        ("[brain]\ntimeout_secs = inf\n", "brain.timeout_secs", "finite"),
+        ("[evidence]\npoll_secs = nan\n", "evidence.poll_secs", "finite"),
+        ("[evidence]\npoll_secs = -inf\n", "evidence.poll_secs", "finite"),
+        ("[evidence]\npoll_secs = 0.000001\n", "evidence.poll_secs", "between 0.1 and"),
+        ("[ambient]\njudge_timeout_secs = inf\n", "ambient.judge_timeout_secs", "finite"),
+        ("[chief]\ncompact_at = nan\n", "chief.compact_at", "finite"),
+        ("[brain]\ntimeout_secs = 1e300\n", "brain.timeout_secs", "between"),
+        ("[focus]\ndefault_minutes = 0\n", "focus.default_minutes", "between 1 and"),
+        ("[focus]\ngrace_secs = -1\n", "focus.grace_secs", "between 0 and"),
+        ("[ambient]\ncadence_secs = 99999999999\n", "ambient.cadence_secs", "between"),
+        ("[brain.context_windows]\njudge = -5\n", "brain.context_windows.judge", "between"),
+        ("[keys]\nquit = 'not a key!!'\n", "keys.quit", "not a key name"),
+        ("[keys]\nquiet = 'ctrl+kk'\n", "keys.quiet", "not a key name"),
+        ("[keys]\nquiet = 'control+k'\n", "keys.quiet", "not a modifier"),
+        ("[keys]\nquiet = 'f3,'\n", "keys.quiet", "empty key"),
+        ("[brain]\nbase_url = 'http://[::1'\n", "brain.base_url", "not a URL"),
+        ("[brain]\nbase_url = 'http://'\n", "brain.base_url", "names no host"),
+        ("[brain]\nbase_url = 'http://h:99999/v1'\n", "brain.base_url", "not a URL"),
+        ("[brain]\nbase_url = 'http://h /v1'\n", "brain.base_url", "no spaces"),
+        ("[brain]\napi_key_env = 'MY KEY'\n", "brain.api_key_env", "variable name"),
     ],
 )
 def test_bad_values_name_file_and_key(tmp_path, body, key, fragment):
@@ -113,12 +134,29 @@ def test_non_positive_cadence_in_file_means_default(tmp_path):
 
 def test_brain_env_and_api_key(tmp_path):
     path = tmp_path / "c.toml"
-    path.write_text("[brain]\napi_key_env = 'MY_KEY'\n")
-    config = load_config(path, env={"MY_KEY": "sk-secret", "KEEL_BRAIN_MODEL": "qwen", "KEEL_BRAIN_BASE_URL": "http://h:1/v1"})
+    path.write_text("[brain]\nbase_url = 'https://api.example.com/v1'\napi_key_env = 'MY_KEY'\n")
+    config = load_config(path, env={"MY_KEY": "sk-secret", "KEEL_BRAIN_MODEL": "qwen"})
     assert config.api_key == "sk-secret"
     assert config.brain.model == "qwen"
-    assert config.brain.base_url == "http://h:1/v1"
     assert "sk-secret" not in repr(config)
+    assert config.key_route.describe() == "API key from $MY_KEY goes to api.example.com"
+
+
+def test_the_key_does_not_follow_an_env_base_url_elsewhere(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[brain]\nbase_url = 'https://api.example.com/v1'\napi_key_env = 'MY_KEY'\n")
+    config = load_config(path, env={"MY_KEY": "sk-secret", "KEEL_BRAIN_BASE_URL": "http://h:1/v1"})
+    assert config.brain.base_url == "http://h:1/v1"
+    assert config.api_key is None
+    assert "h:1" in config.key_route.describe() and "api.example.com" in config.key_route.describe()
+
+
+def test_an_exported_openai_key_is_not_used_without_config():
+    config = load_config(env={"OPENAI_API_KEY": "sk-secret"})
+    assert config.api_key is None
+    line = config.key_route.describe()
+    assert line.startswith("no API key is sent to localhost:11434") and "$OPENAI_API_KEY" in line
+    assert "sk-secret" not in line
 
 
 def test_per_role_models_fall_back():
@@ -176,27 +214,77 @@ def test_every_field_has_a_docstring():
     assert missing == []
 
 
-def test_binding_ids_in_example_exist_in_the_app():
-    text = (ROOT / "config.example.toml").read_text()
-    ids_block = text.split("[keys]")[1]
-    listed = set(re.findall(r"\b([a-z_]+)(?=[,.])", ids_block.split("Ids:")[1]))
-    from keeltui.app import KeelApp
-    from keeltui.panes.composer import Composer
-    from keeltui.panes.message import ChatMessage, StreamingReply
-    from keeltui.panes.quiz import QuizCard
-    from keeltui.panes.system_line import SystemLine
-    from keeltui.tutor_view import TutorPane
-
-    classes = (KeelApp, Composer, ChatMessage, StreamingReply, SystemLine, TutorPane, QuizCard)
-    real = {b.id for cls in classes for b in cls.BINDINGS if getattr(b, "id", None)}
-    assert listed == real, listed ^ real
-    from keeltui.config import BINDING_IDS
-
-    assert set(BINDING_IDS) == real
-
-
 def test_the_status_fast_path_knows_every_environment_override():
     from keeltui.cli import ENV_OVERRIDES
 
     source = inspect.getsource(config_module._apply_env)
     assert set(re.findall(r'"(KEEL_[A-Z_]+)"', source)) == set(ENV_OVERRIDES)
+
+
+@pytest.mark.parametrize(
+    "env, key, fragment",
+    [
+        ({"KEEL_BRAIN_BASE_URL": "http://[::1"}, "KEEL_BRAIN_BASE_URL", "not a URL"),
+        ({"KEEL_BRAIN_BASE_URL": "ftp://h/v1"}, "KEEL_BRAIN_BASE_URL", "http://"),
+        ({"KEEL_BRAIN_MODEL": "two words"}, "KEEL_BRAIN_MODEL", "one word"),
+        ({"KEEL_AMBIENT_CADENCE_SECS": "99999999999"}, "KEEL_AMBIENT_CADENCE_SECS", "between"),
+    ],
+)
+def test_environment_overrides_are_checked_by_the_same_rules(env, key, fragment):
+    with pytest.raises(ConfigError) as caught:
+        load_config(env=env)
+    assert caught.value.key == key
+    assert fragment in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "spec, normal",
+    [("ctrl+k", "ctrl+k"), ("f3, ctrl+k", "f3,ctrl+k"), ("!", "exclamation_mark"), ("F", "F"),
+     ("ctrl+shift+up", "ctrl+shift+up"), ("comma", "comma"), ("ctrl++", "ctrl+plus")],
+)
+def test_key_specs_are_normalised_like_textual(tmp_path, spec, normal):
+    path = tmp_path / "c.toml"
+    path.write_text(f"[keys]\nquiet = {spec!r}\n")
+    assert load_config(path, env={}).keys["quiet"] == normal
+
+
+def test_key_spec_parser_accepts_every_textual_key_name():
+    from textual.keys import Keys, _normalize_key_list
+
+    from keeltui.keyspec import parse_key, parse_keys
+
+    for key in Keys:
+        if not key.value.startswith("<"):
+            assert parse_key(key.value) == key.value
+    for spec in ("a", "!", "/", "-", "+", "@", "_", "f3,x", "ctrl+a, ?", "[", "."):
+        assert parse_keys(spec) == _normalize_key_list(spec)
+
+
+def test_an_error_line_is_short_and_printable_however_long_the_value(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[brain]\nbase_url = 'http://h/" + "\\u001b[2J" + "x" * 5000 + "'\nmodel = 'm'\n"
+                    "[evidence]\nexclude_titles = ['(" + "y" * 5000 + "']\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, env={})
+    line = str(caught.value)
+    assert len(line) <= 200 and "\n" not in line and "\x1b" not in line
+    assert line.startswith(f"{path}: evidence.exclude_titles: ")
+    with pytest.raises(ConfigError) as caught:
+        load_config(env={"KEEL_BRAIN_BASE_URL": "http://[::1" + "\x1b]52;c;AAAA\x07" + "z" * 5000})
+    line = str(caught.value)
+    assert len(line) <= 200 and "\x1b" not in line and "\x07" not in line
+
+
+def test_the_cli_and_doctor_say_one_clean_line_for_a_broken_url(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "c.toml"
+    path.write_text("[brain]\nbase_url = 'http://[::1'\n")
+    for args in (["chat", "hi"], ["doctor"]):
+        done = subprocess.run([sys.executable, "-m", "keeltui", "--config", str(path), *args],
+                              capture_output=True, text=True, timeout=60)
+        output = done.stdout + done.stderr
+        assert done.returncode == 2, output
+        assert "Traceback" not in output
+        assert "brain.base_url" in output and "not a URL" in output

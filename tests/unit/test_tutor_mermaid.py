@@ -277,7 +277,7 @@ ERRORS = [
     ("café[Coffee]", 1, f'node id "café" is not a slug — {SLUG_HINT}, e.g. "cafe"'),
     ("a:b[Colon]", 1, f'node id "a:b" is not a slug — {SLUG_HINT}, e.g. "a_b"'),
     ("日本[Japan]", 1, f'node id "日本" is not a slug — {SLUG_HINT}'),
-    ("Net balance[Two words]", 1, f'node id "Net" is not a slug — {SLUG_HINT}, e.g. "net"'),
+    ("Net balance[Two words]", 1, f'node id "Net balance" is not a slug — {SLUG_HINT}, e.g. "net_balance"'),
     ("a[A] --> b", 1, 'node "b" is used in an edge but never given a title — write b[Title] once'),
     ("a[A]\nb\n", 2, 'node "b" is never given a title — write b[Title] once'),
     ("a[A]\nc\nb --> c", 3, 'node "c" is used in an edge but never given a title — write c[Title] once'),

@@ -54,7 +54,7 @@ def test_prober_tool_names_and_parameters() -> None:
 
 def test_teacher_tool_names_and_parameters() -> None:
     tools = teacher_tools()
-    assert [tool["function"]["name"] for tool in tools] == ["plan_init", "quiz", "ask"]
+    assert [tool["function"]["name"] for tool in tools] == ["plan_init", "quiz", "ask", "research", "demo", "visual"]
     quiz = params(tools, "quiz")
     assert set(quiz["properties"]) == {"question", "choices", "correct", "node_id"}
     assert "node_id" in quiz["required"]

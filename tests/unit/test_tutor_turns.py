@@ -15,7 +15,7 @@ from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import awaiting_verdict, latest_plan, phase_of, plan_version
 from keeltui.tutor.prompts import DEFAULT_PROMPTS_DIR, compose_prompt
 from tests.conftest import write_config
-from tests.support.loopback import Reply
+from keeltui_dev.loopback import Reply
 from tests.unit.tutor_script import PLAN
 
 QUIZ = {"question": "Which amino acid triggers MPS most?", "choices": ["Glycine", "Leucine"], "correct": 1}
@@ -155,7 +155,7 @@ async def test_prober_then_teacher_each_with_its_own_tools_and_prompt(make_turns
     prober, wake = loopback.requests[-2], loopback.requests[-1]
     assert tool_names(prober) == ["quiz", "ask", "probe_done"]
     assert quiz_params(prober) == {"question", "choices", "correct"}
-    assert tool_names(wake) == ["plan_init", "quiz", "ask"]
+    assert tool_names(wake) == ["plan_init", "quiz", "ask", "research", "demo", "visual"]
     assert quiz_params(wake) == {"question", "choices", "correct", "node_id"}
     assert prober["messages"][0] == {"role": "system", "content": compose_prompt("prober")}
     assert wake["messages"][0] == {"role": "system", "content": compose_prompt("teacher")}

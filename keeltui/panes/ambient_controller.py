@@ -1,13 +1,15 @@
 """The ambient controller: evidence, the sentinel and focus mode, wired into the app.
 
-A non-visual widget the app mounts. It owns the moving parts and hands the app
-three plain values -- ``ambient_line``, ``focus_text``, ``judge_name`` -- which the
-app already turns into the status line, the banner and the status file.
+A non-visual widget the app mounts. It owns the moving parts and posts what the
+app should show as one :class:`~keeltui.messages.AmbientChanged` message (line,
+focus text, judge, snooze, mode, away), which the app turns into the status line,
+the banner and the status file. It never writes the app's attributes.
 
 Threads and tasks, and why:
 
 * the evidence source is polled in a **thread** worker (a source may block on an
-  X server or a shell command); each new window is posted as :class:`WindowSeen`;
+  X server or a shell command); each new window is posted as :class:`WindowSeen`,
+  and leaving or coming back to the keyboard as :class:`AwayChanged`;
 * the sentinel's ``run`` loop is an **async** worker; it reports line changes
   through its on-change callback, which posts :class:`LineChanged`;
 * focus judgements are short async workers, one at a time;
@@ -28,30 +30,37 @@ import time
 from collections.abc import Callable
 
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from keeltui import ambient_state as state
-from keeltui.ambient.evidence import NoneSource, WindowSnapshot, make_source, poll_source
+from keeltui.messages import AmbientChanged, JudgeFailed, StoreWritten
+from keeltui.adapters.evidence import NoneSource, make_source, poll_source
+from keeltui.ambient.settings_order import ENVIRONMENT, FILE, LIVE, Setting, resolve
+from keeltui.ambient.window import WindowSnapshot, is_away
+from keeltui.durations import format_duration as span
 from keeltui.ambient.focus import FocusCoach, FocusSession, focus_status_text, is_over
 from keeltui.ambient.frame import load_frame
 from keeltui.ambient.judges import (
     LocalJudge, build_ambient_messages, build_focus_messages, drift_message,
 )
-from keeltui.ambient.notifier import Notifier, make_notifier
-from keeltui.ambient.tasks import make_task_provider
+from keeltui.adapters.notifier import Notifier, make_notifier
+from keeltui.adapters.tasks import make_task_provider
 from keeltui.panes.modals import FocusPrompt, SettingsScreen
 from keeltui.sentinel import Sentinel
 
-log = logging.getLogger("keeltui.ambient.controller")
+log = logging.getLogger("keeltui.panes.ambient_controller")
 
-SNOOZE_SECS = 3600
+SNOOZE_SECS = 3600  # the default of ambient.snooze_secs
 TICK_SECS = 1.0
 
 
 class _LazyNotifier:
     """Build the real notifier on the first toast, which the sentinel sends from a
     thread: probing D-Bus or PATH then never costs the UI thread anything."""
+
+    name = "lazy"
 
     def __init__(self) -> None:
         self._real: Notifier | None = None
@@ -84,7 +93,14 @@ class AmbientController(Widget):
             self.snapshot = snapshot
 
     class LineChanged(Message):
-        """The sentinel's line (or snooze) changed."""
+        """The sentinel's line (or snooze, or judge) changed."""
+
+    class AwayChanged(Message):
+        """The owner left the keyboard, or came back (from the evidence's idle time)."""
+
+        def __init__(self, away: bool) -> None:
+            super().__init__()
+            self.away = away
 
     class FocusJudged(Message):
         """A focus judgement finished; the focus text may change."""
@@ -113,7 +129,13 @@ class AmbientController(Widget):
         self.clock = clock
         self._tasks = make_task_provider(config.tasks.provider, config.tasks.source)
         self._local = LocalJudge(config.ambient.time_sinks)
-        self._using_brain = True
+        # Attributes down: the app sets these (it owns Quiet Mode and the brain checks).
+        self.brain_online: bool | None = None
+        self.quiet = False
+        self._brain_seen: bool | None = None  # brain_online when last followed
+        self._told_failure = False
+        self._published: tuple | None = None
+        self._focus_text = ""
         self.sentinel = Sentinel(
             clock=clock,
             judge=self._brain_judge,
@@ -122,10 +144,11 @@ class AmbientController(Widget):
             notifier=notifier if notifier is not None else _LazyNotifier(),
             record_event=store.add_event,
             focus_active=lambda: state.current_session(store) is not None,
-            quiet_active=lambda: bool(self.app.quiet),
+            quiet_active=lambda: bool(self.quiet),
             mode=config.ambient.mode,
             cadence_secs=config.ambient.cadence_secs,
             judge_timeout=config.ambient.judge_timeout_secs,
+            fallback=self._local.ajudge,
         )
         self.coach = FocusCoach(
             clock, self._focus_judge,
@@ -143,6 +166,7 @@ class AmbientController(Widget):
 
     def on_mount(self) -> None:
         self.sentinel.add_on_change(lambda: self.post_message(self.LineChanged()))
+        self.sentinel.add_on_change(self._judge_may_have_failed)
         self._started = True
         self.sync_from_store()  # stored settings override the config from the start
         self._follow_brain()
@@ -153,6 +177,7 @@ class AmbientController(Widget):
     def on_unmount(self) -> None:
         self._halt.set()
         self._stop.set()
+        self.sentinel.close()  # the episode or away period in progress is stored
 
     # ------------------------------------------------------------ evidence (thread)
 
@@ -169,8 +194,13 @@ class AmbientController(Widget):
             return  # nothing will ever be read; the sentinel stays silent
         worker = get_current_worker()
         last = None
+        away = False
         while not (self._halt.is_set() or worker.is_cancelled):
             snapshot = poll_source(source, evidence.exclude_titles)
+            now_away = is_away(snapshot, self.config.ambient.away_after_secs)
+            if now_away != away:
+                away = now_away
+                self.post_message(self.AwayChanged(away))
             if snapshot is not None and (snapshot.wm_class, snapshot.title) != last:
                 last = (snapshot.wm_class, snapshot.title)
                 self.post_message(self.WindowSeen(snapshot))
@@ -180,6 +210,10 @@ class AmbientController(Widget):
         self.sentinel.on_window(message.snapshot)
         self.coach.on_window(message.snapshot)
         self._show_focus()
+
+    def on_ambient_controller_away_changed(self, message: AwayChanged) -> None:
+        self.sentinel.set_away(message.away)
+        self._publish()
 
     # ------------------------------------------------------------ judges
 
@@ -193,31 +227,54 @@ class AmbientController(Widget):
         return drift_message(verdict)
 
     async def _focus_judge(self, commitment: str, titles: list[str]) -> str:
-        if not self._using_brain:
+        if self.sentinel.judge_name != "brain":
             # Without a brain, the commitment is the whole frame the local judge gets.
             return self._local.judge(commitment, titles)
         verdict, _ = await self.brain.judge("judge", build_focus_messages(commitment, titles))
         return drift_message(verdict)
 
     def _follow_brain(self) -> None:
-        """Use the brain judge unless the app knows the brain is offline."""
-        online = self.app.brain_online is not False
-        if online != self._using_brain:
-            self._using_brain = online
-            if online:
+        """Follow the app's news about the brain: offline → local judge, back → brain.
+
+        Only changes count: the sentinel may have fallen back by itself in between
+        (see :meth:`_judge_may_have_failed`), and only the brain's next answer
+        brings it back.
+        """
+        known = self.brain_online
+        if known != self._brain_seen:
+            self._brain_seen = known
+            if known is False:
+                self.sentinel.set_judge(self._local.ajudge, "local", "brain unreachable")
+            elif self.sentinel.judge_name != "brain":
                 self.sentinel.set_judge(self._brain_judge, "brain")
-            else:
-                self.sentinel.set_judge(self._local.ajudge, "local")
-        self.app.judge_name = self.sentinel.judge_name
+        self._publish()
+
+    def _judge_may_have_failed(self) -> None:
+        """The sentinel fell back to the local judge by itself: tell the app (it re-probes)."""
+        if self.sentinel.judge_problem and not self._told_failure:
+            self._told_failure = True
+            self.post_message(JudgeFailed(self.sentinel.last_error or "no answer"))
+        elif not self.sentinel.judge_problem:
+            self._told_failure = False
 
     # ------------------------------------------------------------ surfaces
 
     def on_ambient_controller_line_changed(self, message: LineChanged) -> None:
-        self.app.ambient_line = self.sentinel.line
+        self._publish()
 
     def _show_focus(self) -> None:
         session = self.coach.session
-        self.app.focus_text = focus_status_text(session, self.clock(), self.coach.line) if session else ""
+        self._focus_text = focus_status_text(session, self.clock(), self.coach.line) if session else ""
+        self._publish()
+
+    def _publish(self) -> None:
+        """Post what the app shows, when it changed (messages up, never its attributes)."""
+        s = self.sentinel
+        values = (s.line, self._focus_text, s.judge_label, s.snooze_until if s.snoozed else 0.0, s.mode, s.away)
+        if values != self._published:
+            self._published = values
+            line, focus_text, judge, snoozed_until, mode, away = values
+            self.post_message(AmbientChanged(line, focus_text, judge, snoozed_until=snoozed_until, mode=mode, away=away))
 
     def _each_second(self) -> None:
         self._follow_brain()
@@ -248,9 +305,9 @@ class AmbientController(Widget):
     def on_ambient_controller_focus_judged(self, message: FocusJudged) -> None:
         self._show_focus()
 
-    def _tell(self, text: str, *, private: str | None = None, severity: str = "information") -> None:
+    def _tell(self, text: str, *, private: str | None = None, severity: SeverityLevel = "information") -> None:
         """A toast in the app; in Quiet Mode the ``private`` (screen-safe) wording."""
-        if private is not None and self.app.quiet:
+        if private is not None and self.quiet:
             text = private
         self.app.notify(text, severity=severity, timeout=4)
 
@@ -272,7 +329,7 @@ class AmbientController(Widget):
     def _sync_focus(self) -> None:
         session = state.current_session(self.store)
         live = self.coach.session
-        if session is not None and _same(session, live):
+        if session is not None and live is not None and _same(session, live):
             # Same session: keep the live object (a judgement in flight is tied to
             # it by identity) and take any drift another process counted.
             live.drifts = max(live.drifts, session.drifts)
@@ -291,36 +348,46 @@ class AmbientController(Widget):
             self.run_worker(self.sentinel.evaluate(), name="sentinel-focus", group="ambient-eval", exit_on_error=False)
 
     def _sync_settings(self) -> None:
-        """Stored settings win over the config; an unusable stored value falls back to it."""
+        """Apply the settings in their one order (keeltui.ambient.settings_order):
+        defaults < file < live (stored) < environment; an unusable stored value is skipped."""
         stored = (self.store.get_state(state.SETTINGS_MODE_KEY), self.store.get_state(state.SETTINGS_CADENCE_KEY))
         if stored == self._settings_seen:
             return  # set_config wakes the run loop: only call it on a real change
         self._settings_seen = stored
-        ambient = self.config.ambient
-        mode, cadence, problem = state.load_settings(self.store, ambient.mode, ambient.cadence_secs)
+        mode, cadence, problem = self._resolved_settings()
         if problem:
             log.warning("ignoring stored settings: %s", problem)
             self._tell(f"Ignoring stored settings: {problem}", severity="warning")
-        self.sentinel.set_config(mode, cadence)
+        self.sentinel.set_config(mode.value, cadence.value)
+
+    def _resolved_settings(self) -> tuple[Setting, Setting, str]:
+        ambient = self.config.ambient
+        layers = self.config.setting_layers or {
+            "mode": {FILE: ambient.mode}, "cadence_secs": {FILE: ambient.cadence_secs},
+        }
+        live_mode, live_cadence, problem = state.stored_settings(self.store)
+        mode = resolve("mode", {**layers["mode"], LIVE: live_mode})
+        cadence = resolve("cadence_secs", {**layers["cadence_secs"], LIVE: live_cadence})
+        return mode, cadence, problem
 
     # ------------------------------------------------------------ actions
 
     def snooze_from_ui(self) -> None:
         """Snooze 1h: the same stored state ``keeltui snooze`` writes."""
-        until = self.clock() + SNOOZE_SECS
+        until = self.clock() + self.config.ambient.snooze_secs
         try:
             self.store.set_state(state.SNOOZE_KEY, until)
         except Exception as exc:  # noqa: BLE001 - a locked disk must not end the app
             self._tell(f"Could not snooze: {exc}", severity="error")
             return
         self.sentinel.snooze(until)
-        self._tell("Drift coaching snoozed for 1h (keeltui snooze off lifts it).")
+        self._tell(f"Drift coaching snoozed for {span(self.config.ambient.snooze_secs)} (keeltui snooze off lifts it).")
 
     def start_focus_from_ui(self) -> None:
         """Open the focus prompt, prefilled with today's first task; refuse while one runs."""
         refusal = state.busy_refusal(self.store, self.clock())
         if refusal:
-            self._tell(f"{refusal} — F (or keeltui focus stop) ends it.", private="A focus session is already running.",
+            self._tell(f"{refusal} — F8 (or keeltui focus stop) ends it.", private="A focus session is already running.",
                        severity="warning")
             return
         if isinstance(self.app.screen, (FocusPrompt, SettingsScreen)):
@@ -355,7 +422,7 @@ class AmbientController(Widget):
         except ValueError as exc:
             self._tell(f"Focus not started: {exc}", severity="warning")
             return
-        self.app.refresh_room()  # a timed-out session may just have been reported
+        self.post_message(StoreWritten())  # a timed-out session may just have been reported
         self._sync_focus()
         self._tell(f'Focus started: "{commitment}".', private="Focus started.")
 
@@ -376,25 +443,45 @@ class AmbientController(Widget):
         self.coach.sync(None)
         self._show_focus()
         if text:
-            self.app.refresh_room()
+            self.post_message(StoreWritten())
             self._tell(text, private="Focus session ended.")
 
     def open_settings(self) -> None:
         """The settings modal; a valid result applies live and is stored."""
         if isinstance(self.app.screen, (FocusPrompt, SettingsScreen)):
             return
-        screen = SettingsScreen(self.sentinel.mode, self.sentinel.cadence_secs)
+        mode, cadence, _ = self._resolved_settings()
+        origins = [mode.describe(), cadence.describe()]
+        screen = SettingsScreen(self.sentinel.mode, self.sentinel.cadence_secs, origins=origins)
         self.app.push_screen(screen, self._settings_chosen)
 
-    def _settings_chosen(self, values: tuple[str, int] | None) -> None:
+    def _settings_chosen(self, values: tuple[str, int] | str | None) -> None:
         if values is None:
             return
+        if values == SettingsScreen.RESET:
+            try:
+                state.forget_settings(self.store)
+            except Exception as exc:  # noqa: BLE001 - a locked disk must not end the app
+                self._tell(f"Could not forget the live settings: {exc}", severity="error")
+                return
+            self._settings_seen = None
+            self._sync_settings()
+            self._tell(f"Back to the file's values: mode {self.sentinel.mode}, every {self.sentinel.cadence_secs:g}s.")
+            return
+        if isinstance(values, str):  # RESET is the only string the screen gives
+            return
         mode, cadence = values
-        self.sentinel.set_config(mode, cadence)
         try:
             state.save_settings(self.store, mode, cadence)
         except Exception as exc:  # noqa: BLE001 - applied now, just not remembered
+            self.sentinel.set_config(mode, cadence)
             self._tell(f"Applied, but could not store the settings: {exc}", severity="warning")
             return
-        self._settings_seen = (mode, cadence)
+        self._settings_seen = None
+        self._sync_settings()  # the one order decides; the environment may still win
+        if (self.sentinel.mode, self.sentinel.cadence_secs) != (mode, cadence):
+            pinned = [s.describe() for s in self._resolved_settings()[:2] if s.source == ENVIRONMENT]
+            self._tell(f"Stored, but the environment wins while it is set: {'; '.join(pinned)}.",
+                       severity="warning")
+            return
         self._tell(f"Ambient mode {mode}, a judgement every {cadence}s.")

@@ -250,7 +250,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-if __name__ == "__main__":  # a server for manual runs: python -m tests.support.loopback
+if __name__ == "__main__":  # a server for manual runs: python -m keeltui_dev.loopback
     with LoopbackBrain() as b:
         print(b.url, flush=True)
         try:

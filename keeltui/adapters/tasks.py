@@ -10,24 +10,19 @@ from __future__ import annotations
 import logging
 import re
 from pathlib import Path
-from typing import Protocol
 
-from .clean import clean_text
+from keeltui.textsafe import one_line
+from keeltui.ambient.ports import TaskProvider
+
 from .complaint import Complaint
 from .proc import CommandFailed, run_bounded
 
-log = logging.getLogger("keeltui.ambient.tasks")
+log = logging.getLogger("keeltui.adapters.tasks")
 
 TASK_KINDS = ("markdown", "todotxt", "command", "none")
 TASK_LIMIT = 300  # characters per task
 MAX_TASKS = 200  # the frame clips anyway; this bounds the work
 READ_LIMIT = 1_000_000  # characters read from a task file
-
-
-class TaskProvider(Protocol):
-    name: str
-
-    def today(self) -> list[str]: ...
 
 
 def _read(path: Path, complaint: Complaint) -> str | None:
@@ -42,7 +37,7 @@ def _read(path: Path, complaint: Complaint) -> str | None:
 
 
 def _keep(items: list[str]) -> list[str]:
-    cleaned = (clean_text(item, TASK_LIMIT) for item in items)
+    cleaned = (one_line(item, TASK_LIMIT) for item in items)
     return [item for item in cleaned if item][:MAX_TASKS]
 
 

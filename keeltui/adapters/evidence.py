@@ -9,7 +9,6 @@ snapshot is built, so nothing downstream sees raw bytes from other programs.
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import re
@@ -18,41 +17,31 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
 from typing import Protocol
 
-from .clean import clean_text
+from keeltui.ambient.window import (  # noqa: F401 - re-exported for the adapters' callers
+    EXCLUDED, WindowSnapshot, apply_exclusions, compile_exclusions,
+)
+
+from keeltui.textsafe import one_line  # noqa: F401
+
 from .complaint import Complaint
 from .proc import CommandFailed, run_bounded
 
-log = logging.getLogger("keeltui.ambient.evidence")
+log = logging.getLogger("keeltui.adapters.evidence")
 
-TEXT_LIMIT = 300
-EXCLUDED = "excluded"
 SOURCE_KINDS = ("auto", "ewmh", "tmux", "command", "none")
-
-
-@dataclass(frozen=True)
-class WindowSnapshot:
-    """The active window at one moment. Fields are cleaned on construction."""
-
-    wm_class: str
-    title: str
-    at: float
-
-    def __post_init__(self) -> None:
-        # Cleaning here, not in each source, means no code path can build an
-        # unclean snapshot (tests and the app included).
-        object.__setattr__(self, "wm_class", clean_text(self.wm_class, TEXT_LIMIT))
-        object.__setattr__(self, "title", clean_text(self.title, TEXT_LIMIT))
 
 
 class EvidenceSource(Protocol):
     """What the app polls. ``reason`` explains an unavailable source (for doctor)."""
 
-    name: str
-    reason: str
-    available: bool
+    @property
+    def name(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def available(self) -> bool: ...
 
     def read(self) -> WindowSnapshot | None: ...
 
@@ -194,7 +183,18 @@ class EwmhSource:
         # WM_CLASS is (instance, class); the class ("XTerm", "firefox") is the
         # stable, human-readable half.
         wm_class = _decode(klass[-1]) if klass else ""
-        return WindowSnapshot(wm_class=wm_class, title=title, at=self._clock())
+        return WindowSnapshot(wm_class=wm_class, title=title, at=self._clock(), idle_secs=self._idle(ewmh))
+
+    def _idle(self, ewmh) -> float | None:
+        """Seconds since the last keyboard or mouse input (MIT-SCREEN-SAVER); None if the
+        server lacks the extension."""
+        try:
+            display = ewmh.display
+            if not display.has_extension("MIT-SCREEN-SAVER"):
+                return None
+            return display.screen().root.screensaver_query_info().idle / 1000.0
+        except Exception:  # noqa: BLE001 - idle time is a bonus, never a failed read
+            return None
 
 
 def _describe(exc: BaseException) -> str:
@@ -209,8 +209,19 @@ def _describe(exc: BaseException) -> str:
 _TAB = "\t"
 
 
+def tmux_title(command: str, path: str, window: str, pane_title: str, hosts: tuple[str, ...] = ()) -> str:
+    """What a tmux pane shows, as one title: ``less · /etc · services`` (+ the pane's
+    own title unless it is just the host name, tmux's default)."""
+    parts: list[str] = []
+    for part in (command, path, window, pane_title if pane_title not in hosts else ""):
+        if part and part not in parts:
+            parts.append(part)
+    return " · ".join(parts)
+
+
 class TmuxSource:
-    """The tmux pane the owner is looking at: its command and its title.
+    """The tmux pane the owner is looking at: its command, path, window name and title,
+    and how long the client has been idle.
 
     Asks ``list-clients`` first (each attached client's current pane, the most
     recently active client wins: right even when the owner switched tmux
@@ -261,34 +272,47 @@ class TmuxSource:
             return None
         self._complaint.ok()
         self.reason = ""
-        command, _, title = fields.partition(_TAB)
-        return WindowSnapshot(wm_class=command, title=title, at=self._clock())
+        activity, command, path, window, pane_title, host, host_short = (fields.split(_TAB) + [""] * 7)[:7]
+        now = self._clock()
+        idle = None
+        if activity.isdigit():
+            # tmux's client_activity: the client's last key press (epoch seconds).
+            idle = max(0.0, now - int(activity))
+        title = tmux_title(command, path, window, pane_title, (host, host_short))
+        return WindowSnapshot(wm_class=command, title=title, at=now, idle_secs=idle)
+
+    _PANE = ("#{pane_current_command}", "#{pane_current_path}", "#{window_name}", "#{pane_title}", "#{host}",
+             "#{host_short}")
 
     def _from_clients(self) -> str:
-        fmt = _TAB.join(("#{client_activity}", "#{pane_current_command}", "#{pane_title}"))
+        fmt = _TAB.join(("#{client_activity}",) + self._PANE)
         out = run_bounded(self._argv("list-clients", "-F", fmt), timeout=self._timeout, env=self._env)
         best, best_at = "", -1
         for line in out.stdout.splitlines():
-            activity, _, rest = line.partition(_TAB)
+            activity = line.partition(_TAB)[0]
             try:
                 at = int(activity)
             except ValueError:
                 continue
             if at > best_at:
-                best, best_at = rest, at
+                best, best_at = line, at
         return best
 
     def _from_display(self) -> str:
-        fmt = _TAB.join(("#{pane_current_command}", "#{pane_title}"))
+        # No client attached: nobody is at this session's keyboard to time.
+        fmt = _TAB.join(("",) + self._PANE)
         out = run_bounded(self._argv("display-message", "-p", fmt), timeout=self._timeout, env=self._env)
         return out.stdout.splitlines()[0] if out.stdout.strip() else ""
 
 
 # --------------------------------------------------------------------- command
 
+_IDLE_FIELD = re.compile(r"\d+(?:\.\d+)?")
+
 
 class CommandSource:
-    """A shell command that prints ``class<TAB>title`` (Wayland, macOS, anything).
+    """A shell command that prints ``class<TAB>title`` (Wayland, macOS, anything),
+    optionally ``<TAB>idle seconds`` as a third field (away from the keyboard).
 
     Only the first non-empty line counts. A line without a tab is garbage: the
     contract is explicit so that an error message is never mistaken for a title.
@@ -313,14 +337,20 @@ class CommandSource:
         if _TAB not in line:
             return self._fail("output is not 'class<TAB>title'")
         wm_class, _, title = line.partition(_TAB)
-        snap = WindowSnapshot(wm_class=wm_class, title=title, at=self._clock())
+        idle = None
+        head, tab, last = title.rpartition(_TAB)
+        if tab and _IDLE_FIELD.fullmatch(last.strip()):
+            # A third field that is a number is the idle time; any other tab stays
+            # part of the title, as it always did.
+            title, idle = head, float(last.strip())
+        snap = WindowSnapshot(wm_class=wm_class, title=title, at=self._clock(), idle_secs=idle)
         if not snap.wm_class and not snap.title:
             return self._fail("output held no printable class or title")
         self._complaint.ok()
         self.reason = ""
         return snap
 
-    def _fail(self, reason: str) -> None:
+    def _fail(self, reason: str) -> WindowSnapshot | None:  # always None: read() returns it
         self.reason = reason
         self._complaint.failed(reason)
         return None
@@ -372,50 +402,6 @@ def make_source(
     if command.strip():
         return CommandSource(command, timeout=timeout, clock=clock)
     return NoneSource("auto: no X display, not inside tmux, and no evidence.command")
-
-
-# --------------------------------------------------------------------- privacy
-
-
-def compile_exclusions(patterns: Iterable[str]) -> list[re.Pattern[str]]:
-    """Compile case-insensitive exclusion regexes; ValueError names a bad one."""
-    compiled = []
-    for pattern in patterns:
-        try:
-            compiled.append(re.compile(str(pattern), re.IGNORECASE))
-        except re.error as exc:
-            raise ValueError(f"bad exclusion pattern {pattern!r}: {exc}") from None
-    return compiled
-
-
-@functools.lru_cache(maxsize=32)
-def _compiled(patterns: tuple[str, ...]) -> list[re.Pattern[str]] | None:
-    try:
-        return compile_exclusions(patterns)
-    except ValueError as exc:
-        log.warning("%s; hiding every title until it is fixed", exc)
-        return None
-
-
-def apply_exclusions(snapshot: WindowSnapshot, patterns: Iterable[str | re.Pattern[str]]) -> WindowSnapshot:
-    """``snapshot`` with its title replaced by ``excluded`` if a pattern matches.
-
-    A pattern may match the title or the class (so a password manager can be
-    hidden by its class); only the title is replaced, the class stays so the
-    judges still know what kind of window it was. A pattern that does not
-    compile fails closed: every title is hidden, because privacy beats insight.
-    """
-    items = list(patterns)
-    if not items:
-        return snapshot
-    if all(isinstance(p, re.Pattern) for p in items):
-        compiled: list[re.Pattern[str]] | None = items  # type: ignore[assignment]
-    else:
-        key = tuple(p.pattern if isinstance(p, re.Pattern) else str(p) for p in items)
-        compiled = _compiled(key)
-    if compiled is None or any(p.search(snapshot.title) or p.search(snapshot.wm_class) for p in compiled):
-        return replace(snapshot, title=EXCLUDED)
-    return snapshot
 
 
 def poll_source(source: EvidenceSource, patterns: Iterable[str | re.Pattern[str]] = ()) -> WindowSnapshot | None:

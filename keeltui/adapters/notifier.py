@@ -14,29 +14,23 @@ import os
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Protocol
 
 from keeltui.statusfile import tmux_escape  # "#(...)" in a message would run a command
 
-from .clean import clean_text
+from keeltui.textsafe import one_line
+from keeltui.ambient.ports import APP_NAME, Notifier  # noqa: F401 - re-exported
+
 from .complaint import Complaint
 from .proc import CommandFailed, run_bounded
 
-log = logging.getLogger("keeltui.ambient.notifier")
+log = logging.getLogger("keeltui.adapters.notifier")
 
-APP_NAME = "keeltui"
 TITLE_LIMIT = 80
 BODY_LIMIT = 300
 
 
-class Notifier(Protocol):
-    name: str
-
-    def notify(self, title: str, body: str) -> None: ...
-
-
 def _clean(title: str, body: str) -> tuple[str, str]:
-    return clean_text(title, TITLE_LIMIT) or APP_NAME, clean_text(body, BODY_LIMIT)
+    return one_line(title, TITLE_LIMIT) or APP_NAME, one_line(body, BODY_LIMIT)
 
 
 class NopNotifier:
@@ -129,7 +123,7 @@ def has_session_bus(env: Mapping[str, str]) -> bool:
     if env.get("DBUS_SESSION_BUS_ADDRESS"):
         return True
     runtime = env.get("XDG_RUNTIME_DIR")
-    return bool(runtime) and Path(runtime, "bus").exists()
+    return bool(runtime) and Path(str(runtime), "bus").exists()
 
 
 def make_notifier(env: Mapping[str, str] | None = None, *, try_notify2: bool = True) -> Notifier:
@@ -154,3 +148,19 @@ def make_notifier(env: Mapping[str, str] | None = None, *, try_notify2: bool = T
         if tmux:
             return TmuxNotifier(tmux, env=env)
     return NopNotifier()
+
+
+def why_no_toasts(env: Mapping[str, str]) -> tuple[str, str]:
+    """(the real problem, the fix) when :func:`make_notifier` found nothing to use."""
+    path = env.get("PATH", os.defpath)
+    notify_send = shutil.which("notify-send", path=path)
+    if not has_session_bus(env):
+        problem = "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus)"
+        fix = "run keeltui inside a desktop session, or inside tmux for tmux messages"
+        if not notify_send:
+            fix += "; notify-send is missing too (Debian package libnotify-bin)"
+        return problem, fix
+    if not notify_send:
+        return ("a session bus, but no notify-send and no notify2",
+                "install libnotify-bin (notify-send) or the desktop extra (notify2)")
+    return "no notifier chosen", "run `keeltui doctor` inside the session keeltui runs in"

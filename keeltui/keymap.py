@@ -1,0 +1,81 @@
+"""Every key-driven action, once: its binding id, default keys, where it is bound, what it does.
+
+This is the one list. ``[keys]`` in config.toml remaps by these ids (config checks a
+remap against it), the widgets declare their ``Binding``s with these ids and keys, and
+tests/unit/test_keymap.py finds every ``Binding`` in keeltui by itself and holds it,
+config.example.toml and the README's key table to this list. Pure: no Textual here,
+so config and the CLI can read it cheaply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class KeyAction:
+    id: str
+    """The binding id: what a ``[keys]`` entry names to remap it."""
+    keys: str
+    """The default key(s), in Textual's names (comma-separated)."""
+    where: str
+    """Where it is bound: the app, the Chief room, its row list, the tutor pane, a quiz."""
+    does: str
+    """What it does, in the README's words."""
+
+
+ACTIONS: tuple[KeyAction, ...] = (
+    # App-wide chords and F-keys: they work everywhere, also while typing.
+    KeyAction("quit", "ctrl+q", "app", "quit"),
+    KeyAction("quiet", "ctrl+g", "app", "Quiet Mode on/off"),
+    KeyAction("switch_pane", "ctrl+t", "app", "switch between the Chief room and the tutor"),
+    KeyAction("leave_composer", "escape", "app", "leave the composer"),
+    KeyAction("snooze", "f6", "app", "snooze the drift coach for an hour"),
+    KeyAction("focus", "f7", "app", "start a focus session"),
+    KeyAction("stop_focus", "f8", "app", "stop the focus session"),
+    KeyAction("settings", "f2", "app", "settings: ambient mode and cadence"),
+    KeyAction("day", "f3", "app", "your day: time on task, drifting and away"),
+    # The Chief room, wherever the focus is inside it.
+    KeyAction("stop_reply", "escape", "room", "stop the Chief reply on its way"),
+    KeyAction("chief_retry", "f5", "room", "ask again after a failed, cut or stopped reply"),
+    KeyAction("regenerate", "ctrl+r", "room", "regenerate the last reply"),
+    KeyAction("edit_last", "ctrl+up", "room", "edit and resend your last message"),
+    KeyAction("search_room", "ctrl+f", "room", "search the whole room"),
+    KeyAction("search_older", "up", "search", "the older search match"),
+    KeyAction("search_newer", "down", "search", "the newer search match"),
+    KeyAction("search_close", "escape", "search", "close the search"),
+    KeyAction("room_first", "home", "room log", "the room's first row"),
+    KeyAction("room_latest", "end", "room log", "back to the newest text"),
+    # The room's row list (single letters: never while a text field has the focus).
+    KeyAction("compose", "i", "row", "back to the composer"),
+    KeyAction("row_snooze", "z", "row", "snooze the drift coach for an hour (as F6)"),
+    KeyAction("row_focus", "f", "row", "start a focus session (as F7)"),
+    KeyAction("row_stop_focus", "F", "row", "stop the focus session (as F8)"),
+    KeyAction("row_up", "up", "row", "the previous message"),
+    KeyAction("row_down", "down", "row", "the next message"),
+    KeyAction("copy_message", "c", "row", "copy the focused message (OSC 52)"),
+    KeyAction("fold_summary", "enter", "row", "fold or unfold a summary"),
+    KeyAction("toggle_version", "enter", "row", "show or hide an earlier version"),
+    # The tutor pane, wherever the focus is inside it.
+    KeyAction("accept_plan", "ctrl+o", "tutor", "accept the tutor's plan"),
+    KeyAction("decline_plan", "ctrl+r", "tutor", "decline the tutor's plan"),
+    KeyAction("tutor_leave_input", "escape", "tutor", "stop the tutor's turn, or hand the keys to an open quiz"),
+    KeyAction("tutor_sessions", "ctrl+l", "tutor", "the tutor's session list"),
+    KeyAction("tutor_retry", "f5", "tutor", "retry the tutor's turn after a brain error"),
+    KeyAction("tutor_summary", "f4", "tutor", "the tutor session's summary"),
+    KeyAction("tutor_abort_job", "f9", "tutor", "abort the tutor's newest running background job"),
+    KeyAction("tutor_rename_session", "r", "session list", "rename a tutor session"),
+    KeyAction("tutor_delete_session", "delete,d", "session list", "delete a tutor session (asks first)"),
+    KeyAction("quiz_answer", "enter", "quiz", "answer the tutor's quiz"),
+)
+
+BINDING_IDS: tuple[str, ...] = tuple(action.id for action in ACTIONS)
+"""Every binding id a ``[keys]`` entry may remap."""
+
+
+def action(binding_id: str) -> KeyAction:
+    """The registry entry for ``binding_id`` (KeyError for an unknown id)."""
+    for entry in ACTIONS:
+        if entry.id == binding_id:
+            return entry
+    raise KeyError(binding_id)

@@ -1,0 +1,61 @@
+"""MainScreen: the app's layout -- drift banner, the Chief and Tutor tabs, status line, footer.
+
+The app owns this one screen (``KeelApp.main_screen``); dialogs are pushed above it and
+app-level queries go to it, never to whatever screen is on top. The screen is handed
+the few values its widgets show and builds nothing else: no store, no brain.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer, TabbedContent, TabPane
+
+from keeltui.chief_view import ChiefRoom
+from keeltui.panes.banner import DriftBanner
+from keeltui.panes.pane_tabs import PaneTabs
+from keeltui.panes.status_line import StatusLine
+
+
+class MainScreen(Screen):
+    def __init__(
+        self, owner: str, companion: str, window_rows: int, *, snooze_secs: int, id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self._owner = owner
+        self._companion = companion
+        self._window_rows = window_rows
+        self._snooze_secs = snooze_secs
+
+    def compose_layout(self) -> ComposeResult:
+        """The widgets of this screen. The app's compose yields them (so they are
+        mounted here before the app's Mount event, in one batch with the first frame);
+        the screen's own compose, which Textual runs later, stays empty."""
+        yield DriftBanner(snooze_secs=self._snooze_secs, id="drift-banner")
+        with PaneTabs(id="panes", initial="chief-tab"):
+            with TabPane("Chief", id="chief-tab"):
+                yield ChiefRoom(self._owner, self._companion, self._window_rows, id="chief-room")
+            with TabPane("Tutor", id="tutor-tab"):
+                pass  # the tutor pane is mounted right after the first frame (KeelApp._mount_tutor)
+        yield StatusLine(id="status-line")
+        yield Footer()
+
+    @property
+    def room(self) -> ChiefRoom:
+        return self.query_one(ChiefRoom)
+
+    @property
+    def status_line(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    @property
+    def banner(self) -> DriftBanner:
+        return self.query_one(DriftBanner)
+
+    @property
+    def panes(self) -> TabbedContent:
+        return self.query_one(TabbedContent)
+
+    @property
+    def tutor_tab(self) -> TabPane:
+        return self.query_one("#tutor-tab", TabPane)

@@ -1,0 +1,131 @@
+"""The Chief room's conversation controls: keys, what the footer offers, and the asks.
+
+The room (a subclass) gets these bindings wherever the focus is inside it. Each
+action only asks, by message; the app decides (keeltui/chief/controls.py) and acts.
+What the footer offers follows what the app hands down: ``replying`` while a reply
+is on its way, ``retry_ready`` after a reply failed, was cut off or was stopped.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.reactive import reactive
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from keeltui.chief_view import RoomLog, RowLike
+    from keeltui.panes.message import StreamingReply
+
+
+class RoomControls(Vertical):
+    DEFAULT_CSS = """
+    RoomControls.-quiet SearchBar, RoomControls.-quiet WorkingIndicator { display: none; }
+    RoomControls .-match { background: $warning 25%; }
+    RoomControls ChatMessage.-folded { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "stop_reply", "Stop", id="stop_reply"),
+        Binding("f5", "retry", "Retry", id="chief_retry"),
+        Binding("ctrl+r", "regenerate", "Regenerate", show=False, id="regenerate"),
+        Binding("ctrl+up", "edit_last", "Edit last", show=False, id="edit_last"),
+        Binding("ctrl+f", "search", "Search", id="search_room"),
+    ]
+
+    replying: reactive[bool] = reactive(False)
+    retry_ready: reactive[bool] = reactive(False)
+
+    # What the room (the subclass, ChiefRoom) provides and these controls act on.
+    _streaming: StreamingReply | None
+
+    if TYPE_CHECKING:
+
+        @property
+        def log_view(self) -> RoomLog: ...
+
+        def row_widget(self, row_id: int) -> Widget | None: ...
+
+        def _widget_for(self, row: RowLike, plain_first: bool = False) -> Widget: ...
+
+    class StopWanted(Message):
+        """Stop the reply on its way (its text so far is kept)."""
+
+    class RetryWanted(Message):
+        """Ask again for the answer that failed."""
+
+    class RegenerateWanted(Message):
+        """Ask again for the last answer (the old one is kept, folded)."""
+
+    class EditWanted(Message):
+        """Put the last user turn back in the composer, to change and resend."""
+
+    def watch_replying(self) -> None:
+        self.refresh_bindings()
+
+    def watch_retry_ready(self) -> None:
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop_reply":
+            return self.replying  # otherwise Escape falls through to "leave the composer"
+        if action == "retry":
+            return self.retry_ready and not self.replying
+        if action in ("regenerate", "edit_last"):
+            return not self.replying
+        return True
+
+    def action_stop_reply(self) -> None:
+        self.post_message(self.StopWanted())
+
+    def action_retry(self) -> None:
+        self.post_message(self.RetryWanted())
+
+    def action_regenerate(self) -> None:
+        self.post_message(self.RegenerateWanted())
+
+    def action_edit_last(self) -> None:
+        self.post_message(self.EditWanted())
+
+    async def action_search(self) -> None:
+        # Mounted on first use: the first frame does not pay for a search field.
+        from keeltui.panes.search_bar import SearchBar
+
+        bars = self.query(SearchBar)
+        if bars:
+            bars.first().open()
+            return
+        bar = SearchBar(id="room-search")
+        await self.mount(bar, before=self.query_one("#room-working"))
+        bar.open()
+
+    # -- what the app hands down ---------------------------------------------------------
+
+    async def redraw_rows(self, rows) -> None:
+        """Draw ``rows`` afresh where they stand (a reply that became an earlier version)."""
+        log = self.log_view
+        for row in rows:
+            old = self.row_widget(row.id)
+            if old is None:
+                continue
+            if self._streaming is not None and old is self._streaming:
+                self._streaming = None
+            index = list(log.children).index(old)
+            await old.remove()  # first: the new widget takes the same id
+            if index < len(log.children):
+                await log.mount(self._widget_for(row), before=index)
+            else:
+                await log.mount(self._widget_for(row))
+
+    def mark_match(self, row_id: int | None) -> None:
+        """Highlight the search match ``row_id`` (None: no highlight) and bring it into view."""
+        for widget in self.log_view.query(".-match"):
+            widget.remove_class("-match")
+        match = self.row_widget(row_id) if row_id is not None else None
+        if match is not None:
+            match.add_class("-match")
+            self.call_after_refresh(self.log_view.scroll_to_widget, match, animate=False, center=True)

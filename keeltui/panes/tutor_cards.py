@@ -1,0 +1,160 @@
+"""Small tutor widgets: a failed turn's card with Retry, and the waiting indicator.
+
+They draw what they are handed and post what the learner asks for; the tutor pane
+decides what it means.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button, Static
+
+from keeltui.textsafe import clean_text
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+SPIN_SECS = 0.1
+
+
+class TurnErrorCard(Vertical):
+    """A turn that failed or was stopped: the whole reason, wrapped, and Retry."""
+
+    DEFAULT_CSS = """
+    TurnErrorCard { height: auto; margin: 1 1 0 1; padding: 0 1; border-left: thick $error; }
+    TurnErrorCard #turn-error-text { height: auto; }
+    TurnErrorCard #turn-retry { margin-top: 1; min-width: 14; }
+    """
+
+    class RetryRequested(Message):
+        """The learner pressed Retry on the card."""
+
+    def __init__(self, reason: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._text(), id="turn-error-text")
+        yield Button("Retry (F5)", id="turn-retry", variant="error", compact=True)
+
+    def _text(self) -> Text:
+        text = Text("The tutor did not answer", style="bold red")
+        # The whole reason, wrapped: a status line would cut it (and the HTTP status with it).
+        text.append("\n" + clean_text(self.reason))
+        return text
+
+    def show_reason(self, reason: str) -> None:
+        if reason != self.reason:
+            self.reason = reason
+            self.query_one("#turn-error-text", Static).update(self._text())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.RetryRequested())
+
+
+class ThinkingIndicator(Static):
+    """An animated line near the composer from send to the first streamed text."""
+
+    DEFAULT_CSS = """
+    ThinkingIndicator { height: 1; padding: 0 2; color: $accent; display: none; }
+    ThinkingIndicator.-on { display: block; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+        self._frame = 0
+        self._label = ""
+        self._timer: Timer | None = None
+
+    def start(self, label: str) -> None:
+        """Show ``label`` with a spinner (a no-op while it already shows it)."""
+        self._label = label
+        if self._timer is None:
+            self._timer = self.set_interval(SPIN_SECS, self._spin)
+        self.add_class("-on")
+        self._draw()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self.remove_class("-on")
+
+    @property
+    def running(self) -> bool:
+        return self._timer is not None
+
+    def _spin(self) -> None:
+        self._frame = (self._frame + 1) % len(SPINNER)
+        self._draw()
+
+    def _draw(self) -> None:
+        self.update(f"{SPINNER[self._frame]} {self._label}  ·  Esc stops")
+
+
+class JobCard(Static):
+    """A background job the teacher started: what it does and where it stands."""
+
+    DEFAULT_CSS = """
+    JobCard { height: auto; margin: 1 1 0 1; padding: 0 1; border-left: thick $secondary; color: $text-muted; }
+    JobCard.-running { color: $text; }
+    """
+
+    MARKS = {"running": "⧗", "done": "✓", "failed": "✗", "aborted": "·", "interrupted": "·"}
+    WORDS = {
+        "running": "running · F9 aborts",
+        "done": "done — the result is below",
+        "failed": "failed — see below",
+        "aborted": "aborted",
+        "interrupted": "interrupted (keeltui stopped before it finished)",
+    }
+
+    def __init__(self, item, *, live: bool) -> None:
+        self.item = item
+        self.live = live
+        super().__init__(self._text(), markup=False)
+        self.set_class(self._status() == "running", "-running")
+
+    def _status(self) -> str:
+        if self.item.status == "running" and not self.live:
+            return "interrupted"
+        return self.item.status
+
+    def _text(self) -> Text:
+        status = self._status()
+        text = Text(f"{self.MARKS.get(status, '·')} {self.item.kind.capitalize()} job: ", style="bold")
+        text.append(clean_text(self.item.title))
+        text.append(f"  ·  {self.WORDS.get(status, status)}", style="dim")
+        return text
+
+    def show_item(self, item, live: bool | None = None) -> None:
+        self.item = item
+        if live is not None:
+            self.live = live
+        self.set_class(self._status() == "running", "-running")
+        self.update(self._text())
+
+
+def job_result_card(item) -> Widget:
+    """A landed job: a collapsible card with its result; an abort is a quiet mark."""
+    from rich.markdown import Markdown
+    from textual.widgets import Collapsible
+
+    if item.status == "aborted":
+        mark = Static(Text(f"· {item.kind} job aborted: {clean_text(item.title)}", style="dim italic"),
+                      classes="job-aborted")
+        mark.styles.margin = (1, 1, 0, 2)
+        return mark
+    title = f"{item.kind.capitalize()}: {clean_text(item.title)} — {'result' if item.status == 'done' else 'failed'}"
+    card = Collapsible(Static(Markdown(clean_text(item.text))), title=title, collapsed=item.status == "done",
+                       classes="job-result")
+    card.styles.margin = (1, 1, 0, 1)
+    return card

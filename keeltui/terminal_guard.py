@@ -1,0 +1,68 @@
+"""Give the terminal back on SIGTERM, SIGINT and SIGHUP.
+
+Python's default for SIGTERM and SIGHUP ends the process at once: the alternate
+screen, mouse tracking and bracketed paste stay on and the cursor stays hidden, so
+the owner's shell is unusable until ``reset``. Here each of them asks the app to exit
+the ordinary way, which restores the terminal and cancels the workers (a streaming
+reply is then settled as cut off, see ``ChiefTurns.reply``). A second signal while
+that exit hangs writes the restoring sequences itself and leaves at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+
+SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
+
+# Leave the alternate screen, mouse tracking (every mode Textual turns on) and bracketed
+# paste off, cursor shown: what Textual's driver writes when it stops.
+RESTORE = (
+    "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
+    "\x1b[?2004l\x1b[?1004l\x1b[?25h\x1b[?1049l"
+)
+
+
+def exit_code(signum: int) -> int:
+    """The shell's convention for a process ended by a signal."""
+    return 128 + signum
+
+
+def install_signal_exit(app) -> None:
+    """Route the signals to ``app.exit`` (call from the app's ``on_mount``, on its loop)."""
+    loop = asyncio.get_running_loop()
+    received: list[int] = []
+
+    def on_signal(signum: int) -> None:
+        if received:
+            _restore_and_leave(app, signum)
+        received.append(signum)
+        app.exit(return_code=exit_code(signum))
+
+    for signum in SIGNALS:
+        try:
+            loop.add_signal_handler(signum, on_signal, signum)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no such signal here
+            pass
+
+
+def _restore_and_leave(app, signum: int) -> None:
+    """The orderly exit did not finish: put the terminal right by hand and go."""
+    try:
+        driver = getattr(app, "_driver", None)
+        if driver is not None and hasattr(driver, "write"):
+            driver.write(RESTORE)
+            driver.flush()
+        elif (stdout := sys.__stdout__) is not None:  # None when started without one
+            stdout.write(RESTORE)
+            stdout.flush()
+        saved = getattr(driver, "attrs_before", None)  # the tty's modes before raw mode
+        if saved is not None and (stdin := sys.__stdin__) is not None:
+            import termios
+
+            termios.tcsetattr(stdin.fileno(), termios.TCSANOW, saved)
+    except Exception:  # a hung-up terminal cannot be written: leaving is all that is left
+        pass
+    os._exit(exit_code(signum))

@@ -1,0 +1,94 @@
+"""``keeltui tutor …``: the learner's records from the shell (list, export, rename, delete).
+
+Called from :mod:`keeltui.cli` with a few lines; Textual is never imported here.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def add_parser(sub, parser_class) -> None:
+    """The ``tutor`` subcommand and its actions."""
+    p = sub.add_parser("tutor", help="tutor sessions: list, export, rename, delete")
+    tsub = p.add_subparsers(dest="tutor_command", metavar="ACTION", parser_class=parser_class, required=True)
+    tsub.add_parser("list", help="tutor sessions: id, last active, phase, progress, topic")
+    te = tsub.add_parser("export", help="a session as Markdown: topic, plan, quiz record, mastery")
+    te.add_argument("session", help="the session's id (see `keeltui tutor list`) or its exact topic")
+    te.add_argument("--out", metavar="FILE", help="file to write (default: standard output)")
+    tr = tsub.add_parser("rename", help="give a session a new title")
+    tr.add_argument("session", help="the session's id or its exact topic")
+    tr.add_argument("title", nargs="+", help="the new title")
+    td = tsub.add_parser("delete", help="delete a session and its transcript")
+    td.add_argument("session", help="the session's id or its exact topic")
+    td.add_argument("--yes", action="store_true", help="confirm: without it nothing is deleted")
+
+
+def _write_private(path: Path, text: str) -> None:
+    """A learner's record is private: the file is created 0600 (an existing one is narrowed)."""
+    import os
+
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _err(text: str) -> None:
+    print(f"keeltui: {text}", file=sys.stderr)
+
+
+def _session(store, ref: str):
+    from keeltui.services.tutor_records import find_session
+
+    found = find_session(store, ref)
+    if found is None:
+        _err(f"tutor: no tutor session {ref!r} — `keeltui tutor list` shows the ids")
+    return found
+
+
+def run(args, store) -> int:
+    """Run ``keeltui tutor <action>`` against ``store``."""
+    from keeltui.services import tutor_records as records
+    from keeltui.textsafe import clean_text
+
+    if args.tutor_command == "list":
+        rows = records.sessions(store)
+        if not rows:
+            print("no tutor sessions yet — start one in the app (Ctrl+T)")
+        for row in rows:
+            print(records.list_line(row))
+        return EXIT_OK
+    session = _session(store, args.session)
+    if session is None:
+        return EXIT_FAILED
+    if args.tutor_command == "export":
+        text = records.export_markdown(store, session.id)
+        if not args.out:
+            sys.stdout.write(text)
+            return EXIT_OK
+        try:
+            _write_private(Path(args.out), text)
+        except OSError as exc:
+            _err(f"tutor export: cannot write {args.out}: {exc.strerror}")
+            return EXIT_FAILED
+        print(f"wrote session {session.id} to {args.out}")
+        return EXIT_OK
+    if args.tutor_command == "rename":
+        title = " ".join(" ".join(args.title).split())
+        if not title:
+            _err("tutor rename: the title is empty")
+            return EXIT_USAGE
+        store.rename_conversation(session.id, title)
+        print(f"session {session.id} is now {clean_text(title)!r}")
+        return EXIT_OK
+    if not args.yes:
+        _err(f"tutor delete: this deletes session {session.id} ({clean_text(session.title)!r}) "
+             "and its transcript — add --yes to confirm")
+        return EXIT_USAGE
+    store.delete_conversation(session.id)
+    print(f"deleted session {session.id}")
+    return EXIT_OK

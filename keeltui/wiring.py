@@ -1,0 +1,72 @@
+"""The composition root: Config → Store → Brain → the services, built once.
+
+The app, the line-mode chat (``keeltui chat``) and ``keeltui doctor`` take their parts
+from here; no widget and no command builds its own Store, Brain or turns object.
+The heavy parts are imported when first asked for, so light commands (``status``,
+``report``) that only need the store never load the model client or the tutor.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from keeltui.config import Config
+
+if TYPE_CHECKING:
+    from keeltui.brain import Brain
+    from keeltui.services.chief_turns import ChiefTurns
+    from keeltui.services.tutor_jobs import TutorJobs
+    from keeltui.services.tutor_turns import TutorTurns
+    from keeltui.store import Store
+
+
+def open_store(config: Config, *, readonly: bool = False) -> Store:
+    """The store named by the config (raises ``StoreError`` with one line naming the file);
+    ``readonly`` for commands that only read (they never change the file)."""
+    from keeltui.store import Store
+
+    return Store(config.database_path(), readonly=readonly)
+
+
+def make_brain(config: Config) -> Brain:
+    from keeltui.brain import Brain
+
+    return Brain(config.brain, config.api_key)
+
+
+class Services:
+    """Everything a front end needs, sharing one store and one brain."""
+
+    def __init__(self, config: Config, store: Store, brain: Brain | None = None) -> None:
+        self.config = config
+        self.store = store
+        self.brain = brain if brain is not None else make_brain(config)
+
+    @cached_property
+    def chief(self) -> ChiefTurns:
+        from keeltui.services.chief_turns import ChiefTurns
+
+        return ChiefTurns(self.store, self.brain, self.config)
+
+    @cached_property
+    def tutor(self) -> TutorTurns:
+        # Built on first use: the tutor's modules are not needed for the room's first frame.
+        from keeltui.services.tutor_turns import TutorTurns
+
+        return TutorTurns(self.store, self.brain, self.config)
+
+    @cached_property
+    def tutor_jobs(self) -> TutorJobs:
+        """The teacher's background jobs (research, demo, visual), with their own model calls."""
+        from keeltui.services.tutor_jobs import TutorJobs
+
+        return TutorJobs(self.store, self.brain, self.config)
+
+    async def aclose(self) -> None:
+        await self.brain.aclose()
+
+
+def wire(config: Config, store: Store | None = None, brain: Brain | None = None) -> Services:
+    """Build the services once; a caller that already holds a store or brain passes it in."""
+    return Services(config, store if store is not None else open_store(config), brain)

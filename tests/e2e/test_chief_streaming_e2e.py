@@ -1,0 +1,104 @@
+"""A streaming reply as the owner sees it while it happens (the real app in tmux)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import write_config
+from keeltui_dev.loopback import Reply
+from tests.support.tmux import Tmux, keeltui_command
+
+PLACEHOLDER = "Write to the Chief"
+MARKER = "new text below"
+
+
+def _config(tmp_path, loopback):
+    return write_config(
+        tmp_path / "config.toml", loopback.url,
+        f'\n[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n',
+    )
+
+
+def _wheel_up(tmux: Tmux, times: int) -> None:
+    """Mouse wheel up over the room (SGR mouse report, as a terminal sends it)."""
+    for _ in range(times):
+        tmux._tmux("send-keys", "-H", *[f"{b:02x}" for b in b"\x1b[<64;10;6M"])
+
+
+def _reply_lines(screen: str) -> list[str]:
+    """The reply's lines on screen: from the Chief's header down to the composer."""
+    lines = screen.splitlines()
+    end = next(i for i, line in enumerate(lines) if PLACEHOLDER in line)
+    start = max(i for i, line in enumerate(lines[:end]) if line.strip(" █▌▎").startswith("Chief"))
+    reply = [line.rstrip() for line in lines[start:end] if line.strip(" █▌▎")]
+    assert len(reply) > 1, screen
+    return reply
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+def test_first_chunk_is_on_screen_with_the_question_and_the_header(tmp_path, loopback, tmux, e2e_env, size):
+    tmux.width, tmux.height = size
+    # Long pauses between chunks: each chunk must be on screen before the next is sent.
+    loopback.queue(Reply(chunks=["The tide ", "turns at ", "seven tonight."], chunk_delay=1.5))
+    config = _config(tmp_path, loopback)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("when is the tide?")
+    tmux.send("Enter")
+    screen = tmux.wait_text("The tide")
+    assert loopback.chunks_sent == 1, "the first chunk was not on screen before the second was sent"
+    assert "when is the tide?" in screen and "Chief  …" in screen, screen
+    screen = tmux.wait_text("The tide turns at")
+    assert loopback.chunks_sent == 2 and "when is the tide?" in screen, screen
+    screen = tmux.wait_for(lambda s: "seven tonight." in s and "Chief  …" not in s, what="the finished reply")
+    assert "when is the tide?" in screen
+
+
+@pytest.mark.parametrize("text", [
+    "Plain prose\nwith soft line breaks\nand the last line with a break",
+    ("First line\nsoft second line\n\n**Bold** start\nand a soft break\n\n- one\n- two\n\n"
+     "```\ncode  kept\n\nas is\n```\n\nplain end\nwith a break"),
+], ids=["plain", "markdown"])
+def test_streamed_reply_looks_as_it_does_after_a_restart(tmp_path, loopback, tmux, e2e_env, text):
+    loopback.queue(Reply(chunks=[text[i:i + 7] for i in range(0, len(text), 7)], chunk_delay=0.02))
+    config = _config(tmp_path, loopback)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("show me")
+    tmux.send("Enter")
+    streamed = _reply_lines(tmux.wait_for(lambda s: "with a break" in s and "Chief  …" not in s, what="the reply"))
+    tmux.send("C-q")
+    tmux.wait_for(lambda s: PLACEHOLDER not in s, what="the app to quit")
+    again = Tmux(tmux.width, tmux.height)
+    try:
+        again.start(keeltui_command(config), e2e_env)
+        # Markdown is formatted right after the first frame: wait for the same lines.
+        again.wait_for(lambda s: PLACEHOLDER in s and "with a break" in s and _reply_lines(s) == streamed,
+                       what=f"the restarted room to draw the reply as streamed: {streamed}")
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_view_follows_the_bottom_and_stays_put_when_scrolled_up(tmp_path, loopback, tmux, e2e_env, size):
+    tmux.width, tmux.height = size
+    loopback.queue(Reply(chunks=[f"para{i} words\n\n" for i in range(70)], chunk_delay=0.15))
+    config = _config(tmp_path, loopback)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("many paragraphs please")
+    tmux.send("Enter")
+    # Twenty paragraphs are more than a screen: seeing para20 means the view followed.
+    screen = tmux.wait_text("para20")
+    assert MARKER not in screen
+    _wheel_up(tmux, 3)
+    held = tmux.wait_text(MARKER)
+    held_lines = [line for line in held.splitlines() if "para" in line]
+    sent = loopback.chunks_sent
+    tmux.wait_for(lambda s: loopback.chunks_sent >= sent + 4, what="more chunks")
+    screen = tmux.wait_text(MARKER)
+    assert [line for line in screen.splitlines() if "para" in line] == held_lines, "the view moved while scrolled up"
+    tmux.send("End")  # in the empty composer: the end of the room
+    screen = tmux.wait_for(lambda s: MARKER not in s, what="the marker to go")
+    screen = tmux.wait_text("para69")
+    assert MARKER not in screen

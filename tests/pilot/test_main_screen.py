@@ -1,0 +1,98 @@
+"""The layout lives on one MainScreen; late messages during teardown are harmless."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.worker import WorkerState
+
+from keeltui.messages import BrainChecked, StatusMessage, StoreWritten
+from keeltui.panes.modals import SettingsScreen
+from tests.support.pilot import screen_text, wait_for
+
+SIZE = (100, 30)
+
+
+async def test_the_layout_is_the_main_screen_even_under_a_dialog(make_app):
+    from keeltui.main_screen import MainScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "Write to the Chief" in screen_text(app), what="composer on screen")
+        assert isinstance(app.main_screen, MainScreen)
+        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted, what="ambient mounted")
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="settings dialog")
+        # Under the dialog the app's parts are still the main screen's.
+        assert app.room.screen is app.main_screen
+        assert app.status_line.screen is app.main_screen
+        app.post_message(StatusMessage("under the dialog"))
+        await wait_for(pilot, lambda: app.status_line.message == "under the dialog", what="status under the dialog")
+
+
+async def test_messages_that_arrive_after_the_screens_are_gone_are_ignored(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "Write to the Chief" in screen_text(app), what="composer on screen")
+    # The app has shut down and its screen stack is empty: a brain check, a worker's
+    # failure or a store write that lands now must not raise (it used to: IndexError).
+    assert not app.screen_stack
+    app.on_brain_checked(BrainChecked("connection refused"))
+    app.on_brain_checked(BrainChecked(None))
+    app.on_status_message(StatusMessage("late"))
+    app.on_store_written(StoreWritten())
+    app.refresh_from_store()
+    app.watch_quiet(True)
+
+    class DeadWorker:
+        name, group, error = "brain-check", "chief", RuntimeError("late")
+
+    class Late:
+        worker, state = DeadWorker(), WorkerState.ERROR
+
+    app.on_worker_state_changed(Late())
+
+
+async def test_a_brain_check_that_ends_while_the_app_shuts_down_is_ignored(make_app):
+    # The brain check runs in a worker; under load it can finish while the app shuts
+    # down, after the status line is gone but before the app stops handling messages.
+    # Its message must then find nothing to do (it used to raise IndexError/NoMatches).
+    app = make_app()
+    posted: list[str] = []
+
+    async def post_once_the_status_line_is_gone(status_line) -> None:
+        for _ in range(100_000):  # bounded: the shutdown below always detaches it
+            if not status_line.is_attached:
+                app.post_message(BrainChecked("connection refused"))
+                app.post_message(BrainChecked(None))
+                app.post_message(StatusMessage("late"))
+                posted.append("yes")
+                return
+            await asyncio.sleep(0)
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "Write to the Chief" in screen_text(app), what="composer on screen")
+        watcher = asyncio.create_task(post_once_the_status_line_is_gone(app.status_line))
+    await watcher
+    assert posted == ["yes"]
+
+
+async def test_a_worker_failure_stays_on_the_status_line_when_the_brain_answers(make_app):
+    # The brain check ends whenever the endpoint answers; on a loaded machine that is
+    # after an unrelated failure was reported. It must clear only its own notice.
+    app = make_app()
+
+    async def broken():
+        raise RuntimeError("the evidence pipe burst")
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.brain_online is True, what="the first brain check")
+        app.run_worker(broken, name="evidence", exit_on_error=False)
+        await wait_for(pilot, lambda: "evidence failed" in app.status_line.message, what="the failure shown")
+        app.on_brain_checked(BrainChecked(None))  # handled now, as the worker's message would be
+        assert "evidence failed" in app.status_line.message
+        await wait_for(pilot, lambda: "evidence failed" in screen_text(app), what="the failure on screen")
+        app.on_brain_checked(BrainChecked("connection refused"))
+        assert "brain offline" in app.status_line.message
+        app.on_brain_checked(BrainChecked(None))
+        assert app.status_line.message == ""  # the brain's own notice goes when it answers

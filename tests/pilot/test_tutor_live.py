@@ -1,0 +1,212 @@
+"""The tutor while things happen: streaming, the waiting indicator, stopping, keys in the pane."""
+
+from __future__ import annotations
+
+import threading
+
+from textual.widgets import Button
+
+from keeltui.ambient_state import SNOOZE_KEY
+from keeltui.panes.quiz import QuizCard
+from keeltui.panes.tutor_cards import ThinkingIndicator
+from keeltui.tutor import transcript as tx
+from tests.pilot.test_tutor_pane import SIZE, Scripted, idle, new_session, pane, quiz, rows
+from keeltui_dev.loopback import Reply
+from tests.support.pilot import screen_text, wait_for
+
+WORDS = [f"word{n} " for n in range(60)]
+
+
+def held(loopback, script: Scripted) -> threading.Event:
+    """Hold every reply until the test sets the returned gate."""
+    gate = threading.Event()
+
+    def responder(request: dict) -> Reply:
+        gate.wait(30)
+        return script(request)
+
+    loopback.responder = responder
+    return gate
+
+
+async def test_a_reply_streams_in_place_and_escape_stops_it(make_app, loopback):
+    gate = held(loopback, Scripted(loopback, [Reply(chunks=WORDS, chunk_delay=0.1)]))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await new_session(pilot, "streams")
+        # From send to the first token: the indicator near the composer, Send visibly off.
+        await wait_for(pilot, lambda: "Prober is thinking…" in screen_text(app), what="the indicator")
+        send = app.query_one("#tutor-composer #send", Button)
+        assert send.disabled and "Wait…" in screen_text(app)
+        assert app.query_one(ThinkingIndicator).running
+        gate.set()
+        # The reply grows on screen while it streams.
+        await wait_for(pilot, lambda: "word3" in screen_text(app), what="the first words")
+        assert "word59" not in screen_text(app) and not idle(app)
+        assert "Prober is thinking…" not in screen_text(app)  # text arrived: the indicator goes
+        await pilot.press("escape")  # stops the turn: the in-flight call is cancelled
+        await wait_for(pilot, lambda: idle(app), what="the stopped turn")
+        await wait_for(pilot, lambda: "— stopped" in screen_text(app), what="the stopped mark")
+        stopped = rows(app)[-1]
+        assert stopped.role == "assistant" and stopped.parts == [{"type": tx.TURN_STOPPED}]
+        assert stopped.content.startswith("word0 word1 word2") and "word59" not in stopped.content
+        assert not send.disabled and "Send ⏎" in screen_text(app)
+        assert len(loopback.requests) == 1
+
+
+async def test_escape_before_any_text_stops_and_offers_retry(make_app, loopback):
+    gate = held(loopback, Scripted(loopback, [Reply(text="Late."), Reply(text="Now then.")]))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await new_session(pilot, "waiting")
+        await wait_for(pilot, lambda: "Prober is thinking…" in screen_text(app) and len(loopback.requests) == 1)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "You stopped the turn." in screen_text(app) and idle(app), what="the card")
+        assert [r.role for r in rows(app)] == ["user"]
+        gate.set()
+        await pilot.press("f5")
+        await wait_for(pilot, lambda: "Now then." in screen_text(app), what="the retried turn")
+
+
+async def test_tool_calls_stream_too(make_app, loopback):
+    Scripted(loopback, [Reply(chunks=["Let us ", "see."], chunk_delay=0.05,
+                              tool_calls=[{"name": "quiz", "arguments": {
+                                  "question": "Pick one", "choices": ["A", "B"], "correct": 0}}])])
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await new_session(pilot, "streamed calls")
+        await wait_for(pilot, lambda: isinstance(app.focused, QuizCard) and idle(app), what="the quiz")
+        assert loopback.requests[0]["stream"] is True
+        assert "Let us see." in screen_text(app) and "Pick one" in screen_text(app)
+
+
+async def test_typing_beside_a_quiz_is_a_draft_never_an_app_key(make_app, loopback):
+    Scripted(loopback, [quiz("Pick one"), Reply(text="A side answer.")])
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await new_session(pilot, "keys")
+        await wait_for(pilot, lambda: isinstance(app.focused, QuizCard) and idle(app), what="the quiz")
+        await pilot.press(*"fzF why?")  # f, z and F are app keys elsewhere
+        assert pane(app).composer.input.text == "fzF why?"
+        assert not app.screen_stack[1:]  # no focus dialog opened
+        assert app.store.get_state(SNOOZE_KEY) is None
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "A side answer." in screen_text(app) and idle(app))
+        assert rows(app)[-2].content == "fzF why?"
+        assert app.query_one(QuizCard).active  # a side question leaves the quiz open
+
+
+async def test_tutor_keys_work_wherever_focus_is_in_the_pane(make_app, loopback):
+    Scripted(loopback, [Reply(text="Hello there.")])
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await new_session(pilot, "focus")
+        await wait_for(pilot, lambda: "Hello there." in screen_text(app) and idle(app))
+        await pilot.press("escape")  # out of the composer, but still inside the pane
+        tutor = pane(app)
+        assert app.focused is not None and tutor in app.focused.ancestors
+        assert "Sessions" in screen_text(app)  # the footer keeps the pane's keys
+        await pilot.press("tab")
+        assert app.focused is not None and tutor in app.focused.ancestors
+        assert "Sessions" in screen_text(app)
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: "New session" in screen_text(app), what="the session list")
+
+
+def _teaching_session(app) -> int:
+    from keeltui.services.tutor_turns import TutorTurns
+    from tests.pilot.test_tutor_pane import taught_rows
+
+    turns = TutorTurns(app.store, app.brain, app.config)
+    session = turns.start_session("protein")
+    for row in taught_rows():
+        turns.add_learner(session, row)
+    return session
+
+
+async def _open_first_session(pilot) -> None:
+    from tests.pilot.test_tutor_pane import open_tutor
+
+    await open_tutor(pilot)
+    await pilot.press("down", "enter")
+    await wait_for(pilot, lambda: pane(pilot.app).in_session, what="the session")
+
+
+def _job_script(loopback, gate: threading.Event) -> None:
+    teacher = [
+        Reply(text="I will look that up.", tool_calls=[{"name": "research", "arguments": {
+            "query": "leucine per meal"}}]),
+        Reply(text="Meanwhile, on to basics."),
+        Reply(text="The research landed: two to three grams."),  # the wake
+    ]
+    turns: list[dict] = []
+
+    def responder(request: dict) -> Reply:
+        # The job's own call offers no tools; the teacher's turns do. The two run side by
+        # side, so which request comes first is not fixed: answer by who asks.
+        if not request.get("tools"):
+            gate.wait(30)  # the job's call waits until the test lets it answer
+            return Reply(text="Two to three grams per meal.")
+        turns.append(request)
+        step = len(turns) - 1
+        return teacher[step] if step < len(teacher) else Reply(text="ok")
+
+    loopback.responder = responder
+
+
+async def test_a_background_job_runs_shows_a_busy_dot_and_lands_as_a_card(make_app, loopback):
+    from textual.widgets import Collapsible
+
+    gate = threading.Event()
+    _job_script(loopback, gate)
+    app = make_app()
+    _teaching_session(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_first_session(pilot)
+        await type_into(pilot, "how much leucine?")
+        await wait_for(pilot, lambda: "Meanwhile, on to basics." in screen_text(app) and idle(app),
+                       what="the turn that goes on after the start")
+        assert "Research job: leucine per meal" in screen_text(app) and "F9 aborts" in screen_text(app)
+        assert "Abort job" in screen_text(app)  # the footer offers F9 while a job runs
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: "● protein" in screen_text(app), what="the busy dot")
+        await pilot.press("enter")  # back into the session
+        await wait_for(pilot, lambda: pane(app).in_session)
+        gate.set()
+        await wait_for(pilot, lambda: "The research landed" in screen_text(app) and idle(app), what="the wake")
+        card = app.query_one(".job-result", Collapsible)
+        assert card.collapsed and "Research: leucine per meal — result" in screen_text(app), screen_text(app)
+        assert "done — the result is below" in screen_text(app)
+        woken = [r for r in loopback.requests if r.get("tools")][-1]
+        assert woken["messages"][-1]["content"].startswith("[research job finished")
+        card.collapsed = False
+        await wait_for(pilot, lambda: "Two to three grams per meal." in screen_text(app), what="the result text")
+
+
+async def test_f9_aborts_a_running_job_quietly_and_no_result_follows(make_app, loopback):
+    gate = threading.Event()
+    _job_script(loopback, gate)
+    app = make_app()
+    session = _teaching_session(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_first_session(pilot)
+        await type_into(pilot, "how much leucine?")
+        await wait_for(pilot, lambda: "Meanwhile, on to basics." in screen_text(app) and idle(app)
+                       and len(loopback.requests) == 3, what="the job's call in flight")
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: "research job aborted: leucine per meal" in screen_text(app), what="the mark")
+        await wait_for(pilot, lambda: len(loopback.requests) == 4 and idle(app), what="the teacher hears of it")
+        assert "do not wait for it" in loopback.requests[3]["messages"][-1]["content"]
+        gate.set()
+        await pilot.pause(0.5)
+        steers = [r.parts[0]["status"] for r in app.store.messages(session) if r.parts and
+                  r.parts[0].get("type") == "job_steer"]
+        assert steers == ["aborted"]
+        assert "Abort job" not in screen_text(app)
+
+
+async def type_into(pilot, text: str) -> None:
+    composer = pane(pilot.app).composer
+    composer.focus_input()
+    composer.input.insert(text)
+    await pilot.press("enter")

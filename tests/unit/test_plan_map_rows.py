@@ -1,0 +1,38 @@
+"""The map's screen rows: marks on the lanes, titles beside them, wrapping and wide fan-outs."""
+
+from __future__ import annotations
+
+from keeltui.panes.plan_map import wrapped
+from keeltui.tutor.graph_layout import map_lines
+from keeltui.tutor.mermaid import parse_plan
+
+
+def plain(source: str, width: int, statuses: dict[str, str] | None = None) -> list[str]:
+    return [row.plain for row, _ in wrapped(map_lines(parse_plan(source), statuses or {}), width)]
+
+
+def test_marks_replace_the_node_dot_and_titles_sit_beside_the_lanes() -> None:
+    source = "a[Alpha] --> b[Bee] & c[Cee]\nb --> d[Dee]\nc --> d"
+    assert plain(source, 30, {"a": "mastered", "b": "review", "c": "current", "d": "visited"}) == [
+        "✓ Alpha", "├─╮", "↻ │ Bee", "│ ▶ Cee", "├─╯", "• Dee",
+    ]
+
+
+def test_a_long_title_wraps_under_itself_with_the_lanes_running_on() -> None:
+    source = "a[A rather long title for a narrow map] --> b[B]"
+    assert plain(source, 20) == ["○ A rather long", "│ title for a narrow", "│ map", "○ B"]
+
+
+def test_a_wide_fan_out_squeezes_the_lanes_so_titles_keep_their_room() -> None:
+    children = " & ".join(f"c{i}[Child topic {i}]" for i in range(12))
+    source = f"r[Root] --> {children}\n" + " & ".join(f"c{i}" for i in range(12)) + " --> z[Wrap up]"
+    rows = plain(source, 30)
+    assert rows[1] == "├┬┬┬┬┬┬┬┬┬┬╮"
+    assert rows[2] == "○│││││││││││ Child topic 0"
+    assert rows[-2:] == ["├┴┴┴┴┴┴┴┴┴┴╯", "○ Wrap up"]
+    assert all(len(row) <= 30 for row in rows)
+
+
+def test_each_node_row_says_which_node_it_starts() -> None:
+    rows = wrapped(map_lines(parse_plan("a[A long title here] --> b[B]"), {}), 12)
+    assert [node for _, node in rows] == ["a", None, "b"]
