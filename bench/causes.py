@@ -39,9 +39,9 @@ CAUSES: dict[str, str] = {
         "importing the openai SDK before the first frame would cost the first frame the same time."
     ),
     "cold_status": (
-        "With a config no running app has stamped as validated, `keeltui status` takes the full path: argparse "
-        "and the typed config (`keeltui.config`, tomllib and the dataclass validation), so a broken config "
-        "still exits 2. What would close it: let `status` stamp a config it has validated itself (the stamp the "
+        "With a config no running app has stamped as validated, `keeltui status` takes the full path (argparse, "
+        "the typed config, and whatever the measured line above names: every import there is paid on each call), "
+        "so a broken config still exits 2. What would close it: let `status` stamp a config it has validated itself (the stamp the "
         "app writes, `paths.config_stamp`), so only the first call after a config change pays for validation."
     ),
     "room.same": (
@@ -52,7 +52,10 @@ CAUSES: dict[str, str] = {
     ),
     "long.pageup": (
         "Each PageUp moves the view within the mounted window, and past its top mounts the next older rows "
-        "(a read of the rows above, then their layout); a slow press is one that crossed the window's edge."
+        "(a read of the rows above, then their layout). The slow presses fall on the same press numbers in "
+        "every run, so they are the presses that cross the window's edge, not noise. What would close it: mount "
+        "the next older rows ahead of the view (when it comes within a page of the window's top, after the "
+        "frame that answered the key), so no key waits for a read and a layout."
     ),
     "stream.paced.lag": (
         "The reply's flush timer runs every 100 ms (`FLUSH_SECS` in panes/message.py), but the end of the "
@@ -78,7 +81,10 @@ CAUSES: dict[str, str] = {
         "repaints a changed line across the widget's width, margin and scrollbar included). The old pager box "
         "turned its page without moving the room (9.4× on the same machine) but hid short replies and the "
         "owner's message; the room log no longer re-lays itself out when its virtual size changes (one full "
-        "repaint less per step). Against elia's ~300× and oterm's ~50×."
+        "repaint less per step). The peers, measured in the same run: the Side by side table. What would close "
+        "it (the anatomy above): fewer full repaints (each growth step repaints the view; growing the box by "
+        "more at a time halves them) and fewer style codes per repainted line (Textual writes full 24-bit SGR "
+        "for every segment)."
     ),
     "first_chunk": (
         "A piece that lands in an empty buffer wakes the reply at once (`StreamBuffer.set_waker`) instead of "
@@ -191,6 +197,17 @@ def _lag_split(variant: str):
     return measured_lag
 
 
+def _pageup(r) -> str:
+    from bench.measures.long_chat import PAGEUPS
+
+    samples = r.get("long.pageup").samples
+    slow = [(i % PAGEUPS + 1, v) for i, v in enumerate(samples) if v > 0.05]
+    if not samples:
+        return ""
+    return (f"{len(slow)} of {len(samples)} presses took over 50 ms; which press of each run of {PAGEUPS} (time): "
+            + ", ".join(f"#{n} ({_ms(v)})" for n, v in slow[:12]))
+
+
 def _status_cold(r) -> str:
     rows = r.facts.get("profile.status_cold") or []
     return ("`python -X importtime keeltui status` with a config no app has opened, costliest top-level imports "
@@ -217,6 +234,7 @@ MEASURED = {
     "stream.paced.bytes": _bytes,
     "stream.burst.bytes": _bytes_burst,
     "cold_status": _status_cold,
+    "long.pageup": _pageup,
     "stream.paced.lag": _lag_split("paced"),
     "stream.burst.lag": _lag_split("burst"),
     "status": _status_warm,
