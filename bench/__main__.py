@@ -15,8 +15,10 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # keeltui_dev.loopback, keeltui
 
-from bench import machine, peers, report, sentinel_day  # noqa: E402
+from bench import machine, peers, readme, report, sentinel_day  # noqa: E402
 from bench.context import Context, Subject, err  # noqa: E402
+from bench.measures import first_chunk_peers, long_chat, profile  # noqa: E402
+from bench.ollama_shim import OllamaShim  # noqa: E402
 from bench.env import Workspace, seed_room  # noqa: E402
 from bench.loop import Switchboard  # noqa: E402
 from bench.measures import first_chunk, first_frame, first_message, idle, report_screen, status, streaming  # noqa: E402
@@ -29,9 +31,12 @@ MEASURES = {
     "streaming": streaming.run,
     "first_chunk": first_chunk.run,
     "status": status.run,
+    "first_chunk_peers": first_chunk_peers.run,
+    "long_chat": long_chat.run,
     "report": report_screen.run,
     "idle": idle.run,
     "sentinel": sentinel_day.run,
+    "profile": profile.run,
 }
 
 
@@ -41,6 +46,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--only", default="", help=f"comma-separated subset of: {', '.join(MEASURES)}")
     p.add_argument("--quick", action="store_true", help="shorter idle periods (20/10/10 s instead of 60/30/30 s)")
     p.add_argument("--no-peers", action="store_true", help="skip elia and oterm")
+    p.add_argument("--peer-runs", type=int, default=2,
+                   help="runs for elia and oterm where one run takes long: streaming, first message, first chunk, "
+                        "long chat (default 2, at most --runs: their figures are one or two orders of magnitude "
+                        "from keeltui's, and one full run must fit in about 15 minutes)")
     p.add_argument("--render-only", action="store_true",
                    help=f"measure nothing: rewrite the Markdown from the last run's saved figures ({LAST})")
     p.add_argument("--out", help="where to write the Markdown (default: bench/RESULTS.md for a full run, "
@@ -63,10 +72,12 @@ def add_peers(ctx: Context) -> None:
     for peer in peers.PEERS:
         exe, detail = peers.ensure(peer, ctx.say)
         if exe is None:
+            ctx.say(f"peers: skipping {peer.package}: {detail}")
             ctx.results.note("peers", f"{peer.package}: {detail}")
             ctx.results.facts[f"peer.{peer.key}"] = f"not installed ({detail})"
             continue
-        env = peers.prepare(peer, ctx.env, ctx.brain.url)
+        env = peers.prepare(peer, ctx.env, ctx.brain.url, ctx.shim_host)
+        ctx.peer_kits.append((peer, exe, detail))
         ctx.peers.append(Subject(peer.key, f"{peer.key} {detail}", [str(exe)], peer.ready, env, timeout=40))
         ctx.results.facts[f"peer.{peer.key}"] = f"{peer.package} {detail}: first usable screen = {peer.note}"
 
@@ -79,8 +90,11 @@ def render_only(args: argparse.Namespace) -> int:
         print(f"[bench] no saved figures to render ({LAST}): {exc}", file=sys.stderr)
         return 1
     out = args.out if "--out" in sys.argv else saved_out
-    Path(out).write_text(report.render(results, info, args))
+    markdown = report.render(results, info, args)
+    Path(out).write_text(markdown)
     print(f"[bench] rewrote {out} from the figures of {info['date']}", flush=True)
+    if Path(out).resolve() == (REPO / "bench" / "RESULTS.md").resolve() and readme.update(REPO / "README.md", markdown):
+        print("[bench] rewrote README.md's benchmark summary", flush=True)
     print(report.summary_text(results), flush=True)
     return 0
 
@@ -95,10 +109,11 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     workspace = Workspace()
     try:
-        with Switchboard() as brain:
-            ctx = Context(runs=args.runs, quick=args.quick, workspace=workspace, brain=brain, results=results)
+        with Switchboard() as brain, OllamaShim(brain) as shim:
+            ctx = Context(runs=args.runs, quick=args.quick, workspace=workspace, brain=brain, results=results,
+                          shim_host=shim.host, peer_runs=min(args.peer_runs, args.runs))
             ctx.say(f"keeltui bench: {', '.join(args.only)}; {args.runs} runs; {info['cpu']}")
-            if "first_frame" in args.only:
+            if "first_frame" in args.only or "long_chat" in args.only:
                 ctx.room_db = workspace.root / "room-100k.db"
                 try:
                     secs = seed_room(ctx.room_db)
@@ -106,10 +121,12 @@ def main(argv: list[str] | None = None) -> int:
                 except Exception as exc:  # noqa: BLE001
                     ctx.room_db = None
                     results.fail("ttff.keeltui.100k", f"seeding the room: {err(exc)}")
-                if not args.no_peers:
-                    add_peers(ctx)
+            if not args.no_peers:
+                add_peers(ctx)
+                results.facts["peer_runs"] = ctx.peer_runs
             for name in args.only:
                 ctx.say(f"== {name}")
+                results.facts[f"load.{name}"] = machine.load()  # other work on the machine skews every figure
                 try:
                     MEASURES[name](ctx)
                 except Exception as exc:  # noqa: BLE001 - one measure never sinks the run
@@ -130,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     markdown = report.render(results, info, args)
     Path(args.out).write_text(markdown)
     print(f"[bench] wrote {args.out}", flush=True)
+    if Path(args.out).resolve() == (REPO / "bench" / "RESULTS.md").resolve() and readme.update(REPO / "README.md", markdown):
+        print("[bench] rewrote README.md's benchmark summary", flush=True)
     print(report.summary_text(results), flush=True)
     return 0
 

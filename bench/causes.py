@@ -8,12 +8,12 @@ output piped to a file. Keys are prefixes of the verdict keys in bench/report.py
 
 CAUSES: dict[str, str] = {
     "ttff.keeltui.empty": (
-        "What is left after the fixes (tutor pane, ambient controller and Markdown mounted after the first "
-        "frame; no buttons before they are needed): keeltui's own imports (~30 ms: the typed config, the "
-        "store, the room's widgets) and the widgets the room needs at once — the tab strip (`TabbedContent`), "
-        "the composer (`TextArea`, the largest CSS block), the status line and the footer — against the floor's "
-        "header, one line and footer (`python -m bench.profile_start OUT --phases`: imports then CSS parse and "
-        "`Stylesheet.apply` dominate the time to the first frame)."
+        "Where the time goes (the measured line above): keeltui's own imports before the first frame (the typed "
+        "config, the brain module, the Chief view, Textual's command palette for Ctrl+P) on top of Textual's, then "
+        "the room's widgets and their CSS (tab strip, the composer's `TextArea`, status line, footer) against the "
+        "floor's header, one line and footer. What would close it: import the command palette, the config's "
+        "validation and the Chief view's Markdown after the first frame, and mount the tab strip once the room "
+        "is on screen; Textual's own import is the floor's too and cannot be cut."
     ),
     "ttff.keeltui.100k": (
         "Everything in the empty-store row, plus the room itself: the 16 newest rows are read (an indexed "
@@ -22,20 +22,40 @@ CAUSES: dict[str, str] = {
         "is laying out and styling those 16 row widgets."
     ),
     "rss": (
-        "The brain client is most of it: `import openai` + an `AsyncOpenAI` adds ~30 MB to a bare "
-        "interpreter's VmHWM (textual.app adds ~21 MB, rich.markdown ~2.6 MB), so keeltui goes from ~45 MB at "
-        "its first frame to ~73 MB once the client has loaded in the background; the 100 000-row room adds the "
-        "mounted rows and SQLite's page cache. The client's 30 MB is fixed cost as long as keeltui uses the "
-        "openai SDK, which the design requires."
+        "The brain client is most of it (the import steps above: `import openai` + an `AsyncOpenAI` is the "
+        "largest step after Textual's). keeltui loads it in the background after the first frame, so the figure "
+        "at the first frame is far lower than once the client is there; a streamed reply and a 100 000-row room "
+        "add little on top. What would close it: a smaller HTTP client for the one streaming call (httpx alone, "
+        "or `http.client` on a thread) instead of the openai SDK — the design names the openai client, so this "
+        "is a design decision; loading the client only at the first send keeps an idle app lower but not the "
+        "figure after a reply."
     ),
     "first_message": (
-        "The reply needs the openai client, whose import takes ~0.37 s on this machine; keeltui loads it in a "
-        "thread right after the first frame, and a call made before that finishes awaits it in a thread too "
-        "(`Brain._ready`), so the UI never freezes: the owner's message is stored and drawn at once, and only "
-        "the reply waits for the import. The bench sends its message at the very first frame; a person needs "
-        "longer than 0.4 s to type one, and 2.5 s after start the first reply lands like any other. Closing "
-        "the gap for a message sent at the first frame would mean importing the client before the first frame, "
-        "which costs that frame the same 0.37 s."
+        "The reply needs the openai client, whose import is measured above; keeltui loads it on a thread right "
+        "after the first frame, and a call made before that finishes waits for it (`Brain._ready`), so the UI "
+        "never freezes: the owner's message is stored and drawn at once, and only the reply waits. The bench "
+        "sends at the very first frame; 2.5 s after start the first reply lands like any other. What would close "
+        "it: a client that imports in well under 0.2 s (see the RSS row: the same smaller HTTP client), since "
+        "importing the openai SDK before the first frame would cost the first frame the same time."
+    ),
+    "cold_status": (
+        "With a config no running app has stamped as validated, `keeltui status` takes the full path (argparse, "
+        "the typed config, and whatever the measured line above names: every import there is paid on each call), "
+        "so a broken config still exits 2. What would close it: let `status` stamp a config it has validated itself (the stamp the "
+        "app writes, `paths.config_stamp`), so only the first call after a config change pays for validation."
+    ),
+    "room.same": (
+        "The Chief view composes its log with the empty-room line (`ChiefRoom.compose` in chief_view.py) and "
+        "`show_rows` then removes it and mounts the newest rows, so those rows reach the screen in a later frame "
+        "than the composer. What would close it: read the newest rows (an indexed tail query, under 1 ms) "
+        "before the view composes and yield them in `compose`, so the first frame already has them."
+    ),
+    "long.pageup": (
+        "Each PageUp moves the view within the mounted window, and past its top mounts the next older rows "
+        "(a read of the rows above, then their layout). The slow presses fall on the same press numbers in "
+        "every run, so they are the presses that cross the window's edge, not noise. What would close it: mount "
+        "the next older rows ahead of the view (when it comes within a page of the window's top, after the "
+        "frame that answered the key), so no key waits for a read and a layout."
     ),
     "stream.paced.lag": (
         "The reply's flush timer runs every 100 ms (`FLUSH_SECS` in panes/message.py), but the end of the "
@@ -61,7 +81,10 @@ CAUSES: dict[str, str] = {
         "repaints a changed line across the widget's width, margin and scrollbar included). The old pager box "
         "turned its page without moving the room (9.4× on the same machine) but hid short replies and the "
         "owner's message; the room log no longer re-lays itself out when its virtual size changes (one full "
-        "repaint less per step). Against elia's ~300× and oterm's ~50×."
+        "repaint less per step). The peers, measured in the same run: the Side by side table. What would close "
+        "it (the anatomy above): fewer full repaints (each growth step repaints the view; growing the box by "
+        "more at a time halves them) and fewer style codes per repainted line (Textual writes full 24-bit SGR "
+        "for every segment)."
     ),
     "first_chunk": (
         "A piece that lands in an empty buffer wakes the reply at once (`StreamBuffer.set_waker`) instead of "
@@ -89,3 +112,137 @@ CAUSES: dict[str, str] = {
         "nothing)."
     ),
 }
+
+
+# -- measured in the same run (bench/measures/profile.py, the streaming measure's byte anatomy) --------
+
+def _ms(v: float) -> str:
+    return f"{v * 1000:.0f} ms"
+
+
+def _imports(r) -> str:
+    steps = r.facts.get("profile.imports") or []
+    return "; ".join(f"{name} +{_ms(secs)} → VmHWM {hwm:.1f} MB" for name, secs, hwm in steps)
+
+
+def _phases(r) -> str:
+    p = r.facts.get("profile.phases") or {}
+    k, f = p.get("keeltui"), p.get("floor")
+    if not (k and f):
+        return ""
+    big = p.get("keeltui.100k")
+    return (f"`bench.profile_start --phases`: keeltui imports {_ms(k['imports'])} then {_ms(k['to_frame'])} to its "
+            f"first full frame; the floor {_ms(f['imports'])} then {_ms(f['to_frame'])}"
+            + (f"; keeltui with the 100 000-row room {_ms(big['imports'])} then {_ms(big['to_frame'])}" if big else ""))
+
+
+def _tottime(r) -> str:
+    rows = r.facts.get("profile.tottime") or []
+    return ("cProfile up to keeltui's first frame, most own time: "
+            + ", ".join(f"{name} {_ms(secs)}" for name, secs in rows[:6])) if rows else ""
+
+
+def _breakdown(r) -> str:
+    rows = r.facts.get("profile.breakdown") or []
+    return ("cProfile of keeltui's start up to its first frame (cumulative, cProfile's clock): "
+            + ", ".join(f"{label} {_ms(secs)} ({calls} calls)" for label, secs, calls in rows)) if rows else ""
+
+
+def _first_frame(r) -> str:
+    return ". ".join(x for x in (_phases(r), _breakdown(r), _tottime(r),
+                                 "import steps in a fresh interpreter: " + _imports(r) if _imports(r) else "") if x)
+
+
+def _room_gap(r) -> str:
+    """How much of the 100k room's extra time comes before its first full frame, and how much after."""
+    big, empty = r.median("ttff.keeltui.100k"), r.median("ttff.keeltui.empty")
+    p = r.facts.get("profile.phases") or {}
+    k, b = p.get("keeltui"), p.get("keeltui.100k")
+    if big is None or empty is None or not (k and b):
+        return ""
+    before = (b["imports"] + b["to_frame"]) - (k["imports"] + k["to_frame"])
+    return (f"the 100 000-row room's newest row shows {_ms(big - empty)} after an empty room's composer; up to "
+            f"the first full frame the two starts differ by {_ms(before)} (`profile_start --phases`), so the rest "
+            f"comes after that frame: the newest rows are drawn in a later frame than the composer")
+
+
+def _rss(r) -> str:
+    return ("VmHWM after each import step in a fresh interpreter: " + _imports(r)) if _imports(r) else ""
+
+
+def _first_message(r) -> str:
+    steps = {name: secs for name, secs, _ in r.facts.get("profile.imports") or []}
+    client = next((secs for name, secs in steps.items() if name.startswith("openai")), None)
+    return f"importing openai and building an AsyncOpenAI takes {_ms(client)} in a fresh interpreter" if client else ""
+
+
+def _bytes(r) -> str:
+    text = r.facts.get("stream.paced.anatomy")
+    return f"the last 5 ms-apart run's terminal stream: {text}" if text else ""
+
+
+def _bytes_burst(r) -> str:
+    text = r.facts.get("stream.burst.anatomy")
+    return f"the last burst run's terminal stream: {text}" if text else ""
+
+
+def _lag_split(variant: str):
+    def measured_lag(r) -> str:
+        lag, write = r.get(f"stream.{variant}.lag"), r.get(f"stream.{variant}.write_lag")
+        if not (lag.samples and write.samples):
+            return ""
+        return (f"of the median {_ms(lag.median)} from the last chunk sent to it on screen, keeltui took "
+                f"{_ms(write.median)} (min {_ms(write.lo)}, max {_ms(write.hi)}) to write it to the terminal (the "
+                f"pane's bytes with arrival times); the rest is tmux and the 20 ms capture poll")
+    return measured_lag
+
+
+def _pageup(r) -> str:
+    from bench.measures.long_chat import PAGEUPS
+
+    samples = r.get("long.pageup").samples
+    slow = [(i % PAGEUPS + 1, v) for i, v in enumerate(samples) if v > 0.05]
+    if not samples:
+        return ""
+    return (f"{len(slow)} of {len(samples)} presses took over 50 ms; which press of each run of {PAGEUPS} (time): "
+            + ", ".join(f"#{n} ({_ms(v)})" for n, v in slow[:12]))
+
+
+def _status_cold(r) -> str:
+    rows = r.facts.get("profile.status_cold") or []
+    return ("`python -X importtime keeltui status` with a config no app has opened, costliest top-level imports "
+            "(cumulative): " + ", ".join(f"{name} {_ms(secs)}" for name, secs in rows)) if rows else ""
+
+
+def _status_warm(r) -> str:
+    rows = r.facts.get("profile.status_warm") or []
+    return ("`python -X importtime keeltui status` on the fast path (the open app stamped the config), costliest "
+            "top-level imports (cumulative): " + ", ".join(f"{name} {_ms(secs)}" for name, secs in rows)) if rows else ""
+
+
+def _idle(r) -> str:
+    threads = r.facts.get("idle.ambient.threads") or []
+    return ("CPU by thread over the idle period (/proc/PID/task): "
+            + ", ".join(f"{name} {pct:.2f} %" for name, pct in threads)) if threads else ""
+
+
+MEASURED = {
+    "ttff.keeltui": _first_frame,
+    "room.same": lambda r: ". ".join(x for x in (_room_gap(r), _phases(r)) if x),
+    "rss": _rss,
+    "first_message": _first_message,
+    "stream.paced.bytes": _bytes,
+    "stream.burst.bytes": _bytes_burst,
+    "cold_status": _status_cold,
+    "long.pageup": _pageup,
+    "stream.paced.lag": _lag_split("paced"),
+    "stream.burst.lag": _lag_split("burst"),
+    "status": _status_warm,
+    "idle": _idle,
+}
+
+
+def measured(key: str, r) -> str:
+    """What this run's profilers found for the target ``key`` ("" when nothing was recorded)."""
+    fn = next((fn for prefix, fn in MEASURED.items() if key.startswith(prefix)), None)
+    return fn(r) if fn else ""

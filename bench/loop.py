@@ -60,6 +60,10 @@ class Switchboard:
             self.arrivals.append(arrival)
             return self.stream_reply
 
+    def answer(self, request: dict) -> Reply:
+        """The reply for ``request``, recorded as an arrival (the Ollama shim asks through this)."""
+        return self._respond(request)
+
     def expect(self, reply: Reply, on_stream: Callable[[], object] | None = None) -> None:
         with self._lock:
             self.stream_reply = reply

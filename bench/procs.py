@@ -38,3 +38,26 @@ def rss_mb(pid: int) -> float:
 
 def alive(pid: int) -> bool:
     return os.path.exists(f"/proc/{pid}")
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds of the main thread, of each other thread, and of reaped children: where the time goes.
+
+    Python does not name its threads for the kernel, so they are told apart by id.
+    """
+    out: dict[str, float] = {}
+    try:
+        tids = sorted(os.listdir(f"/proc/{pid}/task"), key=int)
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                data = f.read()
+        except OSError:
+            continue  # the thread ended
+        fields = data[data.rindex(")") + 2:].split()
+        name = "main thread (the event loop)" if int(tid) == pid else f"thread {tid}"
+        out[name] = (int(fields[11]) + int(fields[12])) / _TICKS
+    out["reaped children (e.g. the evidence command)"] = cpu_seconds(pid) - cpu_seconds(pid, children=False)
+    return out

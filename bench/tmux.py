@@ -10,6 +10,7 @@ import itertools
 import os
 import shlex
 import subprocess
+import sys
 import time
 
 POLL_SECS = 0.02
@@ -106,12 +107,12 @@ class Pane:
             args.append("-l")
         self.tmux(*args, *keys)
 
-    def type_and_send(self, text: str) -> float:
-        """Type ``text`` into the focused input, then Enter; returns the time Enter left."""
+    def type_and_send(self, text: str, key: str = "Enter") -> float:
+        """Type ``text`` into the focused input, then ``key``; returns the time the key left."""
         self.send_keys(text, literal=True)
         time.sleep(0.05)
         t = time.monotonic()
-        self.send_keys("Enter")
+        self.send_keys(key)
         return t
 
     def pane_pid(self) -> int:
@@ -120,9 +121,15 @@ class Pane:
     def pane_dead(self) -> bool:
         return self.tmux("display", "-p", "-t", self.target, "#{pane_dead}", check=False).strip() == "1"
 
-    def pipe_to(self, path: str) -> None:
-        """Append every byte the program writes to the terminal to ``path``."""
-        self.tmux("pipe-pane", "-o", "-t", self.target, f"cat >> {shlex.quote(path)}")
+    def pipe_to(self, path: str, stamped: bool = False) -> None:
+        """Append every byte the program writes to the terminal to ``path``
+        (``stamped``: also when each piece arrived, in ``path``.times: see bench/pipe_stamp.py)."""
+        if stamped:
+            stamp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pipe_stamp.py")
+            command = f"{shlex.quote(sys.executable)} {shlex.quote(stamp)} {shlex.quote(path)}"
+        else:
+            command = f"cat >> {shlex.quote(path)}"
+        self.tmux("pipe-pane", "-o", "-t", self.target, command)
 
     def stop_pipe(self) -> None:
         self.tmux("pipe-pane", "-t", self.target, check=False)

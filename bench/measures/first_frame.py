@@ -16,7 +16,7 @@ BRAIN_SETTLE_SECS = 3.0
 
 
 def start_once(ctx: Context, subject: Subject, record: bool = True) -> None:
-    with ctx.pane() as pane:
+    with ctx.pane(subject) as pane:
         t0 = pane.launch(subject.argv)
         seen = pane.wait_for(*subject.ready, timeout=subject.timeout)
         pid = pane.pane_pid()

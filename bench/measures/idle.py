@@ -13,7 +13,7 @@ import importlib.util
 import time
 
 from bench.context import Context, Subject, err
-from bench.procs import cpu_seconds
+from bench.procs import cpu_seconds, thread_cpu
 
 WINDOWS = 6
 SETTLE_SECS = 3.0
@@ -23,7 +23,7 @@ def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
     """Returns False when the subject never showed its first frame (e.g. a rejected config)."""
     pipe = ctx.workspace.fresh_dir(f"idle-{key}") / "terminal.bytes"
     pipe.touch()
-    with ctx.pane() as pane:
+    with ctx.pane(subject) as pane:
         pane.launch(subject.argv)
         try:
             pane.wait_for(*subject.ready, timeout=15)
@@ -31,10 +31,13 @@ def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
             ctx.results.fail(f"idle.{key}.pct", err(exc))
             return False
         pid = pane.pane_pid()
+        if subject.open_chat is not None:
+            subject.open_chat(pane)
         time.sleep(SETTLE_SECS)
         pane.pipe_to(str(pipe))
         ctx.say(f"idle: watching {subject.label} for {seconds:.0f} s")
         start = last = cpu_seconds(pid)
+        threads_start = thread_cpu(pid)
         bytes_start = pipe.stat().st_size
         step = seconds / WINDOWS
         for _ in range(WINDOWS):
@@ -43,10 +46,13 @@ def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
             ctx.results.add(f"idle.{key}.window_pct", 100 * (now - last) / step)
             last = now
         written = pipe.stat().st_size - bytes_start
+        threads_end = thread_cpu(pid)
         pane.stop_pipe()
     ctx.results.add(f"idle.{key}.pct", 100 * (last - start) / seconds)
     ctx.results.add(f"idle.{key}.bytes_per_s", written / seconds)
     ctx.results.facts[f"idle.{key}.secs"] = seconds
+    by_thread = {name: 100 * (cpu - threads_start.get(name, 0.0)) / seconds for name, cpu in threads_end.items()}
+    ctx.results.facts[f"idle.{key}.threads"] = sorted(by_thread.items(), key=lambda item: -item[1])[:5]
     ctx.say(f"idle: {subject.label}: {100 * (last - start) / seconds:.2f} % of a core, {written / seconds:.0f} B/s to the terminal")
     return True
 
@@ -61,6 +67,8 @@ def run(ctx: Context) -> None:
         ("off", ctx.keeltui("idle.off", "keeltui, ambient off"), short),
         ("floor", ctx.floor(), short),
     ]
+    peer_secs = 10.0 if ctx.quick else 20.0
+    plan += [(subject.who, subject, peer_secs) for subject in ctx.chatters("idle")[1:]]  # the peers, on a chat screen
     for key, subject, seconds in plan:
         try:
             shown = watch(ctx, key, subject, seconds)

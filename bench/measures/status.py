@@ -13,6 +13,7 @@ import time
 
 from bench.context import Context, err
 from bench.env import KEELTUI, PYTHON
+from bench.measures.profile import top_imports
 
 SAMPLES_PER_RUN = 4
 
@@ -59,6 +60,7 @@ def run(ctx: Context) -> None:
         if line.split("|")[-1].strip().split(".")[0] in ("textual", "openai", "rich", "httpx", "httpx2")
     })
     ctx.results.facts["status.heavy_imports"] = heavy
+    ctx.results.facts["profile.status_warm"] = top_imports(proc.stderr)
     k, p, c = ctx.results.median("status.keeltui"), ctx.results.median("status.python"), ctx.results.median("status.cold")
     if k and p:
         ctx.say(f"status: keeltui status {k * 1000:.0f} ms (config not yet opened by an app: "
