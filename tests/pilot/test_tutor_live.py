@@ -175,7 +175,10 @@ async def test_a_background_job_runs_shows_a_busy_dot_and_lands_as_a_card(make_a
         gate.set()
         await wait_for(pilot, lambda: "The research landed" in screen_text(app) and idle(app), what="the wake")
         card = app.query_one(".job-result", Collapsible)
-        assert card.collapsed and "Research: leucine per meal — result" in screen_text(app), screen_text(app)
+        # The card is laid out a frame after the wake's text can show: wait for it, folded.
+        await wait_for(pilot, lambda: "Research: leucine per meal — result" in screen_text(app),
+                       what="the folded result card")
+        assert card.collapsed
         assert "done — the result is below" in screen_text(app)
         woken = [r for r in loopback.requests if r.get("tools")][-1]
         assert woken["messages"][-1]["content"].startswith("[research job finished")
