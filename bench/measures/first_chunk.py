@@ -20,35 +20,40 @@ BRAIN_LOAD_SECS = 2.5
 POLL_SECS = 0.02
 
 
-def first_chunk_once(ctx: Context, run: int) -> None:
+def watch_first_chunk(ctx: Context, pane, question: str, send) -> tuple[float, str]:
+    """Queue the short reply, ``send`` the question, and poll the screen until the reply's
+    first word shows: (seconds from that chunk leaving the server, the screen then)."""
     word = f"FIRST{uuid.uuid4().hex[:6].upper()}"
+    brain = ctx.brain.brain
+    ctx.brain.expect(Reply(chunks=[f"{word} ", "and a short ", "reply."], chunk_delay=CHUNK_GAP_SECS))
+    send(question)
+    sent_at = None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if sent_at is None and brain.chunks_sent >= 1:
+            sent_at = brain.last_chunk_sent_at  # read well within the 0.2 s before the next chunk
+        screen = pane.capture()
+        seen = time.monotonic()
+        if word in screen:
+            if sent_at is None:
+                sent_at = brain.last_chunk_sent_at - CHUNK_GAP_SECS * (brain.chunks_sent - 1)
+            return seen - sent_at, screen
+        time.sleep(POLL_SECS)
+    raise RuntimeError("the first chunk never reached the screen")
+
+
+def first_chunk_once(ctx: Context, run: int) -> None:
     question = f"short question {run}"
     subject = ctx.keeltui("first_chunk", "keeltui, first chunk visible")
     with ctx.pane() as pane:
         pane.launch(subject.argv)
         pane.wait_for(*subject.ready, timeout=subject.timeout)
         time.sleep(BRAIN_LOAD_SECS)  # the brain client loads after the first frame
-        brain = ctx.brain.brain
-        ctx.brain.expect(Reply(chunks=[f"{word} ", "and a short ", "reply."], chunk_delay=CHUNK_GAP_SECS))
-        pane.type_and_send(question)
-        sent_at = None
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if sent_at is None and brain.chunks_sent >= 1:
-                sent_at = brain.last_chunk_sent_at  # read well within the 0.2 s before the next chunk
-            screen = pane.capture()
-            seen = time.monotonic()
-            if word in screen:
-                if sent_at is None:
-                    sent_at = brain.last_chunk_sent_at - CHUNK_GAP_SECS * (brain.chunks_sent - 1)
-                together = question in screen and "Chief" in screen
-                break
-            time.sleep(POLL_SECS)
-        else:
-            raise RuntimeError("the first chunk never reached the screen")
-    ctx.results.add("first_chunk.lag", seen - sent_at)
+        lag, screen = watch_first_chunk(ctx, pane, question, pane.type_and_send)
+    together = question in screen and "Chief" in screen
+    ctx.results.add("first_chunk.lag", lag)
     ctx.results.add("first_chunk.together", 1.0 if together else 0.0)
-    ctx.say(f"first chunk: on screen {seen - sent_at:.3f}s after it was sent; with question and header: {together}")
+    ctx.say(f"first chunk: on screen {lag:.3f}s after it was sent; with question and header: {together}")
 
 
 def run(ctx: Context) -> None:

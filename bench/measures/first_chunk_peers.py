@@ -7,16 +7,13 @@ word on screen, with the question on screen too.
 from __future__ import annotations
 
 import time
-import uuid
 
 from bench.context import Context, Subject, err, tag
-from bench.loop import Reply
-from bench.measures.first_chunk import BRAIN_LOAD_SECS, CHUNK_GAP_SECS, POLL_SECS
+from bench.measures.first_chunk import BRAIN_LOAD_SECS, watch_first_chunk
 
 
 
 def once(ctx: Context, subject: Subject, run: int) -> None:
-    word = f"FIRST{uuid.uuid4().hex[:6].upper()}"
     question = f"short question {run}"
     with ctx.pane(subject) as pane:
         pane.launch(subject.argv)
@@ -24,27 +21,11 @@ def once(ctx: Context, subject: Subject, run: int) -> None:
         time.sleep(BRAIN_LOAD_SECS)
         if subject.open_chat is not None:
             subject.open_chat(pane)
-        brain = ctx.brain.brain
-        ctx.brain.expect(Reply(chunks=[f"{word} ", "and a short ", "reply."], chunk_delay=CHUNK_GAP_SECS))
-        pane.type_and_send(question, subject.send_key)
-        sent_at = None
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if sent_at is None and brain.chunks_sent >= 1:
-                sent_at = brain.last_chunk_sent_at  # read well within the 0.2 s before the next chunk
-            screen = pane.capture()
-            seen = time.monotonic()
-            if word in screen:
-                if sent_at is None:
-                    sent_at = brain.last_chunk_sent_at - CHUNK_GAP_SECS * (brain.chunks_sent - 1)
-                together = question in screen
-                break
-            time.sleep(POLL_SECS)
-        else:
-            raise RuntimeError("the first chunk never reached the screen")
-    ctx.results.add(tag("first_chunk.lag", subject.who), seen - sent_at)
+        lag, screen = watch_first_chunk(ctx, pane, question, lambda text: pane.type_and_send(text, subject.send_key))
+    together = question in screen
+    ctx.results.add(tag("first_chunk.lag", subject.who), lag)
     ctx.results.add(tag("first_chunk.together", subject.who), 1.0 if together else 0.0)
-    ctx.say(f"first chunk {subject.who}: on screen {seen - sent_at:.3f}s after it was sent")
+    ctx.say(f"first chunk {subject.who}: on screen {lag:.3f}s after it was sent")
 
 
 def run(ctx: Context) -> None:
