@@ -436,18 +436,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _guarded(command, args) -> int:
-    from keeltui.store import StoreError
-
     try:
         return command(args)
     except KeyboardInterrupt:
         return EXIT_FAILED
     except BrokenPipeError:
         return EXIT_OK
-    except StoreError as exc:  # a write or read failed: one line naming the file
-        _err(str(exc))
-        return EXIT_FAILED
     except Exception as exc:  # never a traceback (it would print the owner's text)
+        # A StoreError can only come from a command that loaded the store: asked this
+        # way, `keeltui status` never imports it (sqlite3 and all) just to be ready.
+        store = sys.modules.get("keeltui.store")
+        if store is not None and isinstance(exc, store.StoreError):
+            _err(str(exc))  # a write or read failed: already one line naming the file
+            return EXIT_FAILED
         from keeltui.crash import crash_line
 
         _err(crash_line(exc).removeprefix("keeltui "))

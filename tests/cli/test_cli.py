@@ -211,3 +211,19 @@ def test_status_fast_path_trusts_only_a_config_the_app_validated(tmp_path):
     cfg.write_text(f'[paths]\nstatus_file = "{tmp_path / "status"}"\n[ambient]\nmode = "loud"\n')
     slow = subprocess.run([sys.executable, "-c", probe, str(cfg)], capture_output=True, text=True)
     assert slow.returncode == 2 and "ambient.mode" in slow.stderr
+
+
+def test_status_on_a_config_no_app_has_run_loads_no_store_textual_or_openai(tmp_path):
+    """The full (validating) path of `keeltui status` stays light too: it runs on every
+    tmux status-interval, and a store import costs more than the rest of it."""
+    import subprocess
+    import sys
+
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[paths]\nstatus_file = "{tmp_path / "status"}"\n')
+    probe = ("import sys; from keeltui.cli import main; code = main(['--config', sys.argv[1], 'status']); "
+             "print(sorted(m for m in ('keeltui.store', 'sqlite3', 'textual', 'openai') if m in sys.modules)); "
+             "sys.exit(code)")
+    run = subprocess.run([sys.executable, "-c", probe, str(cfg)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "[]"
