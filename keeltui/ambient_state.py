@@ -172,20 +172,8 @@ def load_settings(store, mode: str, cadence_secs: int) -> tuple[str, int, str]:
     Returns ``(mode, cadence, problem)``; ``problem`` names a stored value that was
     ignored (another process wrote something unusable), else "".
     """
-    problems = []
-    stored_mode = store.get_state(SETTINGS_MODE_KEY)
-    if stored_mode is not None:
-        try:
-            mode = parse_mode(stored_mode)
-        except ValueError as exc:
-            problems.append(f"{SETTINGS_MODE_KEY}: {exc}")
-    stored_cadence = store.get_state(SETTINGS_CADENCE_KEY)
-    if stored_cadence is not None:
-        if isinstance(stored_cadence, int) and not isinstance(stored_cadence, bool) and stored_cadence > 0:
-            cadence_secs = stored_cadence
-        else:
-            problems.append(f"{SETTINGS_CADENCE_KEY}: {stored_cadence!r} is not a positive whole number")
-    return mode, cadence_secs, "; ".join(problems)
+    stored_mode, stored_cadence, problem = stored_settings(store)
+    return stored_mode or mode, stored_cadence or cadence_secs, problem
 
 
 def save_settings(store, mode: str, cadence_secs: int) -> None:
