@@ -206,7 +206,9 @@ def compaction_cut(rows: Sequence[Row], covers_to: int | None, keep_recent: int)
     """
     start = covers_to or 0
     candidates = [row for row in rows if row.id > start]
-    conversation = [row for row in candidates if is_conversation(row)]
+    # A reply still streaming is not a turn yet: counting it as the one to keep would
+    # fold away the question it answers.
+    conversation = [row for row in candidates if is_conversation(row) and row.status != "streaming"]
     if len(conversation) <= keep_recent:
         return None
     first_kept = conversation[-keep_recent].id

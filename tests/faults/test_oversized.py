@@ -99,6 +99,9 @@ async def test_context_length_exceeded_compacts_and_retries_once(tmp_path, loopb
     statuses = [("stream" if r.get("stream") else "summary", _tokens(r) <= 1500) for r in loopback.requests]
     assert statuses == [("stream", False), ("summary", True), ("stream", True)], statuses
     assert any(r.turn_kind == "summary" for r in turns.store.messages(turns.room_id))
+    # The retry still asks the question: the turn being answered is kept, not folded away.
+    retried = loopback.requests[-1]["messages"]
+    assert retried[-1] == {"role": "user", "content": "last question"}, retried[-1]
     await turns.brain.aclose()
     turns.store.close()
 
