@@ -758,8 +758,8 @@ class TutorPane(Vertical):
     def on_session_list_delete_requested(self, message: SessionList.DeleteRequested) -> None:
         message.stop()
         conversation = self.turns.store.conversation(message.session_id)
-        if conversation is None or message.session_id in self._busy_sessions:
-            self.app.bell()
+        if conversation is None or message.session_id in self._working_sessions():
+            self.app.bell()  # a turn or a background job still writes into it
             return
 
         def answered(delete: bool | None) -> None:

@@ -191,7 +191,9 @@ class TutorJobs:
     def _deliver(self, session_id: int, steer: tx.Message) -> bool:
         part = tj.steer_part(steer)
         key = part.get("id") if part is not None else None
-        if not isinstance(key, str) or tj.delivered(self.store.messages(session_id), key):
+        if not isinstance(key, str) or self.store.conversation(session_id) is None:
+            return False  # the session was deleted meanwhile: nobody is left to tell
+        if tj.delivered(self.store.messages(session_id), key):
             return False
         self.store.add_message(session_id, steer.role, steer.content, parts=[dict(p) for p in steer.parts])
         return True

@@ -208,3 +208,18 @@ def test_a_steer_never_answers_an_open_ask() -> None:
         tj.steer(tj.Job("r1", "research", "q"), tj.DONE, "[research job finished: q] brief"),
     ]
     assert pending_question(rows) is not None
+
+
+async def test_a_result_for_a_session_deleted_meanwhile_is_dropped_not_a_crash(parts, loopback):
+    turns, jobs = parts()
+    session = teaching(turns)
+    script(loopback, [
+        call("research", "I will look that up.", query="leucine per meal"),
+        Reply(text="Meanwhile, basics."),
+        Reply(text="Two to three grams."),  # the job's own call
+    ])
+    started: list[tj.Job] = []
+    await turns.respond(session, on_job=started.append)
+    steer = await jobs.run(session, started[0])
+    turns.store.delete_conversation(session)
+    assert jobs.settle(session, steer, turn_running=False) is False  # nobody to tell, no write
