@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import logging.handlers
-import os
 from pathlib import Path
+
+from keeltui.private_files import make_private_dir, open_private
 
 LOG_NAME = "keeltui.log"
 MAX_BYTES = 256 * 1024
@@ -27,15 +28,14 @@ class _PrivateRotatingHandler(logging.handlers.RotatingFileHandler):
     """A rotating handler whose every file (the first and each rotation's) is 0600."""
 
     def _open(self):
-        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        os.fchmod(fd, 0o600)  # an older file made with a looser mode is tightened
-        return os.fdopen(fd, self.mode.replace("w", "a"), encoding=self.encoding, errors=self.errors)
+        # An older file made with a looser mode is tightened too.
+        return open_private(Path(self.baseFilename), "a", self.encoding)
 
 
 def install_log_file(path: Path, level: int = logging.WARNING) -> logging.Handler | None:
     """Send keeltui's warnings to ``path``; None (and nothing changed) if it cannot be opened."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dir(path.parent)  # the state folder: 0700 whoever creates it first
         handler = _PrivateRotatingHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")
     except OSError:
         return None  # no log file is better than no app

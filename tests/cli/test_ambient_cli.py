@@ -83,8 +83,15 @@ def test_doctor_shows_the_last_errors_from_the_log(tmp_path, loopback):
 
 
 def test_the_log_file_is_private_and_rotated(tmp_path):
+    import os
+
     path = tmp_path / "state" / LOG_NAME
-    handler = install_log_file(path)
+    old_umask = os.umask(0o022)  # an open umask: the state folder must still be the owner's
+    try:
+        handler = install_log_file(path)
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700  # the app creates it here first
     assert handler is not None
     try:
         handler.maxBytes = 2000
