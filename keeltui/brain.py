@@ -306,7 +306,7 @@ class Brain:
                     if event.get("usage"):
                         raw_usage = event["usage"]
                     model = event.get("model") or model
-                    for choice in _checked_choices(event, self.base_url):
+                    for choice in event.get("choices") or ():  # shapes checked by parse_sse_line
                         delta = choice.get("delta") or {}
                         content = delta.get("content")
                         if content:
@@ -497,44 +497,6 @@ def parse_sse_line(line: str):
     if not isinstance(value, dict):
         raise ValueError("a stream event that is not a JSON object")
     return _checked_event(value)
-
-
-def _checked_choices(event: dict, base_url: str) -> list[dict]:
-    """A chunk's choices, each shaped as the protocol says, or a BrainReplyError.
-
-    A ``content`` that is a number, list or object is a protocol error (the reply so
-    far is kept and marked cut off); ``null`` is the protocol's "no text in this
-    chunk" (tool-call chunks carry it) and is skipped.
-    """
-    def broken(what: str) -> BrainReplyError:
-        return BrainReplyError(f"the brain at {base_url} broke the stream protocol: {what}")
-
-    choices = event.get("choices") or []
-    if not isinstance(choices, list):
-        raise broken(f"choices is {type(choices).__name__}, not a list")
-    for choice in choices:
-        if not isinstance(choice, dict):
-            raise broken(f"a choice is {type(choice).__name__}, not an object")
-        delta = choice.get("delta") or {}
-        if not isinstance(delta, dict):
-            raise broken(f"a delta is {type(delta).__name__}, not an object")
-        content = delta.get("content")
-        if content is not None and not isinstance(content, str):
-            raise broken(f"a chunk's content is {type(content).__name__}, not text")
-        calls = delta.get("tool_calls") or []
-        if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
-            raise broken("tool_calls is not a list of objects")
-        for call in calls:
-            function = call.get("function") or {}
-            index = call.get("index")
-            if not isinstance(function, dict) or (index is not None and not isinstance(index, int)):
-                raise broken("a tool call is malformed")
-            if not all(isinstance(function.get(k) or "", str) for k in ("name", "arguments")) or not isinstance(call.get("id") or "", str):
-                raise broken("a tool call is malformed")
-        reason = choice.get("finish_reason")
-        if reason is not None and not isinstance(reason, str):
-            raise broken("finish_reason is not text")
-    return choices
 
 
 def _error_text(error) -> str:

@@ -40,7 +40,6 @@ def _stream_turn(config, store, text: str) -> int:
             return await _turn(turns, text)
         finally:
             await services.aclose()
-        return result
 
     result = asyncio.run(run())
     return 1 if result.error else 0

@@ -788,15 +788,6 @@ def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
         conn.execute("COMMIT")
 
 
-def _looks_like_sqlite(path: Path) -> bool:
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(16)
-    except OSError as exc:
-        raise StoreError(f"{path}: cannot read the database: {exc.strerror}") from None
-    return head == b"" or head == b"SQLite format 3\x00"
-
-
 def _new_id(cur: sqlite3.Cursor) -> int:
     """The id an INSERT just made (sqlite3 types ``lastrowid`` as optional)."""
     assert cur.lastrowid is not None, "an INSERT always sets lastrowid"

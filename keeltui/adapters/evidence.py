@@ -23,7 +23,6 @@ from keeltui.ambient.window import (  # noqa: F401 - re-exported for the adapter
     EXCLUDED, WindowSnapshot, apply_exclusions, compile_exclusions,
 )
 
-from keeltui.textsafe import one_line  # noqa: F401
 
 from .complaint import Complaint
 from .proc import CommandFailed, run_bounded

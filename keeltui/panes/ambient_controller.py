@@ -52,7 +52,6 @@ from keeltui.sentinel import Sentinel
 
 log = logging.getLogger("keeltui.panes.ambient_controller")
 
-SNOOZE_SECS = 3600  # the default of ambient.snooze_secs
 TICK_SECS = 1.0
 
 

@@ -114,14 +114,3 @@ def job_statuses(messages: Sequence[MessageLike]) -> dict[str, str]:
     return statuses
 
 
-def jobs_started(messages: Sequence[MessageLike]) -> list[Job]:
-    """Every job the teacher started (an accepted call), in order."""
-    from .phases import ok_tool_calls
-
-    found = []
-    for name in JOB_TOOLS:
-        for index, call in ok_tool_calls(messages, name):
-            job = job_of(call)
-            if job is not None:
-                found.append((index, job))
-    return [job for _, job in sorted(found, key=lambda item: item[0])]
