@@ -128,8 +128,10 @@ class Composer(Horizontal):
         # Send is visibly off while a turn runs (typing a draft stays possible).
         for button in self.query(Button):
             button.disabled = busy
-        if self._buttons:
-            self.query_one("#send", Button).label = "Wait…" if busy else "Send ⏎"
+        # ``query``, not ``query_one``: the watcher also runs when the composer mounts,
+        # and an app torn down mid-mount leaves it without its children.
+        for send in self.query("#send").results(Button):
+            send.label = "Wait…" if busy else "Send ⏎"
 
     def watch_verdict_mode(self, on: bool) -> None:
         self.set_class(on, "-verdict")

@@ -96,3 +96,24 @@ async def test_a_worker_failure_stays_on_the_status_line_when_the_brain_answers(
         assert "brain offline" in app.status_line.message
         app.on_brain_checked(BrainChecked(None))
         assert app.status_line.message == ""  # the brain's own notice goes when it answers
+
+
+async def test_the_composer_copes_with_losing_its_send_button_mid_teardown():
+    """Under load a run once failed in teardown: the composer's busy watcher ran (as
+    Textual initialises reactives on mount) after its children were gone, and
+    ``query_one("#send")`` raised NoMatches out of the app."""
+    from textual.app import App, ComposeResult
+
+    from keeltui.panes.composer import Composer
+
+    class OneComposer(App):
+        def compose(self) -> ComposeResult:
+            yield Composer(id="c")
+
+    app = OneComposer()
+    async with app.run_test() as pilot:
+        composer = app.query_one(Composer)
+        await composer.query_one("#send").remove()
+        composer.busy = True
+        await pilot.pause()
+        assert composer.busy and app.is_running
