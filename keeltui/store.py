@@ -181,15 +181,17 @@ class Store:
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot create its folder: {exc.strerror}") from None
         fresh = not self.path.exists()
+        created = False
         if fresh:
             try:
                 # Owner-only from birth; SQLite gives -wal and -shm the same mode.
-                dbfiles.create_private_file(self.path)
+                created = dbfiles.create_private_file(self.path)
             except OSError as exc:
                 raise StoreError(f"{self.path}: cannot create the database: {exc.strerror}") from None
         else:
             self._reject_unusable()
             self.notices.extend(dbfiles.tighten(dbfiles.database_files(self.path)))
+        conn: sqlite3.Connection | None = None
         try:
             conn = sqlite3.connect(
                 self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
@@ -221,6 +223,8 @@ class Store:
                 # A damaged page deep in the room: the room still opens, readable rows
                 # stay readable, and the damage is said (quick_check) with the way out.
         except sqlite3.DatabaseError as exc:
+            if created:
+                self._unmake(conn)
             if (refusal := self._not_sqlite(exc)) is not None:
                 raise refusal from None
             if dbfiles.is_damage(exc):
@@ -229,6 +233,19 @@ class Store:
                 raise StoreWriteError(dbfiles.describe(self.path, exc, True, BUSY_TIMEOUT_MS / 1000)) from None
             raise StoreError(f"{self.path}: cannot open the database: {exc}") from None
         return conn
+
+    def _unmake(self, conn: sqlite3.Connection | None) -> None:
+        """Undo a first open that failed (a full disk) before the file held anything: an
+        empty file left behind would be refused at the next start as the owner's room."""
+        if conn is not None:
+            conn.close()
+        try:
+            if self.path.stat().st_size != 0:
+                return  # something was written: not ours to delete
+            for path in dbfiles.database_files(self.path):
+                path.unlink(missing_ok=True)
+        except OSError:
+            pass  # the error that matters is the one being raised
 
     def _connect_readonly(self) -> sqlite3.Connection:
         """For reading only (log, export, status, doctor): nothing on disk changes.
