@@ -372,8 +372,14 @@ class Store:
         return len(updates)
 
     def backfill_turn_kinds(self) -> int:
+        """The open's backfill again (rows an older build added since); a reader never writes."""
+        if self.readonly:
+            return 0
         with self._lock:
-            return self._backfill_turn_kinds(self._conn)
+            try:
+                return self._backfill_turn_kinds(self._conn)
+            except sqlite3.DatabaseError as exc:
+                raise self._translate(exc, writing=True) from None
 
     def close(self) -> None:
         with self._reading():
@@ -716,13 +722,13 @@ class Store:
         else:
             sql = f"SELECT * FROM messages WHERE {where} AND id < ? ORDER BY id DESC LIMIT 1"
             params.append(before_id if before_id is not None else 2**62)
-        with self._lock:
+        with self._reading():
             row = self._conn.execute(sql, params).fetchone()
         return _to_row(row) if row else None
 
     def count_matches(self, conversation_id: int, needle: str, *, from_id: int = 0) -> int:
         """How many rows with id >= ``from_id`` contain ``needle`` (case-insensitive)."""
-        with self._lock:
+        with self._reading():
             return self._conn.execute(
                 "SELECT count(*) FROM messages WHERE conversation_id = ? AND id >= ? "
                 "AND instr(lower(content), lower(?)) > 0",
@@ -757,7 +763,7 @@ class Store:
         """Events of these kinds recorded in [start, end), oldest first (for `keeltui day`)."""
         marks = ", ".join("?" for _ in kinds)
         sql = f"SELECT * FROM events WHERE kind IN ({marks}) AND created_at >= ? AND created_at < ? ORDER BY id"
-        with self._lock:
+        with self._reading():
             rows = self._conn.execute(sql, (*kinds, start, end)).fetchall()
         return [
             {"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]), "created_at": r["created_at"]}
