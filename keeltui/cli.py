@@ -369,7 +369,7 @@ def cmd_day(args) -> int:
         _err(f"day: --date: {exc}")
         return EXIT_USAGE
     config = _load_config(args)
-    store = _open_store(config)
+    store = _open_store(config, readonly=True)
     # Records are stored when a span ends: one that ends after midnight belongs here too.
     for line in render_day(store.events_between(DAY_KINDS, start, end + 86400), start):
         print(line)

@@ -17,7 +17,7 @@ from keeltui_dev.loopback import free_port
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import run_keeltui
 
-READERS = (["log"], ["export"], ["doctor"], ["status"])
+READERS = (["log"], ["export"], ["doctor"], ["status"], ["day"])
 
 
 def _cfg(tmp_path, db):
@@ -80,9 +80,11 @@ def test_readers_work_on_read_only_media(tmp_path):
         log = run_keeltui(cfg, "log")
         export = run_keeltui(cfg, "export")
         doctor = run_keeltui(cfg, "doctor")
+        day = run_keeltui(cfg, "day")
     assert log.returncode == 0 and "row 4" in log.stdout, log.stderr
     assert export.returncode == 0 and "row 4" in export.stdout, export.stderr
     assert "[ok  ] database:" in doctor.stdout, doctor.stdout
+    assert day.returncode == 0 and "Traceback" not in day.stderr, day.stderr
 
 
 def test_a_zero_byte_database_is_reported_and_left_alone(tmp_path):
