@@ -25,10 +25,9 @@ from keeltui.chief.interrupted import WRITER_PART, is_orphan, settled_parts
 from keeltui.chief.turn_kinds import classify, report_kind
 
 BUSY_TIMEOUT_MS = 15_000
+# Rows up to it were classified; present at all, the text-guessing migration has run
+# (or was never needed: a room this version created, born with the mark at 0).
 BACKFILL_MARK_KEY = "backfill_checked_to"
-# Set once the text-guessing backfill has run (or was never needed: a room this
-# version created). Rows written after it carry their kind from birth.
-KINDS_MIGRATED_KEY = "turn_kinds_migrated"
 # Rows before it hold no reply left streaming by a dead process (see settle_interrupted).
 SETTLE_MARK_KEY = "interrupted_checked_from"
 SCHEMA_VERSION = 2
@@ -214,7 +213,7 @@ class Store:
             self._migrate(conn, version)
             if version == 0:
                 with _immediate(conn):
-                    _set_state(conn, KINDS_MIGRATED_KEY, True, time.time())
+                    _set_state(conn, BACKFILL_MARK_KEY, 0, time.time())
             try:
                 self._backfill_turn_kinds(conn)
             except sqlite3.DatabaseError as exc:
@@ -326,22 +325,14 @@ class Store:
         Rows up to a stored high-water mark were checked by an earlier open, so a long
         room is not scanned at every start. Idempotent: each update re-checks NULL.
         """
-        state = {
-            r["key"]: json.loads(r["value"])
-            for r in conn.execute(
-                "SELECT key, value FROM app_state WHERE key IN (?, ?)", (KINDS_MIGRATED_KEY, BACKFILL_MARK_KEY)
-            )
-        }
-        # The build that kept the mark classified by text already, and wrote kinds from birth.
-        text_done = KINDS_MIGRATED_KEY in state or BACKFILL_MARK_KEY in state
-        mark = state.get(BACKFILL_MARK_KEY, 0)
+        found = conn.execute("SELECT value FROM app_state WHERE key = ?", (BACKFILL_MARK_KEY,)).fetchone()
+        # A file with the mark was classified by text already, and its rows since carry kinds from birth.
+        text_done = found is not None
+        mark = json.loads(found["value"]) if found else 0
         top = conn.execute("SELECT max(id) FROM messages").fetchone()[0] or 0
         if not isinstance(mark, int) or mark > top:
             mark = 0  # a mark from some other file: trust nothing
         if top == mark and text_done:
-            if KINDS_MIGRATED_KEY not in state:
-                with _immediate(conn):
-                    _set_state(conn, KINDS_MIGRATED_KEY, True, time.time())
             return 0
         where = "source IS NOT NULL"
         params: list[Any] = [mark]
@@ -368,7 +359,6 @@ class Store:
                     "UPDATE messages SET turn_kind = ? WHERE id = ? AND turn_kind IS NULL", updates
                 )
             _set_state(conn, BACKFILL_MARK_KEY, top, time.time())
-            _set_state(conn, KINDS_MIGRATED_KEY, True, time.time())
         return len(updates)
 
     def backfill_turn_kinds(self) -> int:
