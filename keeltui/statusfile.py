@@ -142,7 +142,10 @@ def _validated_path(path: Path) -> Path:
 
 def remember_validated(path: Path, config_stamp: str) -> None:
     """After a full validation, so that the next ``keeltui status`` on the same config
-    takes the fast path even when no app has run with it. Best effort."""
+    takes the fast path even when no app has run with it. Best effort, and only into a
+    folder that exists: a status call creates no folder of its own."""
+    if not path.parent.is_dir():
+        return
     try:
         _replace(_validated_path(path), config_stamp)
     except OSError:

@@ -230,10 +230,14 @@ def test_status_validates_a_config_once_until_it_changes(tmp_path):
         return subprocess.run([sys.executable, "-c", probe, str(cfg)], capture_output=True, text=True, timeout=60)
 
     cfg.write_text(good)
+    assert [status_call().stdout.splitlines()[-1] for _ in range(2)] == ["full", "full"]
+    assert not status.parent.exists()  # a status call creates no folder of its own
+    status.parent.mkdir()  # as any run of the app leaves it
     first, second = status_call(), status_call()
     assert first.returncode == 0 and first.stdout.splitlines() == ["keeltui not running", "full"], first.stderr
     assert second.returncode == 0 and second.stdout.splitlines() == ["keeltui not running", "fast"], second.stderr
-    assert not status.exists()  # the status file stays the app's to write
+    assert [p.name for p in status.parent.iterdir()] == [".status.validated"]  # the status file stays the app's
+    assert (status.parent / ".status.validated").stat().st_mode & 0o777 == 0o600
     cfg.write_text(good + '[ambient]\nmode = "loud"\n')  # changed, and broken
     for _ in range(2):
         broken = status_call()
