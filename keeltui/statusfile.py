@@ -144,8 +144,8 @@ def remember_validated(path: Path, config_stamp: str) -> None:
     """After a full validation, so that the next ``keeltui status`` on the same config
     takes the fast path even when no app has run with it. Best effort, and only into a
     folder that exists: a status call creates no folder of its own."""
-    if not path.parent.is_dir():
-        return
+    if not path.parent.is_dir() or status_validated(path, config_stamp):
+        return  # no folder, or stamped already (the environment's overrides send every call here)
     try:
         _replace(_validated_path(path), config_stamp)
     except OSError:
