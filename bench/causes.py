@@ -39,10 +39,11 @@ CAUSES: dict[str, str] = {
         "importing the openai SDK before the first frame would cost the first frame the same time."
     ),
     "cold_status": (
-        "With a config no running app has stamped as validated, `keeltui status` takes the full path (argparse, "
-        "the typed config, and whatever the measured line above names: every import there is paid on each call), "
-        "so a broken config still exits 2. What would close it: let `status` stamp a config it has validated itself (the stamp the "
-        "app writes, `paths.config_stamp`), so only the first call after a config change pays for validation."
+        "With a config no running app has stamped as validated, the first `keeltui status` takes the full path "
+        "(argparse, the typed config: the imports the measured line above names) and, the config valid, stamps "
+        "it beside the status file (`statusfile.remember_validated`, the `paths.config_stamp` the app writes); "
+        "every later call takes the fast path until the file changes, and a broken config is never stamped, so "
+        "it exits 2 on every call. What is left over `python -c pass` is the fast path's (the row above)."
     ),
     "room.same": (
         "The Chief view composes its log with the empty-room line (`ChiefRoom.compose` in chief_view.py) and "
@@ -95,10 +96,10 @@ CAUSES: dict[str, str] = {
         "See the 5 ms row: a burst is drawn in a handful of flushes, so bytes are close to the text's size."
     ),
     "status": (
-        "The fast path (`cli._fast_status`, once the open app has stamped the status file with the config it "
-        "validated) reads the status file with `json` and finds `[paths] status_file` with a one-line scan; "
-        "what is left over `python -c pass` is the `keeltui.cli` module body and `pathlib`. A config no running "
-        "app has validated takes the full path (argparse, typed config): by design, so a broken config still "
+        "The fast path (`cli._fast_status`, once the open app, or an earlier `keeltui status`, has stamped the "
+        "config it validated) reads the status file with `json` and finds `[paths] status_file` with a one-line scan; "
+        "what is left over `python -c pass` is the `keeltui.cli` module body and `pathlib`. A config nothing "
+        "has validated takes the full path once (argparse, typed config): by design, so a broken config still "
         "exits 2."
     ),
     "report": (

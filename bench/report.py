@@ -369,7 +369,7 @@ def _status(r: Results, add) -> None:
     add(f"| `python -c pass` | {secs(p.median)} | {spread(p, secs)} | {len(p.samples)} | 1× |")
     c = r.get("status.cold")
     if c.samples or c.errors:
-        add(f"| `keeltui status`, a config no running app has opened yet (validated the full way) | "
+        add(f"| `keeltui status`, a config no running app has opened yet (the first call validates and stamps it) | "
             f"{secs(c.median)} | {spread(c, secs)} | {len(c.samples)} | {times(ratio(c.median, p.median))} {failed(c)} |")
     heavy = r.facts.get("status.heavy_imports")
     add("")

@@ -156,9 +156,13 @@ def cmd_run(args) -> int:
 
 
 def cmd_status(args) -> int:
-    from keeltui.statusfile import read_status, tmux_escape
+    from keeltui.paths import config_stamp
+    from keeltui.statusfile import read_status, remember_validated, tmux_escape
 
+    stamp = config_stamp(args.config)
     config = _load_config(args)
+    # Valid: the next call takes the fast path until the file changes (only the first pays).
+    remember_validated(config.status_file_path(), stamp)
     line = read_status(config.status_file_path())
     print(tmux_escape(line) if args.tmux else line)
     return EXIT_OK
@@ -369,7 +373,7 @@ def cmd_day(args) -> int:
         _err(f"day: --date: {exc}")
         return EXIT_USAGE
     config = _load_config(args)
-    store = _open_store(config)
+    store = _open_store(config, readonly=True)
     # Records are stored when a span ends: one that ends after midnight belongs here too.
     for line in render_day(store.events_between(DAY_KINDS, start, end + 86400), start):
         print(line)
@@ -412,11 +416,12 @@ def _fast_status(argv: list[str]) -> int | None:
     path = status_path_fast(config_path)
     if path is None:
         return None
-    from keeltui.statusfile import read_status_payload, tmux_escape
+    from keeltui.statusfile import read_status_payload, status_validated, tmux_escape
 
     line, stamp = read_status_payload(path)
-    if stamp != config_stamp(config_path):
-        return None  # a config the app has not validated: check it (bad → exit 2)
+    current = config_stamp(config_path)
+    if stamp != current and not status_validated(path, current):
+        return None  # a config neither the app nor `status` has validated: check it (bad → exit 2)
     print(tmux_escape(line) if rest[-1] == "--tmux" else line)
     return EXIT_OK
 

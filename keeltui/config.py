@@ -345,10 +345,6 @@ def validate(config: Config, path: str) -> None:
         )
     if config.evidence.source == "command" and not config.evidence.command.strip():
         raise ConfigError(path, "evidence.command", "required when evidence.source = \"command\"")
-    if config.ambient.snooze_secs <= 0:
-        raise ConfigError(path, "ambient.snooze_secs", "must be greater than 0")
-    if config.evidence.poll_secs <= 0:
-        raise ConfigError(path, "evidence.poll_secs", "must be greater than 0")
     for pattern in config.evidence.exclude_titles:
         try:
             re.compile(pattern)
@@ -359,8 +355,6 @@ def validate(config: Config, path: str) -> None:
             raise ConfigError(
                 path, f"keys.{binding_id}", f"no binding has this id (ids: {', '.join(BINDING_IDS)})"
             )
-        if not keys.strip():
-            raise ConfigError(path, f"keys.{binding_id}", "empty key (e.g. \"ctrl+k\" or \"f3,ctrl+k\")")
     if config.tasks.provider not in TASK_PROVIDERS:
         raise ConfigError(
             path, "tasks.provider",
@@ -373,18 +367,7 @@ def validate(config: Config, path: str) -> None:
         _check_fraction(path, f"context_warnings.{role}.emergency", levels.emergency)
         if levels.warning >= levels.emergency:
             raise ConfigError(path, f"context_warnings.{role}.warning", "must be below emergency")
-    if config.chief.keep_recent < 1:
-        raise ConfigError(path, "chief.keep_recent", "must be at least 1")
-    if config.chief.window_rows < 10:
-        raise ConfigError(path, "chief.window_rows", "must be at least 10")
-    if config.brain.timeout_secs <= 0:
-        raise ConfigError(path, "brain.timeout_secs", "must be greater than 0")
-    if config.brain.context_window <= 0:
-        raise ConfigError(path, "brain.context_window", "must be greater than 0")
-    if config.frame.max_chars < 200:
-        raise ConfigError(path, "frame.max_chars", "must be at least 200")
-    if not config.brain.base_url.startswith(("http://", "https://")):
-        raise ConfigError(path, "brain.base_url", "must start with http:// or https://")
+    # Numbers, the URL and the key specs: one rule each, in validate_more.
     validate_more(config, path)
 
 
@@ -413,6 +396,8 @@ NUMBER_RANGES: tuple[tuple[str, float, float], ...] = (
     ("brain.context_window", 256, 100_000_000),
     ("ambient.judge_timeout_secs", 0.1, _WEEK),
     ("ambient.cadence_secs", 1, _WEEK),
+    ("ambient.snooze_secs", 1, _WEEK),
+    ("ambient.away_after_secs", 0, _WEEK),
     ("evidence.poll_secs", 0.1, _WEEK),
     ("chief.keep_recent", 1, 10_000),
     ("chief.window_rows", 10, 100_000),
@@ -432,8 +417,7 @@ def _get(config: Config, dotted: str):
 
 
 def _check_range(path: str, key: str, value, low: float, high: float) -> None:
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ConfigError(path, key, f"must be a finite number, got {value!r}")
+    # Not finite cannot reach here: _coerce refuses nan and inf as it reads the file.
     if not low <= value <= high:
         raise ConfigError(path, key, f"must be between {low:g} and {high:g}, got {value!r}")
 
@@ -448,6 +432,10 @@ def validate_more(config: Config, path: str) -> None:
             continue  # 0 means brain.context_window
         _check_range(path, key, value, low, high)
     _check_url(path, "brain.base_url", config.brain.base_url)
+    _check_model(path, "brain.model", config.brain.model)
+    for role in ROLES:
+        if value := getattr(config.brain.models, role):  # empty means brain.model
+            _check_model(path, f"brain.models.{role}", value)
     if config.brain.api_key_env and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,127}", config.brain.api_key_env):
         raise ConfigError(path, "brain.api_key_env", f"not an environment variable name: {config.brain.api_key_env!r}")
     for binding_id, keys in list(config.keys.items()):
@@ -489,7 +477,8 @@ def _apply_env(config: Config, env: typing.Mapping[str, str]) -> None:
 
 
 def _check_model(path: str, key: str, value: str) -> str:
-    if len(value) > 200 or any(ch.isspace() or not ch.isprintable() for ch in value):
+    """The one rule for a model name, from the file or the environment."""
+    if not value or len(value) > 200 or any(ch.isspace() or not ch.isprintable() for ch in value):
         raise ConfigError(path, key, f"a model name is one word of at most 200 characters: {value!r}")
     return value
 

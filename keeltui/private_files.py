@@ -32,14 +32,16 @@ def make_private_dir(path: Path) -> None:
         os.chmod(folder, PRIVATE_DIR)  # mkdir's mode is masked by the umask
 
 
-def create_private_file(path: Path) -> None:
-    """Create an empty owner-only file unless it exists (the umask cannot widen it)."""
+def create_private_file(path: Path) -> bool:
+    """Create an empty owner-only file unless it exists (the umask cannot widen it);
+    True when this call created it."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
     except FileExistsError:
-        return
+        return False
     os.fchmod(fd, PRIVATE_FILE)
     os.close(fd)
+    return True
 
 
 def open_private(path: Path, mode: str = "w", encoding: str | None = "utf-8"):

@@ -83,16 +83,21 @@ def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp:
     ``config_stamp`` names the config the writer validated, so that ``keeltui
     status`` may skip validating it again while it is unchanged.
     """
+    payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp}
+    _replace(path, json.dumps(payload, ensure_ascii=False))
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` in one rename, owner-only."""
     import tempfile
 
     from keeltui.private_files import make_private_dir
 
     make_private_dir(path.parent)  # owner-only when created; mkstemp makes the file 0600
-    payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp}
     fd, tmp = tempfile.mkstemp(prefix=".status-", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(payload, handle, ensure_ascii=False)
+            handle.write(text)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -127,6 +132,33 @@ def read_status_payload(path: Path) -> tuple[str, str]:
     if isinstance(pid, int) and not _alive(pid):
         return NOT_RUNNING, stamp
     return line, stamp
+
+
+def _validated_path(path: Path) -> Path:
+    """Beside the status file: the stamp of the config ``keeltui status`` last validated
+    itself (a file of its own: the status file is the running app's to write)."""
+    return path.with_name(f".{path.name}.validated")
+
+
+def remember_validated(path: Path, config_stamp: str) -> None:
+    """After a full validation, so that the next ``keeltui status`` on the same config
+    takes the fast path even when no app has run with it. Best effort, and only into a
+    folder that exists: a status call creates no folder of its own."""
+    if not path.parent.is_dir() or status_validated(path, config_stamp):
+        return  # no folder, or stamped already (the environment's overrides send every call here)
+    try:
+        _replace(_validated_path(path), config_stamp)
+    except OSError:
+        pass  # a read-only state folder: every call validates, as before
+
+
+def status_validated(path: Path, config_stamp: str) -> bool:
+    """Whether an earlier ``keeltui status`` validated ``config_stamp`` (the config's
+    current contents; the app's own stamp is in the status file's payload)."""
+    try:
+        return _validated_path(path).read_text(encoding="utf-8") == config_stamp
+    except (OSError, ValueError):
+        return False
 
 
 def read_status(path: Path) -> str:

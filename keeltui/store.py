@@ -25,10 +25,9 @@ from keeltui.chief.interrupted import WRITER_PART, is_orphan, settled_parts
 from keeltui.chief.turn_kinds import classify, report_kind
 
 BUSY_TIMEOUT_MS = 15_000
+# Rows up to it were classified; present at all, the text-guessing migration has run
+# (or was never needed: a room this version created, born with the mark at 0).
 BACKFILL_MARK_KEY = "backfill_checked_to"
-# Set once the text-guessing backfill has run (or was never needed: a room this
-# version created). Rows written after it carry their kind from birth.
-KINDS_MIGRATED_KEY = "turn_kinds_migrated"
 # Rows before it hold no reply left streaming by a dead process (see settle_interrupted).
 SETTLE_MARK_KEY = "interrupted_checked_from"
 SCHEMA_VERSION = 2
@@ -181,15 +180,17 @@ class Store:
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot create its folder: {exc.strerror}") from None
         fresh = not self.path.exists()
+        created = False
         if fresh:
             try:
                 # Owner-only from birth; SQLite gives -wal and -shm the same mode.
-                dbfiles.create_private_file(self.path)
+                created = dbfiles.create_private_file(self.path)
             except OSError as exc:
                 raise StoreError(f"{self.path}: cannot create the database: {exc.strerror}") from None
         else:
             self._reject_unusable()
             self.notices.extend(dbfiles.tighten(dbfiles.database_files(self.path)))
+        conn: sqlite3.Connection | None = None
         try:
             conn = sqlite3.connect(
                 self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
@@ -212,7 +213,7 @@ class Store:
             self._migrate(conn, version)
             if version == 0:
                 with _immediate(conn):
-                    _set_state(conn, KINDS_MIGRATED_KEY, True, time.time())
+                    _set_state(conn, BACKFILL_MARK_KEY, 0, time.time())
             try:
                 self._backfill_turn_kinds(conn)
             except sqlite3.DatabaseError as exc:
@@ -221,6 +222,8 @@ class Store:
                 # A damaged page deep in the room: the room still opens, readable rows
                 # stay readable, and the damage is said (quick_check) with the way out.
         except sqlite3.DatabaseError as exc:
+            if created:
+                self._unmake(conn)
             if (refusal := self._not_sqlite(exc)) is not None:
                 raise refusal from None
             if dbfiles.is_damage(exc):
@@ -229,6 +232,19 @@ class Store:
                 raise StoreWriteError(dbfiles.describe(self.path, exc, True, BUSY_TIMEOUT_MS / 1000)) from None
             raise StoreError(f"{self.path}: cannot open the database: {exc}") from None
         return conn
+
+    def _unmake(self, conn: sqlite3.Connection | None) -> None:
+        """Undo a first open that failed (a full disk) before the file held anything: an
+        empty file left behind would be refused at the next start as the owner's room."""
+        if conn is not None:
+            conn.close()
+        try:
+            if self.path.stat().st_size != 0:
+                return  # something was written: not ours to delete
+            for path in dbfiles.database_files(self.path):
+                path.unlink(missing_ok=True)
+        except OSError:
+            pass  # the error that matters is the one being raised
 
     def _connect_readonly(self) -> sqlite3.Connection:
         """For reading only (log, export, status, doctor): nothing on disk changes.
@@ -309,22 +325,14 @@ class Store:
         Rows up to a stored high-water mark were checked by an earlier open, so a long
         room is not scanned at every start. Idempotent: each update re-checks NULL.
         """
-        state = {
-            r["key"]: json.loads(r["value"])
-            for r in conn.execute(
-                "SELECT key, value FROM app_state WHERE key IN (?, ?)", (KINDS_MIGRATED_KEY, BACKFILL_MARK_KEY)
-            )
-        }
-        # The build that kept the mark classified by text already, and wrote kinds from birth.
-        text_done = KINDS_MIGRATED_KEY in state or BACKFILL_MARK_KEY in state
-        mark = state.get(BACKFILL_MARK_KEY, 0)
+        found = conn.execute("SELECT value FROM app_state WHERE key = ?", (BACKFILL_MARK_KEY,)).fetchone()
+        # A file with the mark was classified by text already, and its rows since carry kinds from birth.
+        text_done = found is not None
+        mark = json.loads(found["value"]) if found else 0
         top = conn.execute("SELECT max(id) FROM messages").fetchone()[0] or 0
         if not isinstance(mark, int) or mark > top:
             mark = 0  # a mark from some other file: trust nothing
         if top == mark and text_done:
-            if KINDS_MIGRATED_KEY not in state:
-                with _immediate(conn):
-                    _set_state(conn, KINDS_MIGRATED_KEY, True, time.time())
             return 0
         where = "source IS NOT NULL"
         params: list[Any] = [mark]
@@ -351,12 +359,17 @@ class Store:
                     "UPDATE messages SET turn_kind = ? WHERE id = ? AND turn_kind IS NULL", updates
                 )
             _set_state(conn, BACKFILL_MARK_KEY, top, time.time())
-            _set_state(conn, KINDS_MIGRATED_KEY, True, time.time())
         return len(updates)
 
     def backfill_turn_kinds(self) -> int:
+        """The open's backfill again (rows an older build added since); a reader never writes."""
+        if self.readonly:
+            return 0
         with self._lock:
-            return self._backfill_turn_kinds(self._conn)
+            try:
+                return self._backfill_turn_kinds(self._conn)
+            except sqlite3.DatabaseError as exc:
+                raise self._translate(exc, writing=True) from None
 
     def close(self) -> None:
         with self._reading():
@@ -699,13 +712,13 @@ class Store:
         else:
             sql = f"SELECT * FROM messages WHERE {where} AND id < ? ORDER BY id DESC LIMIT 1"
             params.append(before_id if before_id is not None else 2**62)
-        with self._lock:
+        with self._reading():
             row = self._conn.execute(sql, params).fetchone()
         return _to_row(row) if row else None
 
     def count_matches(self, conversation_id: int, needle: str, *, from_id: int = 0) -> int:
         """How many rows with id >= ``from_id`` contain ``needle`` (case-insensitive)."""
-        with self._lock:
+        with self._reading():
             return self._conn.execute(
                 "SELECT count(*) FROM messages WHERE conversation_id = ? AND id >= ? "
                 "AND instr(lower(content), lower(?)) > 0",
@@ -740,7 +753,7 @@ class Store:
         """Events of these kinds recorded in [start, end), oldest first (for `keeltui day`)."""
         marks = ", ".join("?" for _ in kinds)
         sql = f"SELECT * FROM events WHERE kind IN ({marks}) AND created_at >= ? AND created_at < ? ORDER BY id"
-        with self._lock:
+        with self._reading():
             rows = self._conn.execute(sql, (*kinds, start, end)).fetchall()
         return [
             {"id": r["id"], "kind": r["kind"], "data": json.loads(r["data"]), "created_at": r["created_at"]}

@@ -213,6 +213,41 @@ def test_status_fast_path_trusts_only_a_config_the_app_validated(tmp_path):
     assert slow.returncode == 2 and "ambient.mode" in slow.stderr
 
 
+def test_status_validates_a_config_once_until_it_changes(tmp_path):
+    """No app has run with this config: the first `status` validates it the full way and
+    stamps it; later calls take the fast path until the file changes. A broken config
+    is never stamped: every call says its one line and exits 2."""
+    import subprocess
+    import sys
+
+    cfg = tmp_path / "c.toml"
+    status = tmp_path / "state" / "status"
+    good = f'[paths]\nstatus_file = "{status}"\n'
+    probe = ("import sys; from keeltui.cli import main; code = main(['--config', sys.argv[1], 'status']); "
+             "print('full' if 'keeltui.config' in sys.modules else 'fast'); sys.exit(code)")
+
+    def status_call():
+        return subprocess.run([sys.executable, "-c", probe, str(cfg)], capture_output=True, text=True, timeout=60)
+
+    cfg.write_text(good)
+    assert [status_call().stdout.splitlines()[-1] for _ in range(2)] == ["full", "full"]
+    assert not status.parent.exists()  # a status call creates no folder of its own
+    status.parent.mkdir()  # as any run of the app leaves it
+    first, second = status_call(), status_call()
+    assert first.returncode == 0 and first.stdout.splitlines() == ["keeltui not running", "full"], first.stderr
+    assert second.returncode == 0 and second.stdout.splitlines() == ["keeltui not running", "fast"], second.stderr
+    assert [p.name for p in status.parent.iterdir()] == [".status.validated"]  # the status file stays the app's
+    assert (status.parent / ".status.validated").stat().st_mode & 0o777 == 0o600
+    cfg.write_text(good + '[ambient]\nmode = "loud"\n')  # changed, and broken
+    for _ in range(2):
+        broken = status_call()
+        assert broken.returncode == 2, broken.stdout
+        lines = broken.stderr.strip().splitlines()
+        assert len(lines) == 1 and str(cfg) in lines[0] and "ambient.mode" in lines[0], broken.stderr
+    cfg.write_text(good + "# mended\n")
+    assert [status_call().stdout.splitlines()[-1] for _ in range(2)] == ["full", "fast"]
+
+
 def test_status_on_a_config_no_app_has_run_loads_no_store_textual_or_openai(tmp_path):
     """The full (validating) path of `keeltui status` stays light too: it runs on every
     tmux status-interval, and a store import costs more than the rest of it."""

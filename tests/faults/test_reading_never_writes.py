@@ -17,7 +17,7 @@ from keeltui_dev.loopback import free_port
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import run_keeltui
 
-READERS = (["log"], ["export"], ["doctor"], ["status"])
+READERS = (["log"], ["export"], ["doctor"], ["status"], ["day"])
 
 
 def _cfg(tmp_path, db):
@@ -80,9 +80,11 @@ def test_readers_work_on_read_only_media(tmp_path):
         log = run_keeltui(cfg, "log")
         export = run_keeltui(cfg, "export")
         doctor = run_keeltui(cfg, "doctor")
+        day = run_keeltui(cfg, "day")
     assert log.returncode == 0 and "row 4" in log.stdout, log.stderr
     assert export.returncode == 0 and "row 4" in export.stdout, export.stderr
     assert "[ok  ] database:" in doctor.stdout, doctor.stdout
+    assert day.returncode == 0 and "Traceback" not in day.stderr, day.stderr
 
 
 def test_a_zero_byte_database_is_reported_and_left_alone(tmp_path):
@@ -185,3 +187,46 @@ def test_the_real_app_opens_a_damaged_room_says_so_and_tightens_it(tmp_path, e2e
     finally:
         session.close()
     assert oct(db.stat().st_mode & 0o777) == "0o600"
+
+
+def _damaged_events(db, events: int = 300) -> None:
+    """A file whose events fill most pages, one of them overwritten."""
+    store = Store(db)
+    store.chief_id()
+    for i in range(events):
+        store.add_event("drift", {"title": f"event {i} " + "lorem ipsum " * 80})
+    store.close()
+    with open(db, "r+b") as handle:
+        handle.seek(4096 * 20)
+        handle.write(b"\xde\xad\xbe\xef" * 1024)
+
+
+def test_every_read_says_damage_the_same_way(tmp_path):
+    """search, count_matches and events_between read like every other read: damage is a
+    StoreDamaged naming the way out, never a raw sqlite3 error (a traceback in the CLI)."""
+    rows, events = tmp_path / "rows.db", tmp_path / "events.db"
+    _damaged_room(rows)
+    _damaged_events(events)
+    store = Store(rows, readonly=True)
+    for read in (lambda: store.search(1, "no such text"), lambda: store.count_matches(1, "no such text")):
+        with pytest.raises(StoreDamaged, match="recover"):
+            read()
+    with pytest.raises(StoreDamaged, match="recover"):
+        Store(events, readonly=True).events_between(("drift",), 0, float("inf"))
+
+
+def test_a_read_only_store_never_backfills(tmp_path):
+    (tmp_path / "data").mkdir()
+    db = tmp_path / "data" / "k.db"
+    _room(db)
+    conn = sqlite3.connect(db)  # rows an older build wrote: no kind, no marks
+    conn.execute("DELETE FROM app_state")
+    conn.execute("INSERT INTO messages (conversation_id, role, content, source, created_at) "
+                 "VALUES (1, 'assistant', 'built', 'coop-notify:ci', 0)")
+    conn.commit()
+    conn.close()
+    before = _folder_snapshot(db.parent)
+    store = Store(db, readonly=True)
+    assert store.backfill_turn_kinds() == 0
+    store.close()
+    assert _folder_snapshot(db.parent) == before

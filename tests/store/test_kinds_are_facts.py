@@ -63,3 +63,18 @@ def test_the_text_backfill_runs_once_for_a_file_from_before_kinds(tmp_path):
     store = Store(path)
     assert [r.turn_kind for r in store.messages(1)] == ["summary", None]
     store.close()
+
+
+def test_the_migration_is_remembered_by_the_backfill_mark_alone(tmp_path):
+    """Whether the text pass ran is the high-water mark's presence: no second key says it."""
+    fresh, old = tmp_path / "new.db", tmp_path / "old.db"
+    Store(fresh).close()
+    Store(old).close()
+    conn = sqlite3.connect(old)
+    conn.execute("DELETE FROM app_state")
+    conn.commit()
+    conn.close()
+    Store(old).close()
+    for path in (fresh, old):
+        keys = {k for (k,) in sqlite3.connect(path).execute("SELECT key FROM app_state")}
+        assert keys == {"backfill_checked_to"}, (path.name, keys)

@@ -78,6 +78,20 @@ def test_data_and_state_paths_follow_xdg(tmp_path, monkeypatch):
         ("[brain]\nbase_url = 'http://h:99999/v1'\n", "brain.base_url", "not a URL"),
         ("[brain]\nbase_url = 'http://h /v1'\n", "brain.base_url", "no spaces"),
         ("[brain]\napi_key_env = 'MY KEY'\n", "brain.api_key_env", "variable name"),
+        # The file's models are checked by the rule the environment's KEEL_BRAIN_MODEL meets.
+        ("[brain]\nmodel = 'two words'\n", "brain.model", "one word"),
+        ("[brain]\nmodel = ''\n", "brain.model", "one word"),
+        ("[brain]\nmodel = \"a\\u001b[2J\"\n", "brain.model", "one word"),
+        ("[brain.models]\njudge = 'small model'\n", "brain.models.judge", "one word"),
+        ("[brain.models]\nteacher = '" + "m" * 201 + "'\n", "brain.models.teacher", "at most 200"),
+        # One rule per number (NUMBER_RANGES), none checked twice with other words.
+        ("[ambient]\nsnooze_secs = 0\n", "ambient.snooze_secs", "between 1 and"),
+        ("[ambient]\naway_after_secs = -1\n", "ambient.away_after_secs", "between 0 and"),
+        ("[brain]\ncontext_window = 0\n", "brain.context_window", "between 256 and"),
+        ("[chief]\nkeep_recent = 0\n", "chief.keep_recent", "between 1 and"),
+        ("[chief]\nwindow_rows = 5\n", "chief.window_rows", "between 10 and"),
+        ("[frame]\nmax_chars = 10\n", "frame.max_chars", "between 200 and"),
+        ("[brain]\nbase_url = 'ftp://h/v1'\n", "brain.base_url", "http://"),
     ],
 )
 def test_bad_values_name_file_and_key(tmp_path, body, key, fragment):
