@@ -109,7 +109,7 @@ class KeelApp(App):
     ) -> None:
         super().__init__()
         # One composition root (keeltui.wiring); these attributes are its parts, handed down.
-        self.services = services if services is not None else wire(config, store, brain)
+        self.services = services if services is not None else wire(config, store, brain, clock=clock)
         self.config = config
         self.store = self.services.store
         self.brain = self.services.brain
@@ -234,7 +234,7 @@ class KeelApp(App):
                 return
             from keeltui.panes.ambient_controller import AmbientController
 
-            self.ambient = AmbientController(self.config, self.store, self.brain, clock=self.clock, id="ambient")
+            self.ambient = AmbientController(self.services.ambient, id="ambient")
             self.ambient.brain_online = self.brain_online
             self.ambient.quiet = self.quiet
             self.mount(self.ambient)
