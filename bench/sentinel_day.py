@@ -135,7 +135,8 @@ def replay() -> Tally:
                 idle = clock.now - start if kind == "away" else 0.0
                 snapshot = WindowSnapshot(wm_class, title, clock.now, idle_secs=idle)
                 if is_away(snapshot, AWAY_AFTER_SECS) != sentinel.away:
-                    sentinel.set_away(not sentinel.away)
+                    # Away since the last input, as the app tells it (ignored on return).
+                    sentinel.set_away(not sentinel.away, snapshot.at - idle)
                 sentinel.on_window(snapshot)
                 i += 1
                 clock.now += POLL_SECS

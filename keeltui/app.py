@@ -109,7 +109,7 @@ class KeelApp(App):
     ) -> None:
         super().__init__()
         # One composition root (keeltui.wiring); these attributes are its parts, handed down.
-        self.services = services if services is not None else wire(config, store, brain)
+        self.services = services if services is not None else wire(config, store, brain, clock=clock)
         self.config = config
         self.store = self.services.store
         self.brain = self.services.brain
@@ -234,7 +234,7 @@ class KeelApp(App):
                 return
             from keeltui.panes.ambient_controller import AmbientController
 
-            self.ambient = AmbientController(self.config, self.store, self.brain, clock=self.clock, id="ambient")
+            self.ambient = AmbientController(self.services.ambient, id="ambient")
             self.ambient.brain_online = self.brain_online
             self.ambient.quiet = self.quiet
             self.mount(self.ambient)
@@ -511,21 +511,6 @@ class KeelApp(App):
             self.ambient.quiet = quiet
         self._update_status()
 
-    def watch_ambient_line(self) -> None:
-        self._update_status()
-
-    def watch_focus_text(self) -> None:
-        self._update_status()
-
-    def watch_context_text(self) -> None:
-        self._update_status()
-
-    def watch_judge_name(self) -> None:
-        self._update_status()
-
-    def watch_context_warning(self) -> None:
-        self._update_status()
-
     # -- the tutor's context: its open session's, shown while the tutor is in view -------
 
     @on(ContextChanged)
@@ -542,29 +527,23 @@ class KeelApp(App):
         if not self.ui_alive:
             return  # a message that lands during teardown
         in_view = self.main_screen.panes.active == "tutor-tab"
-        self.context_text = text if in_view else ""
-        self.context_warning = warning if in_view else ""
-        self._update_status()
-
-    def watch_ambient_snoozed_until(self) -> None:
-        self._update_status()
-
-    def watch_ambient_mode(self) -> None:
-        self._update_status()
-
-    def watch_ambient_away(self) -> None:
+        # No watcher per field: one render, one status-file write per change.
+        self.set_reactive(KeelApp.context_text, text if in_view else "")
+        self.set_reactive(KeelApp.context_warning, warning if in_view else "")
         self._update_status()
 
     @on(AmbientChanged)
     def _ambient_changed(self, message: AmbientChanged) -> None:
         if not self.ui_alive:
             return  # tearing down: there is no status line left to update
-        self.ambient_line = message.line
-        self.focus_text = message.focus_text
-        self.judge_name = message.judge
-        self.ambient_snoozed_until = message.snoozed_until
-        self.ambient_mode = message.mode
-        self.ambient_away = message.away
+        # Six values, one render and one status-file write (no watcher per field).
+        self.set_reactive(KeelApp.ambient_line, message.line)
+        self.set_reactive(KeelApp.focus_text, message.focus_text)
+        self.set_reactive(KeelApp.judge_name, message.judge)
+        self.set_reactive(KeelApp.ambient_snoozed_until, message.snoozed_until)
+        self.set_reactive(KeelApp.ambient_mode, message.mode)
+        self.set_reactive(KeelApp.ambient_away, message.away)
+        self._update_status()
 
     @on(JudgeFailed)
     def _judge_failed(self, message: JudgeFailed) -> None:

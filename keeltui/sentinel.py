@@ -9,12 +9,13 @@ below is a unit test. The trigger discipline, in order:
 2. snoozed → nothing;
 3. a focus session is active → clear the line (focus owns coaching) and stop;
 4. away from the keyboard → nothing (no judge call, no line, no record); coming
-   back starts fresh (an empty ring);
+   back starts fresh (the ring holds only the window in front now);
 5. cheap gate: the recent-titles ring and the frame are unchanged since the last
    judgement, nothing else changed (snooze lifted, focus ended, mode, cadence or
    judge changed, the last check failed) and we are on-track → no judge call
    (the free local judge, which weighs time in front, is asked every tick);
-6. judge the frame and the titles (each with its time in front), under a timeout:
+6. judge the frame and the titles (each with its time in front), under a timeout;
+   never with no titles (nothing seen yet is nothing to judge):
 
    * on-track → clear the line and end the episode;
    * drift, first tick of an episode → set the line (status line, banner), no toast;
@@ -88,14 +89,13 @@ class Sentinel:
         judge: Judge,
         frame: Callable[[], str],
         notifier: Notifier,
-        record_event: Callable[[str, dict], None],
+        record_event: Callable[[str, dict], object],
         focus_active: Callable[[], bool],
         mode: str = "notify",
         cadence_secs: float = DEFAULT_CADENCE_SECS,
         ring_size: int = 12,
         judge_timeout: float = 30,
         judge_name: str = "brain",
-        quiet_active: Callable[[], bool] | None = None,
         fallback: Judge | None = None,
         fallback_name: str = "local",
     ) -> None:
@@ -106,7 +106,8 @@ class Sentinel:
         self._notifier = notifier
         self._record_event = record_event
         self._focus_active = focus_active
-        self._quiet_active = quiet_active or (lambda: False)
+        # Quiet Mode, set by the app (attributes down): no toast while it is on.
+        self.quiet = False
         self._fallback = fallback
         self._fallback_name = fallback_name
         self.judge_problem = ""  # why the judge in use is not the one asked for
@@ -188,7 +189,7 @@ class Sentinel:
 
     def on_window(self, snapshot: WindowSnapshot) -> None:
         """Remember a window. Cheap: a consecutive duplicate is skipped, the ring capped."""
-        title = snapshot.title or (f"[{snapshot.wm_class}]" if snapshot.wm_class else "")
+        title = _title(snapshot)
         with self._ring_lock:
             self.last_window = snapshot
             if self._away_since is not None:
@@ -217,17 +218,27 @@ class Sentinel:
             self._dirty = True  # a different judge may see it differently
             self._fire()
 
-    def set_away(self, away: bool) -> None:
-        """The owner left the keyboard (or came back). See rule 4 in the module docstring."""
+    def set_away(self, away: bool, since: float | None = None) -> None:
+        """The owner left the keyboard (or came back). See rule 4 in the module docstring.
+
+        ``since`` is when the away period began: the last input, which the evidence
+        knows (its idle time), not the moment the poll noticed it.
+        """
         now = self._clock()
         if away and self._away_since is None:
-            self._away_since = now
+            self._away_since = min(now, since) if since is not None else now
             self._gen += 1
             self._end_episode()
         elif not away and self._away_since is not None:
             since, self._away_since = self._away_since, None
             with self._ring_lock:
-                self._ring.clear()  # what was on screen before lunch is no evidence now
+                # What was on screen before lunch is no evidence now; the window in
+                # front is, from now (the poll only reports windows that change).
+                self._ring.clear()
+                window = self.last_window
+                title = _title(window) if window is not None else ""
+                if title:
+                    self._ring.append((title, now))
             self._last_eval = ()
             self._dirty = True
             self._record(AWAY_EVENT, {"start": since, "end": now, "secs": round(now - since, 1)})
@@ -303,8 +314,8 @@ class Sentinel:
             # The local judge costs nothing and weighs time: a stay that grows long
             # with no new window must still be seen, so it judges every tick.
             gate = False
-        if gate and not ring:
-            return  # nothing seen yet: not even the frame is read
+        if not ring:
+            return  # nothing seen yet: no judge call, not even the frame is read
         gen = self._gen
         try:
             # In a thread: a task provider may run a command or read files, and
@@ -390,11 +401,7 @@ class Sentinel:
             })
         if self._mode != "notify" or self._episode_notified:
             return
-        try:
-            quiet = bool(self._quiet_active())
-        except Exception:  # noqa: BLE001 - unsure whether the screen is shared: stay quiet
-            quiet = True
-        if quiet:
+        if self.quiet:
             return  # Quiet Mode: no toast now; a later tick may still send it
         self._episode_notified = True  # set first: a slow toast must not double up
         try:
@@ -476,6 +483,11 @@ class Sentinel:
                 callback()
             except Exception:  # noqa: BLE001 - a broken surface must not stop the others
                 log.exception("sentinel: on_change callback failed")
+
+
+def _title(snapshot: WindowSnapshot) -> str:
+    """What the ring holds for a window: its title, else its class in brackets."""
+    return snapshot.title or (f"[{snapshot.wm_class}]" if snapshot.wm_class else "")
 
 
 def _describe(exc: BaseException) -> str:

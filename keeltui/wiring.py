@@ -8,13 +8,17 @@ The heavy parts are imported when first asked for, so light commands (``status``
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from keeltui.config import Config
 
 if TYPE_CHECKING:
+    from keeltui.ambient.ports import Notifier
     from keeltui.brain import Brain
+    from keeltui.services.ambient import AmbientService
     from keeltui.services.chief_turns import ChiefTurns
     from keeltui.services.tutor_jobs import TutorJobs
     from keeltui.services.tutor_turns import TutorTurns
@@ -38,10 +42,15 @@ def make_brain(config: Config) -> Brain:
 class Services:
     """Everything a front end needs, sharing one store and one brain."""
 
-    def __init__(self, config: Config, store: Store, brain: Brain | None = None) -> None:
+    def __init__(
+        self, config: Config, store: Store, brain: Brain | None = None, *,
+        clock: Callable[[], float] = time.time, notifier: Notifier | None = None,
+    ) -> None:
         self.config = config
         self.store = store
         self.brain = brain if brain is not None else make_brain(config)
+        self.clock = clock
+        self.notifier = notifier  # None: the desktop's own, found on the first toast
 
     @cached_property
     def chief(self) -> ChiefTurns:
@@ -63,10 +72,21 @@ class Services:
 
         return TutorJobs(self.store, self.brain, self.config)
 
+    @cached_property
+    def ambient(self) -> AmbientService:
+        """The drift sentinel and focus coach with what feeds them (the app only)."""
+        from keeltui.services.ambient import AmbientService
+
+        return AmbientService(self.config, self.store, self.brain, clock=self.clock, notifier=self.notifier)
+
     async def aclose(self) -> None:
         await self.brain.aclose()
 
 
-def wire(config: Config, store: Store | None = None, brain: Brain | None = None) -> Services:
-    """Build the services once; a caller that already holds a store or brain passes it in."""
-    return Services(config, store if store is not None else open_store(config), brain)
+def wire(
+    config: Config, store: Store | None = None, brain: Brain | None = None, *,
+    clock: Callable[[], float] = time.time, notifier: Notifier | None = None,
+) -> Services:
+    """Build the services once; a caller that already holds a store or brain passes it in
+    (tests pass a clock and a notifier that records the ambient toasts)."""
+    return Services(config, store if store is not None else open_store(config), brain, clock=clock, notifier=notifier)

@@ -66,14 +66,16 @@ def require_all() -> bool:
     return os.environ.get("KEEL_REQUIRE_ALL") == "1"
 
 
-def app_for(config_path: Path, stores: list[Store]):
-    """A KeelApp over the config at ``config_path``; its store is added to ``stores`` to close."""
+def app_for(config_path: Path, stores: list[Store], *, notifier=None):
+    """A KeelApp over the config at ``config_path``; its store is added to ``stores`` to close.
+    ``notifier`` receives the ambient toasts (the desktop's own when None)."""
     from keeltui.app import KeelApp
+    from keeltui.wiring import wire
 
     config = load_config(config_path, env={})
     store = Store(config.database_path())
     stores.append(store)
-    return KeelApp(config, store)
+    return KeelApp(config, store, services=wire(config, store, notifier=notifier))
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ Pure: takes the day's event records (``ambient_episode``, ``ambient_away``,
 ``focus_session``, as dicts with ``data``) and returns text. ``keeltui day`` and the
 app's day view (F3) print the same lines.
 
-"On task" is time inside a focus session that was not drift or away; time outside
+"On task" is time inside a focus session that no drift or away period overlaps; time outside
 every record is simply not counted (the sentinel only knows what it judged).
 """
 
@@ -69,16 +69,50 @@ def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
     return max(0.0, min(a1, b1) - max(a0, b0))
 
 
+def _merged(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The union of the intervals, as disjoint intervals, oldest first."""
+    out: list[tuple[float, float]] = []
+    for start, end in sorted(intervals):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+def _minus(keep: list[tuple[float, float]], cut: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """``keep`` with every moment in ``cut`` taken out (both disjoint and sorted)."""
+    out = []
+    for start, end in keep:
+        for c0, c1 in cut:
+            if c1 <= start or c0 >= end:
+                continue
+            if c0 > start:
+                out.append((start, c0))
+            start = max(start, c1)
+        if end > start:
+            out.append((start, end))
+    return out
+
+
 def hour_totals(items: list[Span], day_start: float) -> list[dict[str, float]]:
-    """Per hour of the day: seconds drifting, away and on task (focus minus the other two)."""
+    """Per hour of the day: seconds drifting, away and on task.
+
+    On task is the focus time that no drift or away period overlaps, taken as
+    intervals: a drift just after a focus session takes nothing off it.
+    """
+    def of(*kinds: str) -> list[tuple[float, float]]:
+        return _merged([(s.start, s.end) for s in items if s.kind in kinds])
+
+    on_task = _minus(of("focus"), of("drift", "away"))
     hours = []
     for hour in range(24):
         h0 = day_start + hour * 3600
         h1 = h0 + 3600
         drift = sum(_overlap(s.start, s.end, h0, h1) for s in items if s.kind == "drift")
         away = sum(_overlap(s.start, s.end, h0, h1) for s in items if s.kind == "away")
-        focus = sum(_overlap(s.start, s.end, h0, h1) for s in items if s.kind == "focus")
-        hours.append({"task": max(0.0, focus - drift - away), "drift": min(drift, 3600), "away": min(away, 3600)})
+        task = sum(_overlap(start, end, h0, h1) for start, end in on_task)
+        hours.append({"task": task, "drift": min(drift, 3600), "away": min(away, 3600)})
     return hours
 
 

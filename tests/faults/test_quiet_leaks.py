@@ -31,7 +31,7 @@ async def test_quiet_mode_walks_every_surface(ambient_app, script, window, toast
         assert landed.returncode == 0
         # The sentinel keeps judging: a sustained drift while quiet.
         for _ in range(3):
-            await app.ambient.sentinel.evaluate()
+            await app.services.ambient.sentinel.evaluate()
         await pilot.pause(1.0)
 
         # The screen: the curtain only — no room row, no drift text, no banner.

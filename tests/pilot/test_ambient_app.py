@@ -92,10 +92,8 @@ def script(loopback) -> Script:
 
 
 @pytest.fixture
-def toasts(monkeypatch) -> Toasts:
-    recorder = Toasts()
-    monkeypatch.setattr("keeltui.panes.ambient_controller.make_notifier", lambda: recorder)
-    return recorder
+def toasts() -> Toasts:
+    return Toasts()  # handed to the composition root (see ambient_app)
 
 
 @pytest.fixture
@@ -124,7 +122,7 @@ def ambient_app(tmp_path, loopback, window, toasts):
             f'[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n',
             encoding="utf-8",
         )
-        return app_for(path, stores)
+        return app_for(path, stores, notifier=toasts)
 
     yield build
     for store in stores:
@@ -159,7 +157,7 @@ async def test_drift_sets_the_line_then_one_nudge_and_one_toast(ambient_app, scr
     seen_at_first_line: list[tuple[int, int]] = []
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted)
-        sentinel = app.ambient.sentinel
+        sentinel = app.services.ambient.sentinel
 
         def on_change() -> None:
             if sentinel.line and not seen_at_first_line:
@@ -205,7 +203,7 @@ async def test_z_snoozes_the_line_banner_and_store(ambient_app, script, window, 
         assert status_file(tmp_path) == f"◌ snoozed until {shown_until}" and "⚠" not in status_text(app)
         calls = judge_calls(loopback)
         window.show("Reddit - the front page")
-        await app.ambient.sentinel.evaluate()
+        await app.services.ambient.sentinel.evaluate()
         assert judge_calls(loopback) == calls and app.ambient_line == ""
 
 
@@ -217,10 +215,10 @@ async def test_keeltui_snooze_from_another_process_is_honoured(ambient_app, scri
         assert out.returncode == 0, out.stderr
         # The store poll runs every 0.5 s; the bound here only catches a hang.
         await wait_for(pilot, lambda: app.ambient_line == "", what="the CLI snooze")
-        assert app.ambient.sentinel.snoozed
+        assert app.services.ambient.sentinel.snoozed
         other = Store(tmp_path / "k.db")
         other.delete_state(ambient_state.SNOOZE_KEY)  # what `keeltui snooze off` does
-        await wait_for(pilot, lambda: not app.ambient.sentinel.snoozed, what="snooze lifted")
+        await wait_for(pilot, lambda: not app.services.ambient.sentinel.snoozed, what="snooze lifted")
         other.close()
         # A new title after the snooze is judged again and the line comes back.
         window.show("YouTube - more cat videos")
@@ -263,8 +261,8 @@ async def test_focus_from_the_banner_silences_the_sentinel_and_reports(ambient_a
         # The sentinel is silent while focus runs, whatever the windows do.
         calls = judge_calls(loopback)
         window.show("Reddit - r/aww")
-        await wait_for(pilot, lambda: "Reddit - r/aww" in app.ambient.sentinel.ring)
-        await app.ambient.sentinel.evaluate()
+        await wait_for(pilot, lambda: "Reddit - r/aww" in app.services.ambient.sentinel.ring)
+        await app.services.ambient.sentinel.evaluate()
         assert judge_calls(loopback) == calls and app.ambient_line == ""
         # Off-task past the (zero) grace: the focus judge counts one drift.
         await wait_for(pilot, lambda: "⚠ YouTube is not the grant report." in app.focus_text, what="focus drift")
@@ -349,18 +347,18 @@ async def test_settings_change_the_mode_live_and_survive_a_restart(ambient_app, 
         await pilot.press("tab")
         await pilot.press("enter")  # Enter in the cadence field applies
         await wait_for(pilot, lambda: not isinstance(app.screen, SettingsScreen), what="settings applied")
-        assert app.ambient.sentinel.mode == "off"
+        assert app.services.ambient.sentinel.mode == "off"
         await wait_for(pilot, lambda: app.ambient_line == "", what="off clears the line")
         assert app.store.get_state(ambient_state.SETTINGS_MODE_KEY) == "off"
         calls = judge_calls(loopback)
         window.show("Reddit - the front page")
-        await wait_for(pilot, lambda: "Reddit - the front page" in app.ambient.sentinel.ring)
-        await app.ambient.sentinel.evaluate()
+        await wait_for(pilot, lambda: "Reddit - the front page" in app.services.ambient.sentinel.ring)
+        await app.services.ambient.sentinel.evaluate()
         assert judge_calls(loopback) == calls
     again = ambient_app()  # same store: the stored setting beats config.toml's "notify"
     async with again.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: again.ambient is not None and again.ambient.is_mounted)
-        assert again.ambient.sentinel.mode == "off"
+        assert again.services.ambient.sentinel.mode == "off"
         # Let start-up settle before leaving (a teardown during the tutor's mount or the
         # brain check is issue 11.1's race, not what this test is about).
         await wait_for(pilot, lambda: again.brain_online is not None and again.tutor is not None
@@ -380,11 +378,11 @@ async def test_settings_refuse_bad_values_in_the_modal(ambient_app, window):
             await pilot.press("enter")
             assert app.screen is modal, bad
             assert why in str(modal.query_one("#error").render()), bad
-        assert app.ambient.sentinel.cadence_secs == 1
+        assert app.services.ambient.sentinel.cadence_secs == 1
         modal.query_one("#cadence").value = "120"
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not modal)
-        assert app.ambient.sentinel.cadence_secs == 120
+        assert app.services.ambient.sentinel.cadence_secs == 120
         assert app.store.get_state(ambient_state.SETTINGS_CADENCE_KEY) == 120
         await pilot.press("f2")
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
@@ -399,8 +397,8 @@ async def test_an_unknown_stored_mode_is_refused_by_name(ambient_app, tmp_path):
         other = Store(tmp_path / "k.db")
         other.set_state(ambient_state.SETTINGS_MODE_KEY, "loud")
         other.set_state(ambient_state.SETTINGS_CADENCE_KEY, 7)
-        await wait_for(pilot, lambda: app.ambient.sentinel.cadence_secs == 7, what="live cadence")
-        assert app.ambient.sentinel.mode == "notify"
+        await wait_for(pilot, lambda: app.services.ambient.sentinel.cadence_secs == 7, what="live cadence")
+        assert app.services.ambient.sentinel.mode == "notify"
         # A toast lands through the app's message queue: wait for it rather than race it.
         await wait_for(pilot, lambda: any("'loud'" in n.message for n in app._notifications), what="the refusal toast")
         other.close()
@@ -434,7 +432,7 @@ async def test_offline_brain_switches_to_the_local_judge(ambient_app, window):
         assert "judge: local · brain unreachable" in status_text(app)
         # The local judge calls it drift when most recent titles are time sinks.
         window.show("YouTube - funny cats")
-        await wait_for(pilot, lambda: "YouTube - funny cats" in app.ambient.sentinel.ring)
+        await wait_for(pilot, lambda: "YouTube - funny cats" in app.services.ambient.sentinel.ring)
         window.show("YouTube - more funny cats")
         await wait_for(pilot, lambda: app.ambient_line.startswith("The last few windows have mostly been youtube"),
                        what="a local drift line")
@@ -446,10 +444,10 @@ async def test_a_garbage_reply_hands_over_to_the_local_judge_at_once(ambient_app
     async with app.run_test(size=SIZE) as pilot:
         await drift(pilot, app, script, window)
         script.ambient = "I think you are doing fine, honestly."
-        await wait_for(pilot, lambda: app.ambient.sentinel.last_error, what="a failed judgement")
+        await wait_for(pilot, lambda: app.services.ambient.sentinel.last_error, what="a failed judgement")
         # The same tick: the local judge answered, and the status line says why it runs.
         await wait_for(pilot, lambda: "judge: local · brain unreachable" in status_text(app), what="said once")
-        assert app.ambient.sentinel.judge_name == "local"
+        assert app.services.ambient.sentinel.judge_name == "local"
         assert app.is_running
 
 

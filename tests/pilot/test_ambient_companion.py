@@ -36,7 +36,7 @@ async def test_away_costs_no_judge_calls_shows_away_and_back_starts_fresh(ambien
                        what="the line gone, away shown")
         assert "away" in status_text(app)
         calls = judge_calls(loopback)
-        sentinel = app.ambient.sentinel
+        sentinel = app.services.ambient.sentinel
         for _ in range(3):  # three cadence ticks while away (waited for, not slept)
             ticks = sentinel.judge_calls
             await sentinel.evaluate()
@@ -65,7 +65,7 @@ async def test_banner_keys_work_from_inside_the_composer_without_typing(ambient_
         composer.focus_input()
         await pilot.press("f6")  # snooze, still in the composer
         await wait_for(pilot, lambda: app.ambient_line == "" and not app.banner.has_class("-shown"), what="snoozed")
-        assert app.ambient.sentinel.snoozed
+        assert app.services.ambient.sentinel.snoozed
         assert status_file(tmp_path).startswith("◌ snoozed until ")
         assert composer.query_one(ComposerInput).text == ""  # no letter landed in the text field
 
@@ -139,7 +139,7 @@ async def test_the_environment_beats_a_stored_f2_setting_and_f2_says_so(ambient_
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted)
-            await wait_for(pilot, lambda: app.ambient.sentinel.mode == "off", what="the environment wins")
+            await wait_for(pilot, lambda: app.services.ambient.sentinel.mode == "off", what="the environment wins")
             await wait_for(pilot, lambda: status_file(tmp_path).startswith("ambient off"), what="off shown")
             await pilot.press("f2")
             await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="settings")
@@ -150,7 +150,7 @@ async def test_the_environment_beats_a_stored_f2_setting_and_f2_says_so(ambient_
             await wait_for(pilot, lambda: not isinstance(app.screen, SettingsScreen), what="reset")
             await wait_for(pilot, lambda: store.get_state(ambient_state.SETTINGS_MODE_KEY) is None,
                            what="the live settings forgotten")
-            assert app.ambient.sentinel.mode == "off"  # the environment still wins
+            assert app.services.ambient.sentinel.mode == "off"  # the environment still wins
     finally:
         store.close()
 
@@ -166,11 +166,29 @@ async def test_use_the_file_values_returns_to_the_file(ambient_app, tmp_path):
         other = Store(tmp_path / "k.db")  # another process's F2 (the app's own writes are not polled)
         ambient_state.save_settings(other, "notify", 7)
         other.close()
-        await wait_for(pilot, lambda: app.ambient.sentinel.mode == "notify", what="the live setting")
+        await wait_for(pilot, lambda: app.services.ambient.sentinel.mode == "notify", what="the live setting")
         await pilot.press("f2")
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="settings")
         text = screen_text(app)
         assert "mode notify, from live settings (F2); beats file status" in text
         await pilot.click("#reset")
-        await wait_for(pilot, lambda: app.ambient.sentinel.mode == "status", what="the file's mode")
-        assert app.ambient.sentinel.cadence_secs == 1  # the file's cadence
+        await wait_for(pilot, lambda: app.services.ambient.sentinel.mode == "status", what="the file's mode")
+        assert app.services.ambient.sentinel.cadence_secs == 1  # the file's cadence
+
+
+async def test_the_stored_away_period_starts_at_the_last_input(ambient_app, window, tmp_path):
+    import time
+
+    app = ambient_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted, what="ambient mounted")
+        before = time.time()
+        show_idle(window, "keeltui - terminal", 900, "xterm")  # the last input was 15 minutes ago
+        await wait_for(pilot, lambda: app.ambient_away, what="away")
+        show_idle(window, "keeltui - terminal", 0, "xterm")
+        await wait_for(pilot, lambda: not app.ambient_away, what="back")
+        away = app.store.events(AWAY_EVENT)
+        assert len(away) == 1
+        # From the last input (about `before` - 900), not from when the poll noticed it.
+        assert away[0]["data"]["start"] <= before - 850
+        assert away[0]["data"]["secs"] >= 850

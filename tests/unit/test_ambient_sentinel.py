@@ -430,12 +430,12 @@ def test_constructor_rejects_an_unknown_mode():
 
 
 async def test_quiet_mode_holds_the_toast_but_not_the_record():
-    quiet = {"on": True}
-    h = Harness(DRIFT, DRIFT, DRIFT, quiet_active=lambda: quiet["on"])
+    h = Harness(DRIFT, DRIFT, DRIFT)
+    h.sentinel.quiet = True  # the value the app sets (attributes down)
     await h.tick()
     await h.tick()
     assert h.notifier.sent == [] and len(h.events) == 1
-    quiet["on"] = False
+    h.sentinel.quiet = False
     await h.tick()
     assert len(h.notifier.sent) == 1
 

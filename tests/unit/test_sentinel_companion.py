@@ -165,7 +165,7 @@ async def test_while_away_no_judge_no_drift_no_records_and_back_starts_fresh():
     assert h.judge.count == 1
     assert NUDGE_EVENT not in kinds(h) and h.notifier.sent == []
     h.sentinel.set_away(False)
-    assert h.sentinel.ring == ()  # fresh
+    assert h.sentinel.ring == ("YouTube - video 13",)  # fresh: only the window in front now
     assert kinds(h).count(AWAY_EVENT) == 1
     away = dict(h.events)[AWAY_EVENT]
     assert away["secs"] == 12 * 300
@@ -264,3 +264,35 @@ async def test_the_local_judge_sees_a_stay_grow_long_without_a_new_window():
     h.clock.now += 1200  # the same window, twenty minutes later
     await h.sentinel.evaluate()
     assert h.sentinel.line.startswith("The last few windows have mostly been youtube")
+
+
+async def test_back_from_away_at_the_same_window_judges_that_window_not_an_empty_ring():
+    h = Harness(DRIFT, DRIFT)
+    await h.tick()
+    h.sentinel.set_away(True)
+    h.clock.now += 900
+    h.sentinel.set_away(False)  # the same tab still in front: no new window will come
+    assert h.sentinel.ring == ("YouTube - video 1",)
+    await h.tick(new_window=False)
+    assert h.judge.count == 2
+    assert h.judge.calls[-1][1] and "YouTube - video 1" in h.judge.calls[-1][1][-1]
+
+
+async def test_the_judge_is_never_called_with_no_titles():
+    h = Harness(DRIFT, DRIFT)
+    h.sentinel.set_config("status", 60)  # a change of state with nothing seen yet
+    await h.tick(new_window=False)
+    h.sentinel.set_away(True)
+    h.sentinel.set_away(False)  # back, and still no window was ever seen
+    await h.tick(new_window=False)
+    assert h.judge.calls == []
+
+
+async def test_an_away_period_starts_at_the_last_input_not_when_it_was_noticed():
+    h = Harness()
+    noticed = h.clock.now
+    h.sentinel.set_away(True, since=noticed - 300)  # idle for 300 s when the poll saw it
+    h.clock.now += 600
+    h.sentinel.set_away(False)
+    away = dict(h.events)[AWAY_EVENT]
+    assert away["start"] == noticed - 300 and away["secs"] == 900
