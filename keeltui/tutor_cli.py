@@ -41,10 +41,8 @@ def _err(text: str) -> None:
     print(f"keeltui: {text}", file=sys.stderr)
 
 
-def _session(store, ref: str):
-    from keeltui.services.tutor_records import find_session
-
-    found = find_session(store, ref)
+def _session(records, ref: str):
+    found = records.find_session(ref)
     if found is None:
         _err(f"tutor: no tutor session {ref!r} — `keeltui tutor list` shows the ids")
     return found
@@ -52,21 +50,22 @@ def _session(store, ref: str):
 
 def run(args, store) -> int:
     """Run ``keeltui tutor <action>`` against ``store``."""
-    from keeltui.services import tutor_records as records
+    from keeltui.services.tutor_records import TutorRecords, list_line
     from keeltui.textsafe import clean_text
 
+    records = TutorRecords(store)
     if args.tutor_command == "list":
-        rows = records.sessions(store)
+        rows = records.sessions()
         if not rows:
             print("no tutor sessions yet — start one in the app (Ctrl+T)")
         for row in rows:
-            print(records.list_line(row))
+            print(list_line(row))
         return EXIT_OK
-    session = _session(store, args.session)
+    session = _session(records, args.session)
     if session is None:
         return EXIT_FAILED
     if args.tutor_command == "export":
-        text = records.export_markdown(store, session.id)
+        text = records.export_markdown(session.id)
         if not args.out:
             sys.stdout.write(text)
             return EXIT_OK
@@ -82,13 +81,13 @@ def run(args, store) -> int:
         if not title:
             _err("tutor rename: the title is empty")
             return EXIT_USAGE
-        store.rename_conversation(session.id, title)
+        records.rename(session.id, title)
         print(f"session {session.id} is now {clean_text(title)!r}")
         return EXIT_OK
     if not args.yes:
         _err(f"tutor delete: this deletes session {session.id} ({clean_text(session.title)!r}) "
              "and its transcript — add --yes to confirm")
         return EXIT_USAGE
-    store.delete_conversation(session.id)
+    records.delete(session.id)
     print(f"deleted session {session.id}")
     return EXIT_OK

@@ -260,11 +260,17 @@ def summary_lines(summary: Summary) -> list[str]:
     return lines
 
 
-def progress_text(plan: Plan | None, messages: Sequence[MessageLike], now: float) -> str:
-    """A short progress label for lists: ``"3/8 mastered · 1 to review"``."""
+def progress_text(
+    plan: Plan | None,
+    messages: Sequence[MessageLike],
+    now: float,
+    prior: Mapping[str, NodeMastery] | None = None,
+) -> str:
+    """A short progress label for lists: ``"3/8 mastered · 1 to review"``; ``prior``
+    (earlier sessions on the topic) counts as on the plan map and in the summary."""
     if plan is None:
         return ""
-    summary = summarize(plan, messages, now)
+    summary = summarize(plan, messages, now, prior)
     total = len(summary.mastered) + len(summary.review) + len(summary.not_yet)
     text = f"{len(summary.mastered)}/{total} mastered"
     if summary.review:
