@@ -27,16 +27,6 @@ def add_parser(sub, parser_class) -> None:
     td.add_argument("--yes", action="store_true", help="confirm: without it nothing is deleted")
 
 
-def _write_private(path: Path, text: str) -> None:
-    """A learner's record is private: the file is created 0600 (an existing one is narrowed)."""
-    import os
-
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.fchmod(fd, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-
-
 def _err(text: str) -> None:
     print(f"keeltui: {text}", file=sys.stderr)
 
@@ -50,6 +40,7 @@ def _session(records, ref: str):
 
 def run(args, store) -> int:
     """Run ``keeltui tutor <action>`` against ``store``."""
+    from keeltui.private_files import open_private
     from keeltui.services.tutor_records import TutorRecords, list_line
     from keeltui.textsafe import clean_text
 
@@ -70,7 +61,8 @@ def run(args, store) -> int:
             sys.stdout.write(text)
             return EXIT_OK
         try:
-            _write_private(Path(args.out), text)
+            with open_private(Path(args.out)) as handle:  # a learner's record is private (0600)
+                handle.write(text)
         except OSError as exc:
             _err(f"tutor export: cannot write {args.out}: {exc.strerror}")
             return EXIT_FAILED

@@ -15,7 +15,6 @@ protocol (what a steer is, the shared id of a result and its abort) is the pure
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shlex
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 
 from keeltui.brain import Brain, BrainError, Usage
 from keeltui.config import Config
+from keeltui.private_files import make_private_dir, open_private
 from keeltui.store import Store
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import transcript as tx
@@ -146,12 +146,11 @@ class TutorJobs:
 
     def _write(self, session_id: int, job: tj.Job, extension: str, text: str) -> Path:
         folder = self.jobs_dir / f"session-{session_id}"
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_private_dir(folder)  # every missing parent too, whatever the umask
         name = re.sub(r"[^A-Za-z0-9_-]", "_", job.job_id)
         path = folder / f"{job.kind}-{name}.{extension}"
         # Private (0600): a learner's notes are nobody else's business.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with open_private(path) as handle:
             handle.write(text.rstrip("\n") + "\n")
         return path
 
