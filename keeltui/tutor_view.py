@@ -338,7 +338,7 @@ class TutorPane(Vertical):
         if isinstance(item, ts.PlanItem):
             return PlanCard(item)
         if isinstance(item, ts.JobItem):
-            return JobCard(item, live=item.job_id in self._job_workers)
+            return JobCard(item, live=item.job_id in self._job_workers, held=item.job_id in self._held())
         if isinstance(item, ts.JobResultItem):
             return job_result_card(item)
         return VerdictLine(item)
@@ -613,8 +613,10 @@ class TutorPane(Vertical):
             self._errors[session_id] = STOPPED
         if outcome.warnings:
             self._warnings[session_id] = outcome.warnings[-1]
-        if not outcome.error and not outcome.stopped and self.jobs.flush(session_id):
-            self.run_turn(session_id)  # a job landed while the turn ran: its steer wakes the teacher
+        # Results that landed while the turn ran are delivered however it ended; after a
+        # clean end their steer wakes the teacher, else the Retry card offers the turn.
+        if self.jobs.flush(session_id) and not outcome.error and not outcome.stopped:
+            self.run_turn(session_id)
             return
         if not self.in_session:
             self._fill_session_list()
@@ -671,13 +673,17 @@ class TutorPane(Vertical):
                 self.run_turn(session_id)  # the teacher hears of it, so no promise hangs
         self._job_changed(session_id, job)
 
+    def _held(self) -> set[str]:
+        return self.jobs.held(self.session_id) if self.session_id is not None else set()
+
     def _job_changed(self, session_id: int, job: tj.Job) -> None:
         if not self.in_session:
             self._fill_session_list()
         elif session_id == self.session_id:
             for widget in self._widgets.values():
                 if isinstance(widget, JobCard) and widget.item.job_id == job.job_id:
-                    widget.show_item(widget.item, live=job.job_id in self._job_workers)
+                    widget.show_item(widget.item, live=job.job_id in self._job_workers,
+                                     held=job.job_id in self._held())
             self._draw(self._rows())
             self.refresh_bindings()
 

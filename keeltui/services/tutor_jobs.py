@@ -165,8 +165,12 @@ class TutorJobs:
             return False
         return self._deliver(session_id, steer)
 
+    def held(self, session_id: int) -> set[str]:
+        """The jobs whose outcome waits for the session's turn to end (by job id)."""
+        return {str(_steer_job(steer)) for steer in self._waiting.get(session_id, [])}
+
     def flush(self, session_id: int) -> bool:
-        """Deliver the steers held while a turn ran; True when any was stored."""
+        """Deliver the steers held while a turn ran (however it ended); True when any was stored."""
         waiting = self._waiting.pop(session_id, [])
         stored = [self._deliver(session_id, steer) for steer in waiting]
         return any(stored)
