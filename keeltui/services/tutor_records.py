@@ -25,7 +25,7 @@ from keeltui.tutor.session_rows import SessionRow, stamp
 from keeltui.tutor.transcript import PLAN_INIT, QUIZ, QUIZ_ANSWER, USER, arguments_of, iter_parts, role_of
 
 KIND = "tutor"
-STATUS_WORDS = {"current": "current step", "mastered": "mastered", "review": "to review",
+STATUS_WORDS = {"current": "current step", "current-review": "current step, to review", "mastered": "mastered", "review": "to review",
                 "visited": "seen, not answered", "pending": "not yet"}
 
 Prior = tuple[dict[str, mastery.NodeMastery], dict[str, str]]

@@ -32,6 +32,8 @@ REVIEW_INTERVALS = (1 * DAY, 3 * DAY, 7 * DAY, 21 * DAY, 60 * DAY)
 
 # The map shows one mark per node; the first that applies wins.
 PRECEDENCE = ("current", "review", "mastered", "visited", "pending")
+CURRENT_REVIEW = "current-review"
+"""The current step, answered wrong (or due): the map shows ↻ where the learner stands."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,9 @@ def map_statuses(
     statuses: dict[str, str] = {}
     for node_id in plan.ids:
         found = {position[node_id], mastery_state(mastery.get(node_id), now) or "pending"}
+        if found == {"current", "review"}:
+            statuses[node_id] = CURRENT_REVIEW  # both: where the learner is, and what to redo
+            continue
         statuses[node_id] = next(status for status in PRECEDENCE if status in found)
     return statuses
 

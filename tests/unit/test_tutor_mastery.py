@@ -64,6 +64,16 @@ def test_a_wrong_answer_is_visited_and_to_review_never_mastered() -> None:
     assert statuses == {"mps_translation": "review", "net_balance": "mastered", "per_meal": "current"}
 
 
+def test_a_wrong_answer_on_the_current_step_marks_it_current_and_to_review() -> None:
+    # Before: the map kept ▶ there and only the summary said ↻.
+    plan = parse_plan(PLAN)
+    script = answered(Script().taught(), "mps_translation", False)
+    statuses = map_statuses(plan, stamped(script.messages), NOW + 60)
+    assert statuses["mps_translation"] == "current-review"
+    answered(script, "mps_translation", True)  # answered right again: just the current step
+    assert map_statuses(plan, stamped(script.messages), NOW + 60)["mps_translation"] == "current"
+
+
 def test_visited_without_an_answer_is_only_visited() -> None:
     plan = parse_plan(PLAN)
     script = Script().taught().quiz("mps_translation", answer=False)
