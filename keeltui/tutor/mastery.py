@@ -233,9 +233,10 @@ def summarize(
     prior: Mapping[str, NodeMastery] | None = None,
 ) -> Summary:
     """The summary of a session (a plan of None: still probing, nodes are unknown)."""
-    graded = [part for _, message, part in iter_parts(messages, QUIZ_ANSWER) if role_of(message) == USER]
-    right = sum(1 for part in graded if part.get("correct") is True)
-    mastery = merge(prior or {}, node_mastery(attempts(messages)))
+    # The plan's quizzes only: the prober's placement quiz grades no step, so it is not counted.
+    graded = attempts(messages)
+    right = sum(1 for attempt in graded if attempt.correct)
+    mastery = merge(prior or {}, node_mastery(graded))
     mastered: list[tuple[str, str]] = []
     review: list[tuple[str, str]] = []
     not_yet: list[tuple[str, str]] = []
