@@ -111,7 +111,7 @@ class JobCard(Static):
     MARKS = {"running": "⧗", "held": "⧗", "done": "✓", "failed": "✗", "aborted": "·", "interrupted": "·"}
     WORDS = {
         "running": "running · F9 aborts",
-        "held": "finished — waiting for the turn to end",
+        "held": "landed — waits for the turn to end",
         "done": "done — the result is below",
         "failed": "failed — see below",
         "aborted": "aborted",

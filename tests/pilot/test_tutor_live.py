@@ -252,7 +252,7 @@ async def _job_lands_mid_turn(pilot, asked: list[dict], job_gate: threading.Even
     await wait_for(pilot, lambda: look(lambda t: "Research job: leucine per meal" in t and "F9 aborts" in t)
                    and len(asked) == 2, what="the job running, the turn's next call in flight")
     job_gate.set()
-    await wait_for(pilot, lambda: look(lambda t: "waiting for the turn to end" in t), what="the held result")
+    await wait_for(pilot, lambda: look(lambda t: "waits for the turn to end" in t), what="the held result")
     assert not idle(app) and "Research: leucine per meal — result" not in screen_text(app)
 
 
