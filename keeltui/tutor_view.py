@@ -338,7 +338,7 @@ class TutorPane(Vertical):
         if isinstance(item, ts.PlanItem):
             return PlanCard(item)
         if isinstance(item, ts.JobItem):
-            return JobCard(item, live=item.job_id in self._job_workers, held=item.job_id in self._held())
+            return JobCard(item, live=item.job_id in self._job_workers, held=self._held().get(item.job_id))
         if isinstance(item, ts.JobResultItem):
             return job_result_card(item)
         return VerdictLine(item)
@@ -673,8 +673,8 @@ class TutorPane(Vertical):
                 self.run_turn(session_id)  # the teacher hears of it, so no promise hangs
         self._job_changed(session_id, job)
 
-    def _held(self) -> set[str]:
-        return self.jobs.held(self.session_id) if self.session_id is not None else set()
+    def _held(self) -> dict[str, str]:
+        return self.jobs.held(self.session_id) if self.session_id is not None else {}
 
     def _job_changed(self, session_id: int, job: tj.Job) -> None:
         if not self.in_session:
@@ -683,7 +683,7 @@ class TutorPane(Vertical):
             for widget in self._widgets.values():
                 if isinstance(widget, JobCard) and widget.item.job_id == job.job_id:
                     widget.show_item(widget.item, live=job.job_id in self._job_workers,
-                                     held=job.job_id in self._held())
+                                     held=self._held().get(job.job_id, ""))
             self._draw(self._rows())
             self.refresh_bindings()
 

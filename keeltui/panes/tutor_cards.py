@@ -118,16 +118,16 @@ class JobCard(Static):
         "interrupted": "interrupted (keeltui stopped before it finished)",
     }
 
-    def __init__(self, item, *, live: bool, held: bool = False) -> None:
+    def __init__(self, item, *, live: bool, held: str | None = None) -> None:
         self.item = item
         self.live = live
-        self.held = held  # its outcome is in, held by the jobs service until the turn ends
+        self.held = held or ""  # the status of its outcome, held by the jobs service until the turn ends
         super().__init__(self._text(), markup=False)
         self.set_class(self._status() == "running", "-running")
 
     def _status(self) -> str:
         if self.item.status == "running" and self.held:
-            return "held"
+            return "aborted" if self.held == "aborted" else "held"
         if self.item.status == "running" and not self.live:
             return "interrupted"
         return self.item.status
@@ -139,7 +139,7 @@ class JobCard(Static):
         text.append(f"  ·  {self.WORDS.get(status, status)}", style="dim")
         return text
 
-    def show_item(self, item, live: bool | None = None, held: bool | None = None) -> None:
+    def show_item(self, item, live: bool | None = None, held: str | None = None) -> None:
         self.item = item
         if live is not None:
             self.live = live

@@ -165,9 +165,13 @@ class TutorJobs:
             return False
         return self._deliver(session_id, steer)
 
-    def held(self, session_id: int) -> set[str]:
-        """The jobs whose outcome waits for the session's turn to end (by job id)."""
-        return {str(_steer_job(steer)) for steer in self._waiting.get(session_id, [])}
+    def held(self, session_id: int) -> dict[str, str]:
+        """The jobs whose outcome waits for the session's turn to end: job id → its status."""
+        held = {}
+        for steer in self._waiting.get(session_id, []):
+            part = tj.steer_part(steer) or {}
+            held[str(part.get("job_id"))] = str(part.get("status"))
+        return held
 
     def flush(self, session_id: int) -> bool:
         """Deliver the steers held while a turn ran (however it ended); True when any was stored."""

@@ -253,13 +253,13 @@ async def _job_lands_mid_turn(pilot, asked: list[dict], job_gate: threading.Even
                    and len(asked) == 2, what="the job running, the turn's next call in flight")
     job_gate.set()
     await wait_for(pilot, lambda: look(lambda t: "waits for the turn to end" in t), what="the held result")
-    assert not idle(app) and "Research: leucine per meal — result" not in screen_text(app)
+    assert not idle(app) and len(asked) == 2 and "Research: leucine per meal — result" not in screen_text(app)
 
 
 async def test_a_job_result_landing_mid_turn_is_held_then_delivered_when_the_turn_ends(make_app, loopback):
     job_gate, turn_gate = threading.Event(), threading.Event()
     asked = _held_result_script(loopback, job_gate, turn_gate)
-    app = make_app()
+    app = make_app(timeout=60)  # the gated call must not time out under load
     _teaching_session(app)
     seen: set[str] = set()
     async with app.run_test(size=SIZE) as pilot:
@@ -276,7 +276,7 @@ async def test_a_job_result_landing_mid_turn_is_held_then_delivered_when_the_tur
 async def test_a_job_result_held_by_a_stopped_turn_is_still_delivered(make_app, loopback):
     job_gate, turn_gate = threading.Event(), threading.Event()
     asked = _held_result_script(loopback, job_gate, turn_gate)
-    app = make_app()
+    app = make_app(timeout=60)  # the gated call must not time out under load
     session = _teaching_session(app)
     seen: set[str] = set()
     async with app.run_test(size=SIZE) as pilot:
@@ -295,3 +295,33 @@ async def test_a_job_result_held_by_a_stopped_turn_is_still_delivered(make_app, 
         assert len(asked) == 2
         assert "interrupted" not in screen_text(app)
     assert "interrupted" not in seen
+
+
+async def test_f9_during_a_turn_shows_aborted_never_interrupted_and_the_teacher_hears_after(make_app, loopback):
+    job_gate, turn_gate = threading.Event(), threading.Event()
+    asked = _held_result_script(loopback, job_gate, turn_gate)
+    app = make_app(timeout=60)  # the gated call must not time out under load
+    session = _teaching_session(app)
+    seen: list[str] = []
+
+    def held_back() -> bool:  # the abort is held by the jobs service, not yet stored
+        return not any(r.parts and r.parts[0].get("type") == "job_steer" for r in app.store.messages(session))
+
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await _open_first_session(pilot)
+            await type_into(pilot, "how much leucine?")
+            await wait_for(pilot, lambda: "F9 aborts" in screen_text(app) and len(asked) == 2,
+                           what="the job running, the turn's next call in flight")
+            await pilot.press("f9")
+            await wait_for(pilot, lambda: seen.append(screen_text(app)) is None
+                           and "leucine per meal  ·  aborted" in seen[-1] and held_back(),
+                           what="the aborted card while the turn still runs")
+            assert not idle(app) and len(asked) == 2
+        finally:
+            turn_gate.set()
+            job_gate.set()
+        await wait_for(pilot, lambda: len(asked) == 3 and idle(app), what="the teacher hears of it after the turn")
+        assert "do not wait for it" in asked[-1]["messages"][-1]["content"]
+        assert "interrupted" not in screen_text(app)
+    assert not any("interrupted" in text for text in seen)
