@@ -223,7 +223,8 @@ class KeelApp(App):
         # The tutor's modules are not needed for the first frame of the room.
         from keeltui.tutor_view import TutorPane
 
-        self.tutor = TutorPane(id="tutor-pane", app_config=self.config, turns=self.services.tutor, jobs=self.services.tutor_jobs)
+        self.tutor = TutorPane(id="tutor-pane", app_config=self.config, turns=self.services.tutor, jobs=self.services.tutor_jobs,
+                               records=self.services.tutor_records)
         self.main_screen.tutor_tab.mount(self.tutor)
 
     def _attach_ambient(self) -> None:

@@ -21,6 +21,7 @@ from typing import Any, AsyncIterator
 
 from keeltui.config import BrainConfig
 from keeltui.jsonextract import JSONExtractError, extract_json
+from keeltui.values import Usage  # the value type lives in the pure core; re-exported here
 
 
 class BrainError(Exception):
@@ -61,31 +62,6 @@ def is_context_overflow(error: BaseException) -> bool:
 
 class BrainReplyError(BrainError):
     """The endpoint answered with something we cannot use (empty, no JSON, garbage)."""
-
-
-@dataclass(frozen=True)
-class Usage:
-    prompt_tokens: int
-    completion_tokens: int
-    context_window: int
-    estimated: bool = False
-
-    @property
-    def total(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-    @property
-    def fraction(self) -> float:
-        return self.total / self.context_window if self.context_window else 0.0
-
-    def as_dict(self) -> dict:
-        return {
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "context_window": self.context_window,
-            "fraction": round(self.fraction, 4),
-            "estimated": self.estimated,
-        }
 
 
 @dataclass(frozen=True)

@@ -27,24 +27,12 @@ def add_parser(sub, parser_class) -> None:
     td.add_argument("--yes", action="store_true", help="confirm: without it nothing is deleted")
 
 
-def _write_private(path: Path, text: str) -> None:
-    """A learner's record is private: the file is created 0600 (an existing one is narrowed)."""
-    import os
-
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.fchmod(fd, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-
-
 def _err(text: str) -> None:
     print(f"keeltui: {text}", file=sys.stderr)
 
 
-def _session(store, ref: str):
-    from keeltui.services.tutor_records import find_session
-
-    found = find_session(store, ref)
+def _session(records, ref: str):
+    found = records.find_session(ref)
     if found is None:
         _err(f"tutor: no tutor session {ref!r} — `keeltui tutor list` shows the ids")
     return found
@@ -52,26 +40,29 @@ def _session(store, ref: str):
 
 def run(args, store) -> int:
     """Run ``keeltui tutor <action>`` against ``store``."""
-    from keeltui.services import tutor_records as records
+    from keeltui.private_files import open_private
+    from keeltui.services.tutor_records import TutorRecords, list_line
     from keeltui.textsafe import clean_text
 
+    records = TutorRecords(store)
     if args.tutor_command == "list":
-        rows = records.sessions(store)
+        rows = records.sessions()
         if not rows:
             print("no tutor sessions yet — start one in the app (Ctrl+T)")
         for row in rows:
-            print(records.list_line(row))
+            print(list_line(row))
         return EXIT_OK
-    session = _session(store, args.session)
+    session = _session(records, args.session)
     if session is None:
         return EXIT_FAILED
     if args.tutor_command == "export":
-        text = records.export_markdown(store, session.id)
+        text = records.export_markdown(session.id)
         if not args.out:
             sys.stdout.write(text)
             return EXIT_OK
         try:
-            _write_private(Path(args.out), text)
+            with open_private(Path(args.out)) as handle:  # a learner's record is private (0600)
+                handle.write(text)
         except OSError as exc:
             _err(f"tutor export: cannot write {args.out}: {exc.strerror}")
             return EXIT_FAILED
@@ -82,13 +73,13 @@ def run(args, store) -> int:
         if not title:
             _err("tutor rename: the title is empty")
             return EXIT_USAGE
-        store.rename_conversation(session.id, title)
+        records.rename(session.id, title)
         print(f"session {session.id} is now {clean_text(title)!r}")
         return EXIT_OK
     if not args.yes:
         _err(f"tutor delete: this deletes session {session.id} ({clean_text(session.title)!r}) "
              "and its transcript — add --yes to confirm")
         return EXIT_USAGE
-    store.delete_conversation(session.id)
+    records.delete(session.id)
     print(f"deleted session {session.id}")
     return EXIT_OK

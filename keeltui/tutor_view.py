@@ -26,7 +26,7 @@ from textual.widgets import ContentSwitcher, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker
 
-from keeltui.brain import Usage
+from keeltui.values import Usage
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.config import Config
 from keeltui.messages import ContextChanged
@@ -37,8 +37,7 @@ from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
 from keeltui.panes.tutor_cards import JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
 from keeltui.panes.tutor_records import ConfirmDelete, RenameSession, SessionList, SummaryScreen, session_prompt
-from keeltui.services import tutor_records
-from keeltui.services.tutor_turns import TurnOutcome
+from keeltui.tutor.outcome import TurnOutcome
 from keeltui.textsafe import clean_text
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
@@ -47,6 +46,7 @@ from keeltui.tutor.mastery import map_statuses
 
 if TYPE_CHECKING:  # handed down by keeltui.wiring: the pane only names their types
     from keeltui.services.tutor_jobs import TutorJobs
+    from keeltui.services.tutor_records import TutorRecords
     from keeltui.services.tutor_turns import TutorTurns
 
 log = logging.getLogger("keeltui.tutor")
@@ -137,11 +137,14 @@ class TutorPane(Vertical):
             self.session_id = session_id
             self.outcome = outcome
 
-    def __init__(self, *, id: str | None = None, app_config: Config, turns: TutorTurns, jobs: TutorJobs) -> None:
+    def __init__(
+        self, *, id: str | None = None, app_config: Config, turns: TutorTurns, jobs: TutorJobs, records: TutorRecords
+    ) -> None:
         super().__init__(id=id)
         self.config = app_config
         self.turns = turns  # built once by keeltui.wiring, handed down
         self.jobs = jobs
+        self.records = records
         self._job_workers: dict[str, tuple[int, tj.Job, Worker]] = {}  # running jobs by id
         self.session_id: int | None = None
         self._busy_sessions: set[int] = set()
@@ -208,7 +211,7 @@ class TutorPane(Vertical):
     def _fill_session_list(self, keep_place: bool = True) -> None:
         options = [Option(Text("+ New session", style="bold"), id=NEW_SESSION)]
         working = self._working_sessions()
-        for row in tutor_records.sessions(self.turns.store):
+        for row in self.records.sessions():
             # The busy dot: a turn or a background job runs in this session.
             prompt = Text("● " if row.id in working else "  ", style="bold yellow")
             prompt.append_text(session_prompt(row))
@@ -335,7 +338,7 @@ class TutorPane(Vertical):
         if isinstance(item, ts.PlanItem):
             return PlanCard(item)
         if isinstance(item, ts.JobItem):
-            return JobCard(item, live=item.job_id in self._job_workers)
+            return JobCard(item, live=item.job_id in self._job_workers, held=self._held().get(item.job_id))
         if isinstance(item, ts.JobResultItem):
             return job_result_card(item)
         return VerdictLine(item)
@@ -345,8 +348,8 @@ class TutorPane(Vertical):
         session_id = self.session_id
         busy = session_id in self._busy_sessions
         verdict = awaiting_verdict(rows)
-        conversation = self.turns.store.conversation(session_id) if session_id is not None else None
-        header = f"{conversation.title if conversation else ''}  ·  {phase_of(rows)}"
+        title = self.records.title(session_id) if session_id is not None else ""
+        header = f"{title}  ·  {phase_of(rows)}"
         if verdict:
             header += "  ·  the plan waits for your verdict"
         if busy:
@@ -610,8 +613,10 @@ class TutorPane(Vertical):
             self._errors[session_id] = STOPPED
         if outcome.warnings:
             self._warnings[session_id] = outcome.warnings[-1]
-        if not outcome.error and not outcome.stopped and self.jobs.flush(session_id):
-            self.run_turn(session_id)  # a job landed while the turn ran: its steer wakes the teacher
+        # Results that landed while the turn ran are delivered however it ended; after a
+        # clean end their steer wakes the teacher, else the Retry card offers the turn.
+        if self.jobs.flush(session_id) and not outcome.error and not outcome.stopped:
+            self.run_turn(session_id)
             return
         if not self.in_session:
             self._fill_session_list()
@@ -668,13 +673,17 @@ class TutorPane(Vertical):
                 self.run_turn(session_id)  # the teacher hears of it, so no promise hangs
         self._job_changed(session_id, job)
 
+    def _held(self) -> dict[str, str]:
+        return self.jobs.held(self.session_id) if self.session_id is not None else {}
+
     def _job_changed(self, session_id: int, job: tj.Job) -> None:
         if not self.in_session:
             self._fill_session_list()
         elif session_id == self.session_id:
             for widget in self._widgets.values():
                 if isinstance(widget, JobCard) and widget.item.job_id == job.job_id:
-                    widget.show_item(widget.item, live=job.job_id in self._job_workers)
+                    widget.show_item(widget.item, live=job.job_id in self._job_workers,
+                                     held=self._held().get(job.job_id, ""))
             self._draw(self._rows())
             self.refresh_bindings()
 
@@ -722,14 +731,11 @@ class TutorPane(Vertical):
         """Each node's mark: position and mastery, earlier sessions on the topic counted."""
         if plan is None or self.session_id is None:
             return {}
-        if getattr(self, "_prior_session", None) != self.session_id:
-            self._prior_session = self.session_id
-            self._prior = tutor_records.prior_for(self.turns.store, self.session_id)[0]
-        return map_statuses(plan, rows, time.time(), self._prior)
+        return map_statuses(plan, rows, time.time(), self.records.prior_for(self.session_id)[0])
 
     def _offer_review(self, session_id: int) -> None:
         """A new session on a studied topic: say what carries over and what is due."""
-        offer = tutor_records.review_offer(self.turns.store, session_id)
+        offer = self.records.review_offer(session_id)
         if offer:
             self.app.notify(offer, title="From your earlier sessions", timeout=12, markup=False)
 
@@ -738,33 +744,32 @@ class TutorPane(Vertical):
         if self.session_id is None or not self.in_session:
             self.app.notify("Open a tutor session to see its summary.", timeout=3)
             return
-        conversation = self.turns.store.conversation(self.session_id)
-        lines = tutor_records.summary_lines(self.turns.store, self.session_id)
-        self.app.push_screen(SummaryScreen(conversation.title if conversation else "", lines))
+        lines = self.records.summary_lines(self.session_id)
+        self.app.push_screen(SummaryScreen(self.records.title(self.session_id), lines))
 
     def on_session_list_rename_requested(self, message: SessionList.RenameRequested) -> None:
         message.stop()
-        conversation = self.turns.store.conversation(message.session_id)
+        conversation = self.records.conversation(message.session_id)
         if conversation is None:
             return
 
         def renamed(title: str | None) -> None:
             if title:
-                self.turns.store.rename_conversation(message.session_id, title)
+                self.records.rename(message.session_id, title)
             self._fill_session_list()
 
         self.app.push_screen(RenameSession(conversation.title), renamed)
 
     def on_session_list_delete_requested(self, message: SessionList.DeleteRequested) -> None:
         message.stop()
-        conversation = self.turns.store.conversation(message.session_id)
+        conversation = self.records.conversation(message.session_id)
         if conversation is None or message.session_id in self._working_sessions():
             self.app.bell()  # a turn or a background job still writes into it
             return
 
         def answered(delete: bool | None) -> None:
             if delete:
-                self.turns.store.delete_conversation(message.session_id)
+                self.records.delete(message.session_id)
                 if self.session_id == message.session_id:
                     self.session_id = None
                     self._clear_log()

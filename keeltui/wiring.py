@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from keeltui.services.ambient import AmbientService
     from keeltui.services.chief_turns import ChiefTurns
     from keeltui.services.tutor_jobs import TutorJobs
+    from keeltui.services.tutor_records import TutorRecords
     from keeltui.services.tutor_turns import TutorTurns
     from keeltui.store import Store
 
@@ -63,7 +64,14 @@ class Services:
         # Built on first use: the tutor's modules are not needed for the room's first frame.
         from keeltui.services.tutor_turns import TutorTurns
 
-        return TutorTurns(self.store, self.brain, self.config)
+        return TutorTurns(self.store, self.brain, self.config, records=self.tutor_records)
+
+    @cached_property
+    def tutor_records(self) -> TutorRecords:
+        """The learner's records (list, summary, rename, delete), read once per change."""
+        from keeltui.services.tutor_records import TutorRecords
+
+        return TutorRecords(self.store)
 
     @cached_property
     def tutor_jobs(self) -> TutorJobs:

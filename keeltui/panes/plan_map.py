@@ -22,9 +22,11 @@ from keeltui.tutor.graph_layout import MapLine, map_lines
 from keeltui.tutor.mermaid import Plan, PlanNode
 from keeltui.tutor.session import PlanItem
 
-MARKERS = {"current": "▶", "mastered": "✓", "review": "↻", "visited": "•", "pending": "○"}
-STYLES = {"current": "bold reverse", "mastered": "bold green", "review": "bold yellow", "visited": "", "pending": "dim"}
-LEGEND = "▶ now  ✓ mastered  ↻ review  • seen  ○ to do"
+MARKERS = {"current": "▶", "current-review": "↻", "mastered": "✓", "review": "↻", "visited": "•", "pending": "○"}
+STYLES = {"current": "bold reverse", "current-review": "bold reverse yellow", "mastered": "bold green",
+          "review": "bold yellow", "visited": "", "pending": "dim"}
+CURRENT = ("current", "current-review")  # the step the learner is on (↻: answered wrong there)
+LEGEND = ("▶ now", "✓ mastered", "↻ review", "• seen", "○ to do")
 MIN_TITLE = 8  # the least room a title gets beside its lanes
 ROOMY_TITLE = 16  # with less room than this, lanes drop their gaps (one cell each)
 
@@ -68,9 +70,20 @@ def wrapped(lines: list[MapLine], width: int) -> list[tuple[Text, str | None]]:
                 row.append(line.below, style="blue")
                 pad = gutter - len(line.below)
             row.append(" " * pad)
-            row.append(piece, style=STYLES.get(line.status, "") if line.status != "current" else "bold")
+            row.append(piece, style=STYLES.get(line.status, "") if line.status not in CURRENT else "bold")
             out.append((row, line.node_id if number == 0 else None))
     return out
+
+
+def legend_rows(width: int) -> list[str]:
+    """The legend's entries packed into rows of ``width``: an entry is never split."""
+    rows: list[str] = []
+    for entry in LEGEND:
+        if rows and len(rows[-1]) + 2 + len(entry) <= width:
+            rows[-1] += "  " + entry
+        else:
+            rows.append(entry)
+    return rows
 
 
 class PlanDrawing:
@@ -84,7 +97,8 @@ class PlanDrawing:
         for row, _ in wrapped(self.lines, options.max_width):
             yield row
         if self.legend:
-            yield Text(LEGEND, style="dim")
+            for entries in legend_rows(options.max_width):
+                yield Text(entries, style="dim", no_wrap=True, overflow="ellipsis")
 
 
 class PlanMap(VerticalScroll):
@@ -132,7 +146,7 @@ class PlanMap(VerticalScroll):
         ]
         self.set_class(plan is None, "-empty")
         self._body.update(PlanDrawing(drawn))
-        current = next((line.node_id for line in drawn if line.status == "current"), None)
+        current = next((line.node_id for line in drawn if line.status in CURRENT), None)
         if current != self._current:
             self._current = current
             self.call_after_refresh(self.scroll_to_current)

@@ -108,22 +108,26 @@ class JobCard(Static):
     JobCard.-running { color: $text; }
     """
 
-    MARKS = {"running": "⧗", "done": "✓", "failed": "✗", "aborted": "·", "interrupted": "·"}
+    MARKS = {"running": "⧗", "held": "⧗", "done": "✓", "failed": "✗", "aborted": "·", "interrupted": "·"}
     WORDS = {
         "running": "running · F9 aborts",
+        "held": "landed — waits for the turn to end",
         "done": "done — the result is below",
         "failed": "failed — see below",
         "aborted": "aborted",
         "interrupted": "interrupted (keeltui stopped before it finished)",
     }
 
-    def __init__(self, item, *, live: bool) -> None:
+    def __init__(self, item, *, live: bool, held: str | None = None) -> None:
         self.item = item
         self.live = live
+        self.held = held or ""  # the status of its outcome, held by the jobs service until the turn ends
         super().__init__(self._text(), markup=False)
         self.set_class(self._status() == "running", "-running")
 
     def _status(self) -> str:
+        if self.item.status == "running" and self.held:
+            return "aborted" if self.held == "aborted" else "held"
         if self.item.status == "running" and not self.live:
             return "interrupted"
         return self.item.status
@@ -135,10 +139,12 @@ class JobCard(Static):
         text.append(f"  ·  {self.WORDS.get(status, status)}", style="dim")
         return text
 
-    def show_item(self, item, live: bool | None = None) -> None:
+    def show_item(self, item, live: bool | None = None, held: str | None = None) -> None:
         self.item = item
         if live is not None:
             self.live = live
+        if held is not None:
+            self.held = held
         self.set_class(self._status() == "running", "-running")
         self.update(self._text())
 

@@ -15,7 +15,6 @@ protocol (what a steer is, the shared id of a result and its abort) is the pure
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shlex
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 
 from keeltui.brain import Brain, BrainError, Usage
 from keeltui.config import Config
+from keeltui.private_files import make_private_dir, open_private
 from keeltui.store import Store
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import transcript as tx
@@ -146,12 +146,11 @@ class TutorJobs:
 
     def _write(self, session_id: int, job: tj.Job, extension: str, text: str) -> Path:
         folder = self.jobs_dir / f"session-{session_id}"
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_private_dir(folder)  # every missing parent too, whatever the umask
         name = re.sub(r"[^A-Za-z0-9_-]", "_", job.job_id)
         path = folder / f"{job.kind}-{name}.{extension}"
         # Private (0600): a learner's notes are nobody else's business.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with open_private(path) as handle:
             handle.write(text.rstrip("\n") + "\n")
         return path
 
@@ -166,8 +165,16 @@ class TutorJobs:
             return False
         return self._deliver(session_id, steer)
 
+    def held(self, session_id: int) -> dict[str, str]:
+        """The jobs whose outcome waits for the session's turn to end: job id → its status."""
+        held = {}
+        for steer in self._waiting.get(session_id, []):
+            part = tj.steer_part(steer) or {}
+            held[str(part.get("job_id"))] = str(part.get("status"))
+        return held
+
     def flush(self, session_id: int) -> bool:
-        """Deliver the steers held while a turn ran; True when any was stored."""
+        """Deliver the steers held while a turn ran (however it ended); True when any was stored."""
         waiting = self._waiting.pop(session_id, [])
         stored = [self._deliver(session_id, steer) for steer in waiting]
         return any(stored)

@@ -24,49 +24,25 @@ the turn and come back as one line; what the learner wrote is already stored.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
 from keeltui.brain import Brain, BrainError, Completion, StreamDone, TextDelta, ToolCall, Usage
 from keeltui.chief.turn_warning import Levels, TurnWarner
 from keeltui.config import Config
+from keeltui.services.tutor_records import TutorRecords
 from keeltui.store import Conversation, Row, Store
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import active_agent
 from keeltui.tutor.prompts import compose_prompt
+from keeltui.tutor.outcome import TurnOutcome  # the pane reads it without the service
 from keeltui.tutor.replay import model_messages
 from keeltui.tutor.tools import ToolOutcome, tools_for, validate_tool_call
 
 KIND = "tutor"
 MAX_STEPS = 6
-
-
-@dataclass(frozen=True)
-class TurnOutcome:
-    """How a run of agent turns ended (one learner action can run two: the wake)."""
-
-    agent: str
-    """The agent that answered last."""
-    steps: int = 0
-    """Model calls made."""
-    woke_teacher: bool = False
-    error: str | None = None
-    """Why the turn was cut short (the pane shows it whole, on a card with Retry)."""
-    warnings: tuple[str, ...] = ()
-    """Context warnings raised (at most one per agent turn)."""
-    usage: Usage | None = None
-    """The last call's usage (its fraction is the live context percentage)."""
-    stopped: bool = False
-    """The learner stopped the turn (Escape); what had streamed is kept, marked."""
-
-    @property
-    def status_text(self) -> str | None:
-        """What the status line should say about this run, if anything."""
-        if self.error:
-            return self.error
-        return self.warnings[-1] if self.warnings else None
 
 
 StepCallback = Callable[[str, Usage], None]
@@ -88,6 +64,7 @@ class TutorTurns:
         warner: TurnWarner | None = None,
         prompts_dir: Path | None = None,
         max_steps: int = MAX_STEPS,
+        records: TutorRecords | None = None,
     ) -> None:
         self.store = store
         self.brain = brain
@@ -96,6 +73,8 @@ class TutorTurns:
         self.warner = warner or TurnWarner()
         self.prompts_dir = prompts_dir
         self.max_steps = max_steps
+        # Mastery carried over, memoised per session (keeltui.wiring shares the pane's).
+        self.records = records if records is not None else TutorRecords(store)
 
     # -- sessions and the learner's rows (write-ahead) -----------------------------------
 
@@ -159,7 +138,7 @@ class TutorTurns:
         on_job: JobCallback | None = None,
     ) -> TurnOutcome:
         system = compose_prompt(agent, self.prompts_dir)
-        system = _with_prior_knowledge(system, self.store, session_id)
+        system = _with_prior_knowledge(system, self.records, session_id)
         tools = tools_for(agent)
         levels = self._levels(agent)
         turn_warnings: list[str] = []
@@ -244,11 +223,9 @@ class TutorTurns:
         return ended_by is not None, woke
 
 
-def _with_prior_knowledge(system: str, store: Store, session_id: int) -> str:
+def _with_prior_knowledge(system: str, records: TutorRecords, session_id: int) -> str:
     """The prompt plus what earlier sessions on this topic established, if anything."""
-    from keeltui.services.tutor_records import prior_note
-
-    note = prior_note(store, session_id)
+    note = records.prior_note(session_id)
     return f"{system}\n\n{note}" if note else system
 
 

@@ -32,6 +32,8 @@ REVIEW_INTERVALS = (1 * DAY, 3 * DAY, 7 * DAY, 21 * DAY, 60 * DAY)
 
 # The map shows one mark per node; the first that applies wins.
 PRECEDENCE = ("current", "review", "mastered", "visited", "pending")
+CURRENT_REVIEW = "current-review"
+"""The current step, answered wrong (or due): the map shows ↻ where the learner stands."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,9 @@ def map_statuses(
     statuses: dict[str, str] = {}
     for node_id in plan.ids:
         found = {position[node_id], mastery_state(mastery.get(node_id), now) or "pending"}
+        if found == {"current", "review"}:
+            statuses[node_id] = CURRENT_REVIEW  # both: where the learner is, and what to redo
+            continue
         statuses[node_id] = next(status for status in PRECEDENCE if status in found)
     return statuses
 
@@ -228,9 +233,10 @@ def summarize(
     prior: Mapping[str, NodeMastery] | None = None,
 ) -> Summary:
     """The summary of a session (a plan of None: still probing, nodes are unknown)."""
-    graded = [part for _, message, part in iter_parts(messages, QUIZ_ANSWER) if role_of(message) == USER]
-    right = sum(1 for part in graded if part.get("correct") is True)
-    mastery = merge(prior or {}, node_mastery(attempts(messages)))
+    # The plan's quizzes only: the prober's placement quiz grades no step, so it is not counted.
+    graded = attempts(messages)
+    right = sum(1 for attempt in graded if attempt.correct)
+    mastery = merge(prior or {}, node_mastery(graded))
     mastered: list[tuple[str, str]] = []
     review: list[tuple[str, str]] = []
     not_yet: list[tuple[str, str]] = []
@@ -260,11 +266,17 @@ def summary_lines(summary: Summary) -> list[str]:
     return lines
 
 
-def progress_text(plan: Plan | None, messages: Sequence[MessageLike], now: float) -> str:
-    """A short progress label for lists: ``"3/8 mastered · 1 to review"``."""
+def progress_text(
+    plan: Plan | None,
+    messages: Sequence[MessageLike],
+    now: float,
+    prior: Mapping[str, NodeMastery] | None = None,
+) -> str:
+    """A short progress label for lists: ``"3/8 mastered · 1 to review"``; ``prior``
+    (earlier sessions on the topic) counts as on the plan map and in the summary."""
     if plan is None:
         return ""
-    summary = summarize(plan, messages, now)
+    summary = summarize(plan, messages, now, prior)
     total = len(summary.mastered) + len(summary.review) + len(summary.not_yet)
     text = f"{len(summary.mastered)}/{total} mastered"
     if summary.review:

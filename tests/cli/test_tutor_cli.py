@@ -101,3 +101,22 @@ def test_rename_and_delete_which_asks_for_yes(cfg, seeded, tmp_path):
     assert store.conversation(first) is not None
     assert not store.delete_conversation(store.chief_id())  # the room is never a tutor session
     store.close()
+
+
+def test_list_and_export_count_earlier_sessions_on_the_topic_like_the_map(cfg, tmp_path):
+    # Two sessions on one topic: what the first established carries over to the second,
+    # in the list and the export as on the plan map (one rule, mastery.map_statuses).
+    store = Store(tmp_path / "k.db")
+    seed_session(store, "muscle protein", PROTEIN, [("basics", True), ("per_meal", True)])
+    second = seed_session(store, "Muscle protein", PROTEIN, [("leucine", True)], waiting="timing")
+    store.close()
+    out = run_keeltui(cfg, "tutor", "list")
+    assert out.returncode == 0, out.stderr
+    line = next(line for line in out.stdout.splitlines() if line.strip().startswith(str(second)))
+    assert "3/4 mastered" in line, line
+    out = run_keeltui(cfg, "tutor", "export", str(second))
+    assert out.returncode == 0, out.stderr
+    assert "- Progress: 3/4 mastered" in out.stdout
+    plan = out.stdout.split("## Plan")[1].split("## Quiz record")[0]
+    assert "1. Why protein matters (`basics`) — mastered" in plan  # the map's ✓, from the first session
+    assert "Mastered: 3 of 4 steps" in out.stdout.split("## Mastery")[1]

@@ -184,7 +184,8 @@ def test_the_learner_path_from_topic_to_export(tmp_path, loopback, tmux, e2e_env
                            and "Meanwhile, think about your own meals." in s
                            and _line_with(s, "Research job: leucine threshold", "running") is not None
                            and "Abort job" in s, timeout=30, what="the job running beside the turn")
-    assert _marked(screen, "✓", "Protein basics") and _marked(screen, "▶", "Dose per meal")
+    # Answered wrong where the learner stands: the map says ↻ there, as the summary does.
+    assert _marked(screen, "✓", "Protein basics") and _marked(screen, "↻", "Dose per meal")
     tmux.wait_for(lambda _: any(not r.get("tools") for r in loopback.requests), what="the job's own call")
     brain.research_gate.set()
     screen = tmux.wait_for(lambda s: "The research is in: aim for 2.5 g of leucine per meal." in s
@@ -221,7 +222,7 @@ def test_the_learner_path_from_topic_to_export(tmp_path, loopback, tmux, e2e_env
             again.send("Escape")
             again.wait_for(lambda s: "What do you want" not in s, what="the topic prompt to close")
         again.wait_for(lambda s: "The research is in" in s and "Send ⏎" in s and _marked(s, "✓", "Protein basics")
-                       and _marked(s, "▶", "Dose per meal"), timeout=30, what="the resumed session")
+                       and _marked(s, "↻", "Dose per meal"), timeout=30, what="the resumed session")
     finally:
         again.close()
 

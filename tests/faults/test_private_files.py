@@ -8,8 +8,13 @@ import subprocess
 
 import pytest
 
+from keeltui.brain import Brain
+from keeltui.config import load_config
+from keeltui.services.tutor_jobs import TutorJobs
 from keeltui.statusfile import write_status
 from keeltui.store import Store
+from keeltui.tutor import jobs as tj
+from keeltui_dev.loopback import Reply
 from tests.conftest import write_config
 from tests.support.need import need_binary
 from tests.support.tmux import VENV_BIN, Tmux, keeltui_command, run_keeltui
@@ -50,6 +55,42 @@ def test_export_file_is_private_under_an_open_umask(tmp_path):
                          capture_output=True, text=True, timeout=60, umask=0)
     assert out.returncode == 0, out.stderr
     assert _mode(tmp_path / "room.md") == 0o600
+
+
+def test_tutor_export_file_is_private_under_an_open_umask_and_an_old_one_is_narrowed(tmp_path):
+    cfg = write_config(tmp_path / "c.toml", "http://127.0.0.1:9/v1", f'[paths]\ndatabase = "{tmp_path / "k.db"}"\n')
+    store = Store(tmp_path / "k.db")
+    session = store.create_conversation("tutor", "protein")
+    store.add_message(session, "user", "protein")
+    store.close()
+    wide = tmp_path / "old.md"
+    wide.write_text("an earlier export")
+    os.chmod(wide, 0o644)
+    for target in (tmp_path / "new.md", wide):
+        out = subprocess.run([str(VENV_BIN / "keeltui"), "--config", str(cfg), "tutor", "export", str(session),
+                              "--out", str(target)], capture_output=True, text=True, timeout=60, umask=0)
+        assert out.returncode == 0, out.stderr
+        assert _mode(target) == 0o600, target
+        assert target.read_text().startswith("# Tutor session: protein")
+
+
+async def test_tutor_job_files_and_their_folders_are_private_under_an_open_umask(tmp_path, loopback, open_umask):
+    config = load_config(write_config(tmp_path / "c.toml", loopback.url), env={})
+    store = Store(tmp_path / "k.db")
+    brain = Brain(config.brain)
+    jobs_dir = tmp_path / "data" / "tutor-jobs"
+    jobs = TutorJobs(store, brain, config, jobs_dir=jobs_dir)
+    session = store.create_conversation("tutor", "protein")
+    loopback.responder = lambda request: Reply(text="```python\nprint('leucine')\n```")
+    try:
+        steer = await jobs.run(session, tj.Job("d1", "demo", "print a word", language="python"))
+    finally:
+        await brain.aclose()
+        store.close()
+    (path,) = tj.steer_part(steer)["files"]
+    assert _mode(path) == 0o600
+    for folder in (os.path.dirname(path), jobs_dir, tmp_path / "data"):
+        assert _mode(folder) == 0o700, folder
 
 
 def test_files_from_an_earlier_version_are_tightened_with_one_line(tmp_path):

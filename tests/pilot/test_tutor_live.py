@@ -213,3 +213,115 @@ async def type_into(pilot, text: str) -> None:
     composer.focus_input()
     composer.input.insert(text)
     await pilot.press("enter")
+
+
+def _held_result_script(loopback, job_gate: threading.Event, turn_gate: threading.Event) -> list[dict]:
+    """The teacher starts a research job; the job's answer comes while the teacher's next
+    call of the same turn is still in flight (both gated by the test)."""
+    teacher = [
+        Reply(text="I will look that up.", tool_calls=[{"name": "research", "arguments": {"query": "leucine per meal"}}]),
+        Reply(text="Meanwhile, on to basics."),
+        Reply(text="The research landed: two to three grams."),  # the wake
+    ]
+    asked: list[dict] = []
+
+    def responder(request: dict) -> Reply:
+        if not request.get("tools"):
+            job_gate.wait(30)
+            return Reply(text="Two to three grams per meal.")
+        asked.append(request)
+        step = len(asked) - 1
+        if step == 1:
+            turn_gate.wait(30)  # the turn is still running when the job's result lands
+        return teacher[step] if step < len(teacher) else Reply(text="ok")
+
+    loopback.responder = responder
+    return asked
+
+
+async def _job_lands_mid_turn(pilot, asked: list[dict], job_gate: threading.Event, seen: set[str]) -> None:
+    app = pilot.app
+
+    def look(condition) -> bool:
+        text = screen_text(app)
+        seen.update(word for word in ("interrupted",) if word in text)
+        return condition(text)
+
+    await _open_first_session(pilot)
+    await type_into(pilot, "how much leucine?")
+    await wait_for(pilot, lambda: look(lambda t: "Research job: leucine per meal" in t and "F9 aborts" in t)
+                   and len(asked) == 2, what="the job running, the turn's next call in flight")
+    job_gate.set()
+    await wait_for(pilot, lambda: look(lambda t: "waits for the turn to end" in t), what="the held result")
+    assert not idle(app) and len(asked) == 2 and "Research: leucine per meal — result" not in screen_text(app)
+
+
+async def test_a_job_result_landing_mid_turn_is_held_then_delivered_when_the_turn_ends(make_app, loopback):
+    job_gate, turn_gate = threading.Event(), threading.Event()
+    asked = _held_result_script(loopback, job_gate, turn_gate)
+    app = make_app(timeout=60)  # the gated call must not time out under load
+    _teaching_session(app)
+    seen: set[str] = set()
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await _job_lands_mid_turn(pilot, asked, job_gate, seen)
+        finally:
+            turn_gate.set()
+        await wait_for(pilot, lambda: "The research landed" in screen_text(app) and idle(app), what="the wake")
+        await wait_for(pilot, lambda: "done — the result is below" in screen_text(app), what="the delivered card")
+        assert asked[-1]["messages"][-1]["content"].startswith("[research job finished")
+    assert "interrupted" not in seen
+
+
+async def test_a_job_result_held_by_a_stopped_turn_is_still_delivered(make_app, loopback):
+    job_gate, turn_gate = threading.Event(), threading.Event()
+    asked = _held_result_script(loopback, job_gate, turn_gate)
+    app = make_app(timeout=60)  # the gated call must not time out under load
+    session = _teaching_session(app)
+    seen: set[str] = set()
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await _job_lands_mid_turn(pilot, asked, job_gate, seen)
+            await pilot.press("escape")  # the learner stops the turn the result waited for
+            await wait_for(pilot, lambda: idle(app) and "done — the result is below" in screen_text(app),
+                           what="the result delivered after the stop")
+        finally:
+            turn_gate.set()
+        steers = [r.parts[0]["status"] for r in app.store.messages(session)
+                  if r.parts and r.parts[0].get("type") == "job_steer"]
+        assert steers == ["done"]
+        # Stopped: the teacher is not woken behind the learner's back; Retry offers the turn.
+        await wait_for(pilot, lambda: "Retry (F5)" in screen_text(app), what="the Retry card")
+        assert len(asked) == 2
+        assert "interrupted" not in screen_text(app)
+    assert "interrupted" not in seen
+
+
+async def test_f9_during_a_turn_shows_aborted_never_interrupted_and_the_teacher_hears_after(make_app, loopback):
+    job_gate, turn_gate = threading.Event(), threading.Event()
+    asked = _held_result_script(loopback, job_gate, turn_gate)
+    app = make_app(timeout=60)  # the gated call must not time out under load
+    session = _teaching_session(app)
+    seen: list[str] = []
+
+    def held_back() -> bool:  # the abort is held by the jobs service, not yet stored
+        return not any(r.parts and r.parts[0].get("type") == "job_steer" for r in app.store.messages(session))
+
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await _open_first_session(pilot)
+            await type_into(pilot, "how much leucine?")
+            await wait_for(pilot, lambda: "F9 aborts" in screen_text(app) and len(asked) == 2,
+                           what="the job running, the turn's next call in flight")
+            await pilot.press("f9")
+            await wait_for(pilot, lambda: seen.append(screen_text(app)) is None
+                           and "leucine per meal  ·  aborted" in seen[-1] and held_back(),
+                           what="the aborted card while the turn still runs")
+            assert not idle(app) and len(asked) == 2
+        finally:
+            turn_gate.set()
+            job_gate.set()
+        await wait_for(pilot, lambda: len(asked) == 3 and idle(app), what="the teacher hears of it after the turn")
+        assert "do not wait for it" in asked[-1]["messages"][-1]["content"]
+        assert "interrupted" not in screen_text(app)
+    assert not any("interrupted" in text for text in seen)

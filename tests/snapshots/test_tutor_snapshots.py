@@ -125,7 +125,7 @@ class SessionApp(App):
         return verdict_session()
 
     def compose(self) -> ComposeResult:
-        yield TutorPane(app_config=self.config, turns=self.turns, jobs=self.jobs)
+        yield TutorPane(app_config=self.config, turns=self.turns, jobs=self.jobs, records=self.turns.records)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -36,3 +36,22 @@ def test_a_wide_fan_out_squeezes_the_lanes_so_titles_keep_their_room() -> None:
 def test_each_node_row_says_which_node_it_starts() -> None:
     rows = wrapped(map_lines(parse_plan("a[A long title here] --> b[B]"), {}), 12)
     assert [node for _, node in rows] == ["a", None, "b"]
+
+
+def test_the_legend_never_splits_an_entry_at_the_maps_width() -> None:
+    # At 120x40 the map's body is 30 cells: the legend wrapped as "… ↻ review  •" / "seen  ○ to do".
+    from rich.console import Console
+
+    from keeltui.panes.plan_map import LEGEND, PlanDrawing
+
+    console = Console(width=30, record=True)
+    console.print(PlanDrawing(map_lines(parse_plan("a[Alpha] --> b[Bee]"), {})))
+    rows = console.export_text().splitlines()[-2:]
+    assert rows == ["▶ now  ✓ mastered  ↻ review", "• seen  ○ to do"]
+    wide = Console(width=60, record=True)
+    wide.print(PlanDrawing(map_lines(parse_plan("a[Alpha] --> b[Bee]"), {})))
+    assert wide.export_text().splitlines()[-1] == "  ".join(LEGEND)
+
+
+def test_the_current_step_answered_wrong_shows_review_on_the_map() -> None:
+    assert plain("a[Alpha] --> b[Bee]", 30, {"a": "mastered", "b": "current-review"}) == ["✓ Alpha", "↻ Bee"]

@@ -64,6 +64,16 @@ def test_a_wrong_answer_is_visited_and_to_review_never_mastered() -> None:
     assert statuses == {"mps_translation": "review", "net_balance": "mastered", "per_meal": "current"}
 
 
+def test_a_wrong_answer_on_the_current_step_marks_it_current_and_to_review() -> None:
+    # Before: the map kept ▶ there and only the summary said ↻.
+    plan = parse_plan(PLAN)
+    script = answered(Script().taught(), "mps_translation", False)
+    statuses = map_statuses(plan, stamped(script.messages), NOW + 60)
+    assert statuses["mps_translation"] == "current-review"
+    answered(script, "mps_translation", True)  # answered right again: just the current step
+    assert map_statuses(plan, stamped(script.messages), NOW + 60)["mps_translation"] == "current"
+
+
 def test_visited_without_an_answer_is_only_visited() -> None:
     plan = parse_plan(PLAN)
     script = Script().taught().quiz("mps_translation", answer=False)
@@ -133,12 +143,15 @@ def test_summary_lists_mastered_review_and_not_yet_with_titles() -> None:
     assert progress_text(None, [], NOW) == ""
 
 
-def test_summary_before_a_plan_counts_the_probe_quizzes() -> None:
+def test_the_probers_quiz_is_not_counted_as_answered() -> None:
+    # Before: "Quizzes answered" counted the prober's placement quiz, which grades no step.
     script = Script().user("x").quiz()
     assert summary_lines(summarize(None, script.messages, NOW)) == [
-        "Quizzes answered: 1 (1 right)",
+        "Quizzes answered: 0 (0 right)",
         "No plan yet: mastery is counted per plan step once the plan is accepted.",
     ]
+    answered(script.taught(), "mps_translation", False)
+    assert summarize(parse_plan(PLAN), script.messages, NOW).answered == 1  # the plan's quiz only
 
 
 def test_quiz_items_carry_the_title_of_the_step_on_the_plan_in_force() -> None:

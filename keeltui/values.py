@@ -1,0 +1,33 @@
+"""Plain value types that cross layers: the brain makes them, services and widgets read them.
+
+Pure (no model client, no store): a widget may name them without reaching the brain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int
+    completion_tokens: int
+    context_window: int
+    estimated: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def fraction(self) -> float:
+        return self.total / self.context_window if self.context_window else 0.0
+
+    def as_dict(self) -> dict:
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "context_window": self.context_window,
+            "fraction": round(self.fraction, 4),
+            "estimated": self.estimated,
+        }
