@@ -129,6 +129,13 @@ class RoomLog(RowList):
         result = super().arrange(size, optimal)
         if optimal or result is self._last_arrangement:
             return result
+        if self._last_arrangement is None:
+            # The first frame stands at the bottom, on the newest rows. (Textual's anchor
+            # would scroll them out of view here: it learns the log's height only after
+            # this first layout; the room anchors the log right after the first frame.)
+            bottom = max(0, result.spatial_map.total_region.bottom - size.height)
+            self.set_reactive(RoomLog.scroll_y, bottom)
+            self.set_reactive(RoomLog.scroll_target_y, bottom)
         self._last_arrangement = result
         pinned = self._pinned
         if pinned is not None:
@@ -191,8 +198,11 @@ class ChiefRoom(RoomControls):
     class FirstWanted(Message):
         """The owner asked for the start of the room while it is not mounted."""
 
-    def __init__(self, owner_name: str, companion_name: str, window_rows: int = 120, *, id: str | None = None) -> None:
+    def __init__(self, owner_name: str, companion_name: str, window_rows: int = 120, *,
+                 first_rows: Sequence[RowLike] = (), id: str | None = None) -> None:
+        """``first_rows``: the newest rows (oldest first), composed into the first frame."""
         super().__init__(id=id)
+        self._first_rows = first_rows
         self.owner_name = owner_name
         self.companion_name = companion_name
         self.window_rows = window_rows
@@ -206,13 +216,18 @@ class ChiefRoom(RoomControls):
     def compose(self) -> ComposeResult:
         yield Static(QUIET_MODE_REFUSAL, id="quiet-curtain", markup=False)
         with RoomLog(id="room-log"):
-            yield Static("The room is empty. Say something below.", classes="room-empty")
+            # In the first frame with the composer; Markdown is formatted right after it.
+            for row in self._first_rows:
+                yield self._widget_for(row, plain_first=True)
+            if not self._first_rows:
+                yield Static("The room is empty. Say something below.", classes="room-empty")
         yield WorkingIndicator(self.companion_name, id="room-working")
         yield Static("▼ new text below · End", id="new-below", markup=False)
         yield Composer("Write to the Chief…  (Enter sends, Alt+Enter: new line)", buttons=False, id="chief-composer")
 
     def on_mount(self) -> None:
-        self.log_view.anchor()
+        # After the first frame, which the log lays out at its bottom itself (RoomLog.arrange).
+        self.call_after_refresh(self.log_view.anchor)
 
     @property
     def log_view(self) -> RoomLog:

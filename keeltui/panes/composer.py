@@ -128,8 +128,10 @@ class Composer(Horizontal):
         # Send is visibly off while a turn runs (typing a draft stays possible).
         for button in self.query(Button):
             button.disabled = busy
-        if self._buttons:
-            self.query_one("#send", Button).label = "Wait…" if busy else "Send ⏎"
+        # A query, not query_one: set before the pane has composed, the watcher runs at
+        # mount with no button yet (the app stopped on NoMatches).
+        for send in self.query("#send").results(Button):
+            send.label = "Wait…" if busy else "Send ⏎"
 
     def watch_verdict_mode(self, on: bool) -> None:
         self.set_class(on, "-verdict")
