@@ -7,6 +7,7 @@ widgets are handed what to show. Workers post messages and never touch widgets; 
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from pathlib import Path
@@ -250,6 +251,11 @@ class KeelApp(App):
         import asyncio
 
         await asyncio.to_thread(self.brain.warm)
+        if not gc.get_freeze_count():
+            # What start-up built (Textual, the room, the brain client) lives as long as the
+            # app: out of the collector's full passes, which scanned it all (0.1 s and more,
+            # a PageUp's frame late). Once: later garbage is collected as usual.
+            gc.freeze()
         problem = None
         try:
             await self.brain.list_models()
@@ -367,7 +373,7 @@ class KeelApp(App):
 
     def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
         try:
-            older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
+            older = self.store.before(self.store.chief_id(), message.before_id, message.count)
         except StoreError as exc:
             # A damaged page: say which file and how to recover; what is shown stays.
             self.status_line.message = str(exc)
