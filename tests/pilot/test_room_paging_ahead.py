@@ -4,13 +4,30 @@ exist, so no key waits for a read and a layout."""
 
 from __future__ import annotations
 
+from keeltui.chief_view import ChiefRoom, RoomLog
+from keeltui.main_screen import MainScreen
 from keeltui.store import Store
 from tests.support.pilot import screen_text, wait_for
 
 ROWS = 2_000
 
 
-async def test_older_rows_are_mounted_before_the_view_reaches_the_windows_top(make_app, tmp_path):
+def _record(monkeypatch, cls, name: str, what: str, events: list[str]) -> None:
+    original = getattr(cls, name)
+
+    def recorded(self, *args, **kwargs):
+        events.append(what)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(cls, name, recorded)
+
+
+async def test_older_rows_are_mounted_before_the_view_reaches_the_windows_top(make_app, tmp_path, monkeypatch):
+    # The order of what happens: a key's scroll, a frame drawn, older rows paged in.
+    events: list[str] = []
+    _record(monkeypatch, RoomLog, "action_page_up", "key", events)
+    _record(monkeypatch, MainScreen, "_compositor_refresh", "frame", events)
+    _record(monkeypatch, ChiefRoom, "prepend_rows", "rows", events)
     seed = Store(tmp_path / "k.db")
     room = seed.chief_id()
     for i in range(ROWS):
@@ -24,10 +41,13 @@ async def test_older_rows_are_mounted_before_the_view_reaches_the_windows_top(ma
         page = log.scrollable_content_region.height
         for press in range(60):
             await pilot.press("pageup")
-            # Each press moves a page; rows above keep coming in ahead, so more than a page
-            # (two here) stays mounted above the view all the way back.
-            await wait_for(pilot, lambda: log.scroll_y >= 2 * page, timeout=10,
-                           what=f"two pages of older rows above the view after PageUp {press + 1} "
+            # Each press moves a page; rows above keep coming in ahead, so more than three
+            # pages stay mounted above the view all the way back (and paging ahead is done).
+            await wait_for(pilot, lambda: not log.near_top and log.scroll_y > 3 * page, timeout=10,
+                           what=f"three pages of older rows above the view after PageUp {press + 1} "
                                 f"(view at {log.scroll_y}, page {page}, first row {app.room.mounted_ids[0]})")
             assert len(app.room.mounted_ids) <= app.config.chief.window_rows  # the window stays bounded
         assert min(app.room.mounted_ids) < ROWS - 200  # far past the first window
+        # No key waited for a read and a layout: rows came in only after the key's frame.
+        pairs = "".join("k" if e == "key" else "f" if e == "frame" else "r" for e in events)
+        assert "kr" not in pairs.replace("kk", "k"), f"older rows paged in before a key's frame: {pairs}"
