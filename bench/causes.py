@@ -58,9 +58,13 @@ CAUSES: dict[str, str] = {
         "is laid out, while the view is within three pages of the window's top (`AHEAD_PAGES`): no key waits at "
         "the edge for a read and a layout. Start-up's objects are frozen out of the collector's full passes "
         "(`gc.freeze` once the brain client is loaded), which scanned the whole heap for 0.1 s and more. A slow "
-        "press now is a key that arrived while a step (12 rows' widgets and their layout) or a collection ran, "
-        "or a loaded machine (the load average of this measure is under the Side by side table); slow presses "
-        "on the same press numbers in every run would point back at the window's edge."
+        "press now is a key that arrived while a step (12 rows' widgets and their layout, ~10 ms + ~20 ms at a "
+        "load of 5) or a collection ran, or a loaded machine (the load average of this measure is under the "
+        "Side by side table). Timed inside the app (each event-loop callback and collection over 10 ms, 40 "
+        "PageUps at 120x40, load 5): a scroll's frame 30–40 ms, and a full collection 30–100 ms every few "
+        "seconds, each freeing 2 000–10 000 objects: the row widgets pruned from the window are cyclic garbage "
+        "only a full pass frees. What would close it: fewer objects per row widget, or rows drawn by one "
+        "line-API widget instead of a widget each."
     ),
     "stream.paced.lag": (
         "The reply's flush timer runs every 100 ms (`FLUSH_SECS` in panes/message.py), but the end of the "
