@@ -46,17 +46,26 @@ CAUSES: dict[str, str] = {
         "it exits 2 on every call. What is left over `python -c pass` is the fast path's (the row above)."
     ),
     "room.same": (
-        "The Chief view composes its log with the empty-room line (`ChiefRoom.compose` in chief_view.py) and "
-        "`show_rows` then removes it and mounts the newest rows, so those rows reach the screen in a later frame "
-        "than the composer. What would close it: read the newest rows (an indexed tail query, under 1 ms) "
-        "before the view composes and yield them in `compose`, so the first frame already has them."
+        "The newest rows are read before the room composes (the app hands them to `ChiefRoom` as `first_rows`) "
+        "and composed into its log, drawn as plain text in the first frame with the composer (Markdown right "
+        "after it); the log lays that frame out at its bottom itself (`RoomLog.arrange`: Textual's anchor learns "
+        "the log's height only after the first layout and would scroll the rows out of view). What remains is "
+        "laying out and styling those 16 row widgets in the first frame (the row above); the older rows and "
+        "the tutor pane are mounted after it."
     ),
     "long.pageup": (
-        "Each PageUp moves the view within the mounted window, and past its top mounts the next older rows "
-        "(a read of the rows above, then their layout). The slow presses fall on the same press numbers in "
-        "every run, so they are the presses that cross the window's edge, not noise. What would close it: mount "
-        "the next older rows ahead of the view (when it comes within a page of the window's top, after the "
-        "frame that answered the key), so no key waits for a read and a layout."
+        "Each PageUp moves the view within the mounted window. Older rows are paged in ahead of the view, 12 at "
+        "a time (`AHEAD_ROWS` in chief_view.py), after the frame that answered the key and again once each step "
+        "is laid out, while the view is within three pages of the window's top (`AHEAD_PAGES`): no key waits at "
+        "the edge for a read and a layout. Start-up's objects are frozen out of the collector's full passes "
+        "(`gc.freeze` once the brain client is loaded), which scanned the whole heap for 0.1 s and more. A slow "
+        "press now is a key that arrived while a step (12 rows' widgets and their layout, ~10 ms + ~20 ms at a "
+        "load of 5) or a collection ran, or a loaded machine (the load average of this measure is under the "
+        "Side by side table). Timed inside the app (each event-loop callback and collection over 10 ms, 40 "
+        "PageUps at 120x40, load 5): a scroll's frame 30–40 ms, and a full collection 30–100 ms every few "
+        "seconds, each freeing 2 000–10 000 objects: the row widgets pruned from the window are cyclic garbage "
+        "only a full pass frees. What would close it: fewer objects per row widget, or rows drawn by one "
+        "line-API widget instead of a widget each."
     ),
     "stream.paced.lag": (
         "The reply's flush timer runs every 100 ms (`FLUSH_SECS` in panes/message.py), but the end of the "
@@ -164,7 +173,7 @@ def _room_gap(r) -> str:
     before = (b["imports"] + b["to_frame"]) - (k["imports"] + k["to_frame"])
     return (f"the 100 000-row room's newest row shows {_ms(big - empty)} after an empty room's composer; up to "
             f"the first full frame the two starts differ by {_ms(before)} (`profile_start --phases`), so the rest "
-            f"comes after that frame: the newest rows are drawn in a later frame than the composer")
+            f"comes after that frame")
 
 
 def _rss(r) -> str:

@@ -7,6 +7,7 @@ widgets are handed what to show. Workers post messages and never touch widgets; 
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from pathlib import Path
@@ -41,7 +42,7 @@ from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.status_line import StatusLine
 from keeltui.statusfile import StatusState, render_status, write_status
-from keeltui.store import Store, StoreError
+from keeltui.store import Row, Store, StoreError
 from keeltui.wiring import Services, wire
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ class KeelApp(App):
         self.chief = self.services.chief
         self._data_version = -1
         self._room_cursor = 0
+        self._first_rows: list[Row] = []  # the newest rows, read before the room composes
         self._status_written: str | None = None
         self._status_path: Path = config.status_file_path()
         self._config_stamp = config_stamp(config.source_path or None)
@@ -139,9 +141,11 @@ class KeelApp(App):
         yield from self.main_screen.compose_layout()
 
     def get_default_screen(self) -> Screen:
+        # The newest rows are read before the room composes, so the first frame has them.
+        self._first_rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
         self._main = MainScreen(
             self.config.owner.name, self.config.owner.companion, self.config.chief.window_rows,
-            snooze_secs=self.config.ambient.snooze_secs, id="main",
+            snooze_secs=self.config.ambient.snooze_secs, first_rows=self._first_rows, id="main",
         )
         return self._main
 
@@ -180,8 +184,7 @@ class KeelApp(App):
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.quiet = quiet_mode_on(self.store)
-        rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
-        self.room.show_rows(rows, plain_first=True)
+        rows = self._first_rows  # composed into the room's first frame (get_default_screen)
         self._room_cursor = rows[-1].id if rows else 0
         if rows:
             self.call_after_refresh(self._page_in_backlog, rows[0].id)
@@ -249,6 +252,11 @@ class KeelApp(App):
         import asyncio
 
         await asyncio.to_thread(self.brain.warm)
+        if not gc.get_freeze_count():
+            # What start-up built (Textual, the room, the brain client) lives as long as the
+            # app: out of the collector's full passes, which scanned it all (0.1 s and more,
+            # a PageUp's frame late). Once: later garbage is collected as usual.
+            gc.freeze()
         problem = None
         try:
             await self.brain.list_models()
@@ -366,7 +374,7 @@ class KeelApp(App):
 
     def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
         try:
-            older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
+            older = self.store.before(self.store.chief_id(), message.before_id, message.count)
         except StoreError as exc:
             # A damaged page: say which file and how to recover; what is shown stays.
             self.status_line.message = str(exc)

@@ -30,6 +30,11 @@ from keeltui.panes.room_controls import RoomControls
 from keeltui.panes.working import WorkingIndicator
 
 PAGE_ROWS = 40
+AHEAD_ROWS = 12
+"""Older rows paged in per step ahead of the view: one step's read and layout fit
+between two key presses, so a key never waits for them."""
+AHEAD_PAGES = 3
+"""Older rows are paged in while the view is within this many pages of the window's top."""
 
 # The widgets a room row is drawn as (each carries its ``row_id``).
 RowWidget = ChatMessage | StreamingReply | SystemLine
@@ -79,11 +84,16 @@ class RoomLog(RowList):
         """Whether the view follows the bottom (the owner has not scrolled away)."""
         return self.is_vertical_scroll_end or (self.is_anchored and not self._anchor_released)
 
+    @property
+    def near_top(self) -> bool:
+        """Whether the view is within :data:`AHEAD_PAGES` pages of the mounted window's top."""
+        return self.scroll_y <= AHEAD_PAGES * max(1, self.size.height)
+
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
-        # Page in a viewport ahead, so holding a key or the wheel never hits a wall.
+        # Page in ahead of the view, so holding a key or the wheel never hits a wall.
         near = max(1, self.size.height)
-        if new < old and new <= near:
+        if new < old and self.near_top:
             self.post_message(self.ReachedTop())
         elif new > old and new >= self.max_scroll_y - near:
             self.post_message(self.ReachedBottom())
@@ -111,8 +121,20 @@ class RoomLog(RowList):
 
     def pin(self, widget: Widget) -> None:
         """Keep ``widget`` where it is on screen while rows are added or removed around it."""
+        y = self._placed_y(self._last_arrangement, widget)
+        if y is None and self._pinned is not None and self._pinned.is_attached:
+            # ``widget`` came in since the last layout: the pin in force (laid out, and
+            # below it) measures the shift of both changes; re-pinning would lose the first.
+            return
         self._pinned = widget
-        self._pinned_y = self._placed_y(self._last_arrangement, widget) or 0
+        self._pinned_y = y or 0
+
+    def below_view(self) -> int:
+        """How many mounted rows lie wholly below the view (pruning them moves nothing in sight)."""
+        if self._last_arrangement is None:
+            return 0
+        bottom = self.scroll_y + self.size.height
+        return sum(1 for placement in self._last_arrangement.placements if placement.region.y >= bottom)
 
     @staticmethod
     def _placed_y(arrangement, widget: Widget) -> int | None:
@@ -129,6 +151,13 @@ class RoomLog(RowList):
         result = super().arrange(size, optimal)
         if optimal or result is self._last_arrangement:
             return result
+        if self._last_arrangement is None:
+            # The first frame stands at the bottom, on the newest rows. (Textual's anchor
+            # would scroll them out of view here: it learns the log's height only after
+            # this first layout; the room anchors the log right after the first frame.)
+            bottom = max(0, result.spatial_map.total_region.bottom - size.height)
+            self.set_reactive(RoomLog.scroll_y, bottom)
+            self.set_reactive(RoomLog.scroll_target_y, bottom)
         self._last_arrangement = result
         pinned = self._pinned
         if pinned is not None:
@@ -147,6 +176,8 @@ class RoomLog(RowList):
                     target = max(0, self.scroll_y + shift)
                     self.set_reactive(RoomLog.scroll_y, target)
                     self.set_reactive(RoomLog.scroll_target_y, target)
+                    if self.near_top:  # the rows paged in are laid out: the next step ahead
+                        self.post_message(self.ReachedTop())
         return result
 
 
@@ -172,11 +203,12 @@ class ChiefRoom(RoomControls):
     quiet: reactive[bool] = reactive(False)
 
     class OlderWanted(Message):
-        """Rows older than ``before_id`` should be paged in."""
+        """Up to ``count`` rows older than ``before_id`` should be paged in."""
 
-        def __init__(self, before_id: int) -> None:
+        def __init__(self, before_id: int, count: int = PAGE_ROWS) -> None:
             super().__init__()
             self.before_id = before_id
+            self.count = count
 
     class NewerWanted(Message):
         """Rows newer than ``after_id`` should be paged in (the newest were pruned)."""
@@ -191,8 +223,11 @@ class ChiefRoom(RoomControls):
     class FirstWanted(Message):
         """The owner asked for the start of the room while it is not mounted."""
 
-    def __init__(self, owner_name: str, companion_name: str, window_rows: int = 120, *, id: str | None = None) -> None:
+    def __init__(self, owner_name: str, companion_name: str, window_rows: int = 120, *,
+                 first_rows: Sequence[RowLike] = (), id: str | None = None) -> None:
+        """``first_rows``: the newest rows (oldest first), composed into the first frame."""
         super().__init__(id=id)
+        self._first_rows = first_rows
         self.owner_name = owner_name
         self.companion_name = companion_name
         self.window_rows = window_rows
@@ -206,13 +241,18 @@ class ChiefRoom(RoomControls):
     def compose(self) -> ComposeResult:
         yield Static(QUIET_MODE_REFUSAL, id="quiet-curtain", markup=False)
         with RoomLog(id="room-log"):
-            yield Static("The room is empty. Say something below.", classes="room-empty")
+            # In the first frame with the composer; Markdown is formatted right after it.
+            for row in self._first_rows:
+                yield self._widget_for(row, plain_first=True)
+            if not self._first_rows:
+                yield Static("The room is empty. Say something below.", classes="room-empty")
         yield WorkingIndicator(self.companion_name, id="room-working")
         yield Static("▼ new text below · End", id="new-below", markup=False)
         yield Composer("Write to the Chief…  (Enter sends, Alt+Enter: new line)", buttons=False, id="chief-composer")
 
     def on_mount(self) -> None:
-        self.log_view.anchor()
+        # After the first frame, which the log lays out at its bottom itself (RoomLog.arrange).
+        self.call_after_refresh(self.log_view.anchor)
 
     @property
     def log_view(self) -> RoomLog:
@@ -336,7 +376,8 @@ class ChiefRoom(RoomControls):
         first = log.children[0] if log.children else None
         if first is not None:
             log.pin(first)  # the rows above must not move what the owner is reading
-        widgets = [self._widget_for(row) for row in rows if self.row_widget(row.id) is None]
+        mounted = set(self.mounted_ids)  # one pass: a query per row costs a scan of the log each
+        widgets = [self._widget_for(row) for row in rows if row.id not in mounted]
         if first is not None:
             log.mount_all(widgets, before=first)
         else:
@@ -379,10 +420,21 @@ class ChiefRoom(RoomControls):
 
     def on_room_log_reached_top(self, event: RoomLog.ReachedTop) -> None:
         event.stop()
-        ids = self.mounted_ids
-        if ids and not self._no_older and not self._older_pending:
+        # After the frame that answers the key: the key's scroll is drawn first, and the
+        # read and layout of the older rows run before the view reaches the edge.
+        self.call_after_refresh(self._older_ahead)
+
+    def _older_ahead(self) -> None:
+        log = self.log_view
+        if self._no_older or self._older_pending or not log.near_top:
+            return
+        if len(self._rows()) + AHEAD_ROWS > self.window_rows and log.below_view() < AHEAD_ROWS and log.scroll_y > 0:
+            return  # a step ahead would prune rows in sight (a small window): only at the edge
+        # Not a row on its way out: a window replaced since (End, Home) is not the one to extend.
+        ids = [w.row_id for w in self._rows() if not w._pruning]
+        if ids:
             self._older_pending = True
-            self.post_message(self.OlderWanted(ids[0]))
+            self.post_message(self.OlderWanted(ids[0], AHEAD_ROWS))
 
     def on_room_log_end_pressed(self, event: RoomLog.EndPressed) -> None:
         event.stop()

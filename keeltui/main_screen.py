@@ -7,10 +7,13 @@ the few values its widgets show and builds nothing else: no store, no brain.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
+from keeltui.chief.context import Row
 from keeltui.chief_view import ChiefRoom
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.pane_tabs import PaneTabs
@@ -19,13 +22,15 @@ from keeltui.panes.status_line import StatusLine
 
 class MainScreen(Screen):
     def __init__(
-        self, owner: str, companion: str, window_rows: int, *, snooze_secs: int, id: str | None = None,
+        self, owner: str, companion: str, window_rows: int, *, snooze_secs: int,
+        first_rows: Sequence[Row] = (), id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self._owner = owner
         self._companion = companion
         self._window_rows = window_rows
         self._snooze_secs = snooze_secs
+        self._first_rows = first_rows
 
     def compose_layout(self) -> ComposeResult:
         """The widgets of this screen. The app's compose yields them (so they are
@@ -34,7 +39,8 @@ class MainScreen(Screen):
         yield DriftBanner(snooze_secs=self._snooze_secs, id="drift-banner")
         with PaneTabs(id="panes", initial="chief-tab"):
             with TabPane("Chief", id="chief-tab"):
-                yield ChiefRoom(self._owner, self._companion, self._window_rows, id="chief-room")
+                yield ChiefRoom(self._owner, self._companion, self._window_rows,
+                                first_rows=self._first_rows, id="chief-room")
             with TabPane("Tutor", id="tutor-tab"):
                 pass  # the tutor pane is mounted right after the first frame (KeelApp._mount_tutor)
         yield StatusLine(id="status-line")

@@ -128,8 +128,8 @@ class Composer(Horizontal):
         # Send is visibly off while a turn runs (typing a draft stays possible).
         for button in self.query(Button):
             button.disabled = busy
-        # ``query``, not ``query_one``: the watcher also runs when the composer mounts,
-        # and an app torn down mid-mount leaves it without its children.
+        # ``query``, not ``query_one``: the watcher also runs as the composer mounts,
+        # before its buttons exist (busy set before the pane composed, or a teardown).
         for send in self.query("#send").results(Button):
             send.label = "Wait…" if busy else "Send ⏎"
 
