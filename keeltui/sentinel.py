@@ -228,7 +228,8 @@ class Sentinel:
         if away and self._away_since is None:
             self._away_since = min(now, since) if since is not None else now
             self._gen += 1
-            self._end_episode()
+            # A drift open until the last input ends there: the minutes after it are away.
+            self._end_episode(at=self._away_since)
         elif not away and self._away_since is not None:
             since, self._away_since = self._away_since, None
             with self._ring_lock:
@@ -463,10 +464,10 @@ class Sentinel:
         except Exception as exc:  # noqa: BLE001 - losing a record must not lose the toast
             log.warning("sentinel: could not record %s: %s", kind, exc)
 
-    def _end_episode(self, notify: bool = True) -> None:
+    def _end_episode(self, notify: bool = True, at: float | None = None) -> None:
         episode, self._episode = self._episode, None
         if episode is not None:
-            end = self._clock()
+            end = self._clock() if at is None else max(episode["start"], at)
             episode.update(end=end, secs=round(end - episode["start"], 1))
             episode["sustained"] = bool(episode.get("sustained"))
             self._record(EPISODE_EVENT, episode)

@@ -296,3 +296,26 @@ async def test_an_away_period_starts_at_the_last_input_not_when_it_was_noticed()
     h.sentinel.set_away(False)
     away = dict(h.events)[AWAY_EVENT]
     assert away["start"] == noticed - 300 and away["secs"] == 900
+
+
+async def test_a_drift_open_when_away_is_noticed_ends_where_the_away_period_begins():
+    """The away period starts at the last input; the drift episode open then must end
+    there too, or the day view counts the same minutes as drifting and away."""
+    h = Harness(DRIFT, DRIFT, DRIFT)
+    start = h.clock.now + 300
+    for _ in range(3):
+        await h.tick()  # a drift episode from ``start``, 900 s so far
+    last_input = h.clock.now - 400
+    h.sentinel.set_away(True, since=last_input)
+    episode = dict(h.events)[EPISODE_EVENT]
+    assert episode["start"] == start and episode["end"] == last_input
+    assert episode["secs"] == last_input - start
+
+
+async def test_an_away_period_from_before_the_episode_leaves_it_no_negative_length():
+    h = Harness(DRIFT)
+    await h.tick()
+    h.clock.now += 500
+    h.sentinel.set_away(True, since=h.clock.now - 10_000)  # idle since before the drift began
+    episode = dict(h.events)[EPISODE_EVENT]
+    assert episode["end"] == episode["start"] and episode["secs"] == 0
