@@ -12,16 +12,18 @@ import asyncio
 import time
 
 from rich.console import Group
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
-from keeltui.chief.streaming import StreamBuffer, body_blocks, reserved_rows, split_settled
+from keeltui.chief.streaming import StreamBuffer, body_blocks, changed_span, reserved_rows, split_settled
 from keeltui.panes.versions import folded_line, status_mark
 
 from keeltui.safe_markdown import safe_markdown
@@ -174,6 +176,10 @@ class StreamingReply(Widget, can_focus=True):
 
     BINDINGS = [Binding("c", "copy", "Copy", id="copy_message")]
 
+    # Set by the layout pass that measured the box; Textual's default reactive then asks
+    # for a second layout, which repainted the whole room a second time at every growth.
+    virtual_size = Reactive(Size(0, 0), layout=False, repaint=False)
+
     class Grew(Message):
         """New text was drawn (the room shows "new text below" if the owner scrolled up)."""
 
@@ -287,6 +293,17 @@ class StreamingReply(Widget, can_focus=True):
             self._rebuild(full=True)
         return 1 + self._box_rows()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The reserved rows below the text are empty room (no bar, no background): only
+        # rows that hold text belong to the barred box.
+        strips = super().render_lines(crop)
+        text_rows = self.styles.gutter.top + 1 + self._body_lines
+        last = self.outer_size.height - self.styles.gutter.bottom
+        if crop.bottom <= text_rows or not (self._live and self.status == "streaming"):
+            return strips
+        room = Strip.blank(crop.width, Style(bgcolor=self.background_colors[0].rich_color))
+        return [room if text_rows <= y < last else strip for y, strip in zip(range(crop.y, crop.bottom), strips)]
+
     def render_line(self, y: int) -> Strip:
         if self._width <= 0:
             return Strip.blank(self.size.width)
@@ -315,10 +332,24 @@ class StreamingReply(Widget, can_focus=True):
         if self._body_lines > self._reserved:
             self.refresh(layout=True)  # the box grows: the one time the room scrolls
             return
-        changed = [i for i in range(self._body_lines) if i >= before_rows or self._body(i) != before[i]]
-        if changed:
-            self.refresh(Region(0, 1 + changed[0], self.size.width + self.styles.gutter.width,
-                                changed[-1] - changed[0] + 1))
+        regions = self._changed_regions(before)
+        if regions:
+            self.refresh(*regions)
+
+    def _changed_regions(self, before: list[Strip]) -> list[Region]:
+        """The cells a flush changed, in content coordinates: the new words, and the bar
+        and words of a reserved row that became a text row (not the line across the pane)."""
+        bar = self.styles.gutter.left
+        regions = []
+        for i in range(self._body_lines):
+            new = self._body(i)
+            if i >= len(before):
+                # On focus the whole text row takes the box's background, not only its words.
+                width = self.outer_size.width if self.has_focus else bar + max(1, new.cell_length)
+                regions.append(Region(-bar, 1 + i, width, 1))
+            elif (span := changed_span(before[i], new)) is not None:
+                regions.append(Region(span[0], 1 + i, span[1] - span[0], 1))
+        return regions
 
     def finish(self, content: str, status: str) -> None:
         if self._timer is not None:
