@@ -14,6 +14,7 @@ from textual.widgets import Footer, TabbedContent, TabPane
 from keeltui.chief_view import ChiefRoom
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.pane_tabs import PaneTabs
+from keeltui.panes.span_paint import SpanCompositor
 from keeltui.panes.status_line import StatusLine
 
 
@@ -22,6 +23,7 @@ class MainScreen(Screen):
         self, owner: str, companion: str, window_rows: int, *, snooze_secs: int, id: str | None = None,
     ) -> None:
         super().__init__(id=id)
+        self._compositor = SpanCompositor()  # a dirty span is painted, not its whole line
         self._owner = owner
         self._companion = companion
         self._window_rows = window_rows

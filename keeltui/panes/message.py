@@ -33,6 +33,10 @@ from keeltui.textsafe import clean_text, looks_like_markdown
 # end of a reply does not wait for the timer: the finished row is drawn at once.
 FLUSH_SECS = 0.1
 
+GAP = Strip([], 0)
+"""The blank line between two blocks: no cells of its own (the box's padding fills the
+row), so the flush that adds it repaints only the bar, not a row of spaces."""
+
 
 def speaker_header(speaker: str, status: str) -> Text:
     """The first line of a turn: who speaks, and whether the reply is still coming or was cut."""
@@ -259,12 +263,12 @@ class StreamingReply(Widget, can_focus=True):
         for block in blocks[self._settled_blocks:]:
             lines = self._block(block)
             if self._settled and lines:
-                self._settled.append(Strip.blank(self._width))
+                self._settled.append(GAP)
             self._settled.extend(lines)
         self._settled_blocks = len(blocks)
         tail_strips = self._block(tail)
         if tail_strips and self._settled:
-            tail_strips.insert(0, Strip.blank(self._width))
+            tail_strips.insert(0, GAP)
         self._tail = tail_strips
 
     @property
@@ -293,6 +297,13 @@ class StreamingReply(Widget, can_focus=True):
             self._rebuild(full=True)
         return 1 + self._box_rows()
 
+    def on_resize(self) -> None:
+        # The layout that resized the box painted all of it, yet Textual also marks the
+        # box dirty, and the next flush would send its rows a second time. A repaint
+        # asked for since the layout (``_repaint_required``) is kept.
+        if not self._repaint_required:
+            self._exchange_repaint_regions()
+
     def render_lines(self, crop: Region) -> list[Strip]:
         # The reserved rows below the text are empty room (no bar, no background): only
         # rows that hold text belong to the barred box.
@@ -307,9 +318,9 @@ class StreamingReply(Widget, can_focus=True):
     def render_line(self, y: int) -> Strip:
         if self._width <= 0:
             return Strip.blank(self.size.width)
-        if y == 0:
-            return self._header()
-        return self._body(y - 1)
+        line = self._header() if y == 0 else self._body(y - 1)
+        # The box's colours under the text, as a ChatMessage (a Static) draws the same row.
+        return line.apply_style(self.rich_style)
 
     # -- streaming ------------------------------------------------------------------
 

@@ -1,0 +1,91 @@
+"""Paint only the cells a widget marked dirty, not the rest of its line.
+
+Textual 8's partial update writes a dirty span from the start of the widget's slice
+of the line (its ``ChopsUpdate.render_segments`` crops the end only; "TODO: crop to
+x extents"). A streaming reply marks the few cells its new words fill; without the
+start crop, every flush re-sent the whole last line (~300 bytes over SSH instead of
+the words). The screen uses :class:`SpanCompositor`, whose updates crop both ends.
+
+Its style codes: Textual writes each styled piece as set-style, text, reset; a run of
+pieces is written here as one reset-and-set per change of style (the padding beside a
+line of text shares the line's background: no codes at all).
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.color import ColorSystem
+from rich.control import Control
+from textual._compositor import ChopsUpdate, Compositor
+from textual.strip import Strip
+
+
+def clean_start(strip: Strip, offset: int) -> int:
+    """``offset``, moved back to the start of a wide character it would cut in two."""
+    seen = 0
+    for char in strip.text:
+        width = cell_len(char)
+        if seen + width > offset:
+            return seen
+        seen += width
+    return offset
+
+
+def styled_runs(strip: Strip, color_system: ColorSystem, out: list[str], current: str = "") -> str:
+    """Append ``strip``'s text and style codes to ``out``; returns the style left set.
+
+    ``current`` is the style the terminal has now ("" when reset). Each cell ends up
+    with the same style as Textual's own rendering gives it: every change sets the
+    whole style over a reset (``ESC[0;…m``), never a partial change.
+    """
+    for text, style, _control in strip:
+        if style is not None and style._link:  # a hyperlink: Textual's own rendering
+            if current:
+                out.append("\x1b[0m")
+                current = ""
+            out.append(Strip.render_style(style, text, color_system))
+            continue
+        ansi = "" if style is None else (style._ansi or Strip.render_ansi(style, color_system))
+        if ansi != current:
+            out.append(f"\x1b[0;{ansi}m" if ansi else "\x1b[0m")
+            current = ansi
+        out.append(text)
+    return current
+
+
+class SpanUpdate(ChopsUpdate):
+    def render_segments(self, console: Console) -> str:
+        sequences: list[str] = []
+        append = sequences.append
+        color_system = console._color_system or ColorSystem.TRUECOLOR
+        move_to = Control.move_to
+        last_y = self.spans[-1][0]
+        for y, x1, x2 in self.spans:
+            # A line's pieces (one per widget it crosses) are written as one run: no cursor
+            # move where the last piece ended (known only after plain ASCII) and no style
+            # reset between pieces that share a background.
+            cursor: int | None = None
+            current = ""
+            for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items()):
+                if strip is None or x > x2 or end <= x1:
+                    continue
+                start = clean_start(strip, x1 - x) if x < x1 else 0
+                piece = strip.crop(start, min(end, x2) - x)
+                if cursor != x + start:
+                    append(move_to(x + start, y).segment.text)
+                current = styled_runs(piece, color_system, sequences, current)
+                cursor = x + start + piece.cell_length if piece.text.isascii() else None
+            if current:
+                append("\x1b[0m")
+            if y != last_y:
+                append("\n")
+        return "".join(sequences)
+
+
+class SpanCompositor(Compositor):
+    def render_partial_update(self) -> ChopsUpdate | None:
+        update = super().render_partial_update()
+        if update is None:
+            return None
+        return SpanUpdate(update.chops, update.spans, update.chop_ends)
