@@ -87,7 +87,7 @@ def reserved_rows(body_rows: int, reserved: int, viewport_rows: int) -> int:
     """How many body rows a streaming reply's box holds (text plus room to grow).
 
     The room follows the box's bottom, and every scroll repaints the whole view
-    (~15 KB at 120x40 with 24-bit colour): the box grows in steps of most of a
+    (~7 KB at 120x40 with 24-bit colour): the box grows in steps of most of a
     screen, so the text fills it in place and the room scrolls once per screenful,
     not at every line. ``KEEP_IN_VIEW`` lines above the newest text stay visible.
     """

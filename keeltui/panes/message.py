@@ -161,8 +161,9 @@ class StreamingReply(Widget, can_focus=True):
 
     It grows in place: the header and the first chunk show at once, and the box holds
     a few blank rows below the text (:func:`reserved_rows`) so the room, which follows
-    the bottom, scrolls once per third of a screen rather than at every line. A flush
-    repaints only the lines that changed. Settled blocks (followed by a blank line) are
+    the bottom, scrolls about once per screen rather than at every line; those rows are
+    drawn as empty room, not as part of the barred box. A flush repaints only the cells
+    that changed. Settled blocks (followed by a blank line) are
     rendered once; only the tail is re-rendered. Over SSH every repainted line costs
     bytes. Once finished the box is exactly its text, drawn as a :class:`ChatMessage`
     draws the same row.
