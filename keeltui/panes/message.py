@@ -359,6 +359,8 @@ class StreamingReply(Widget, can_focus=True):
                 # On focus the whole text row takes the box's background, not only its words.
                 width = self.outer_size.width if self.has_focus else bar + max(1, new.cell_length)
                 regions.append(Region(-bar, 1 + i, width, 1))
+            elif new is before[i] or new == before[i]:
+                continue  # settled lines keep their strips: no cell by cell look
             elif (span := changed_span(before[i], new)) is not None:
                 regions.append(Region(span[0], 1 + i, span[1] - span[0], 1))
         return regions

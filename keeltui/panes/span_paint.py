@@ -61,12 +61,13 @@ class SpanUpdate(ChopsUpdate):
         color_system = console._color_system or ColorSystem.TRUECOLOR
         move_to = Control.move_to
         last_y = self.spans[-1][0]
+        # The style set carries over between pieces and lines (a cursor move keeps it);
+        # the update ends with the terminal's style reset, as Textual's own does.
+        current = ""
         for y, x1, x2 in self.spans:
             # A line's pieces (one per widget it crosses) are written as one run: no cursor
-            # move where the last piece ended (known only after plain ASCII) and no style
-            # reset between pieces that share a background.
+            # move where the last piece ended (known only after plain ASCII).
             cursor: int | None = None
-            current = ""
             for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items()):
                 if strip is None or x > x2 or end <= x1:
                     continue
@@ -76,10 +77,10 @@ class SpanUpdate(ChopsUpdate):
                     append(move_to(x + start, y).segment.text)
                 current = styled_runs(piece, color_system, sequences, current)
                 cursor = x + start + piece.cell_length if piece.text.isascii() else None
-            if current:
-                append("\x1b[0m")
             if y != last_y:
                 append("\n")
+        if current:
+            append("\x1b[0m")
         return "".join(sequences)
 
 

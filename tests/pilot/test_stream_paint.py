@@ -39,7 +39,6 @@ async def test_a_flush_sends_the_new_words_not_the_line_they_join(make_app, loop
         frame = next(f for f in frames if "charlie" in f)
         # The words already on the line and the row's bar and padding are not sent again.
         assert "Alpha" not in frame and "bravo" not in frame, repr(frame)
-        assert len(frame) < 120, repr(frame)
 
 
 def row_cells(app, widget) -> list[list[tuple[str, object]]]:
