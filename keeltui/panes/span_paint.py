@@ -6,9 +6,9 @@ x extents"). A streaming reply marks the few cells its new words fill; without t
 start crop, every flush re-sent the whole last line (~300 bytes over SSH instead of
 the words). The screen uses :class:`SpanCompositor`, whose updates crop both ends.
 
-Its style codes: Textual writes each styled piece as set-style, text, reset; a run of
-pieces is written here as one reset-and-set per change of style (the padding beside a
-line of text shares the line's background: no codes at all).
+Its style codes: Textual writes each styled piece as set-style, text, reset. Here a
+style is set once per change, and where only colours change (the bar, the padding and
+the text of a row share one background) only those colours are sent.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.color import ColorSystem
 from rich.control import Control
+from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor
 from textual.strip import Strip
 
@@ -32,24 +33,52 @@ def clean_start(strip: Strip, offset: int) -> int:
     return offset
 
 
-def styled_runs(strip: Strip, color_system: ColorSystem, out: list[str], current: str = "") -> str:
+def _attributes(style: Style) -> int:
+    return style._attributes & style._set_attributes
+
+
+def _change(current: Style, style: Style, color_system: ColorSystem) -> str | None:
+    """The codes that turn ``current`` into ``style`` when only colours differ (else None)."""
+    if _attributes(current) != _attributes(style):
+        return None
+    codes: list[str] = []
+    if current._color != style._color:
+        codes.extend(style._color.downgrade(color_system).get_ansi_codes() if style._color else ["39"])
+    if current._bgcolor != style._bgcolor:
+        codes.extend(style._bgcolor.downgrade(color_system).get_ansi_codes(False) if style._bgcolor else ["49"])
+    return ";".join(codes)
+
+
+def styled_runs(strip: Strip, color_system: ColorSystem, out: list[str],
+                current: Style | None = None) -> Style | None:
     """Append ``strip``'s text and style codes to ``out``; returns the style left set.
 
-    ``current`` is the style the terminal has now ("" when reset). Each cell ends up
-    with the same style as Textual's own rendering gives it: every change sets the
-    whole style over a reset (``ESC[0;…m``), never a partial change.
+    ``current`` is the style the terminal has now (None: reset). Each cell ends up with
+    the same style as Textual's own rendering gives it: a change of colours only sends
+    the colours that changed; any other change sets the whole style over a reset.
     """
     for text, style, _control in strip:
         if style is not None and style._link:  # a hyperlink: Textual's own rendering
-            if current:
+            if current is not None:
                 out.append("\x1b[0m")
-                current = ""
+                current = None
             out.append(Strip.render_style(style, text, color_system))
             continue
         ansi = "" if style is None else (style._ansi or Strip.render_ansi(style, color_system))
-        if ansi != current:
-            out.append(f"\x1b[0;{ansi}m" if ansi else "\x1b[0m")
-            current = ansi
+        if not ansi:
+            if current is not None:
+                out.append("\x1b[0m")
+                current = None
+        elif current is None:
+            out.append(f"\x1b[{ansi}m")
+            current = style
+        elif style != current:
+            change = _change(current, style, color_system) if style is not None else None
+            if change is None:
+                out.append(f"\x1b[0;{ansi}m")
+            elif change:
+                out.append(f"\x1b[{change}m")
+            current = style
         out.append(text)
     return current
 
@@ -63,7 +92,7 @@ class SpanUpdate(ChopsUpdate):
         last_y = self.spans[-1][0]
         # The style set carries over between pieces and lines (a cursor move keeps it);
         # the update ends with the terminal's style reset, as Textual's own does.
-        current = ""
+        current: Style | None = None
         for y, x1, x2 in self.spans:
             # A line's pieces (one per widget it crosses) are written as one run: no cursor
             # move where the last piece ended (known only after plain ASCII).
@@ -79,7 +108,7 @@ class SpanUpdate(ChopsUpdate):
                 cursor = x + start + piece.cell_length if piece.text.isascii() else None
             if y != last_y:
                 append("\n")
-        if current:
+        if current is not None:
             append("\x1b[0m")
         return "".join(sequences)
 
