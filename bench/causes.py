@@ -78,23 +78,23 @@ CAUSES: dict[str, str] = {
     ),
     "stream.paced.cpu": (
         "Per flush: the Markdown of the unsettled tail is re-rendered (`StreamingReply._rebuild`) and only the "
-        "changed lines are repainted."
+        "changed cells are repainted."
     ),
     "stream.paced.bytes": (
-        "The reply grows in place and the room follows its bottom (issue 9: no page-tall pager box, so the "
-        "owner's message and the reply's first words are never scrolled off). The box holds the text plus room "
-        "to grow (`reserved_rows` in chief/streaming.py: most of a screen, keeping 8 lines of context), so the "
-        "room scrolls about once per screen of text; every such scroll repaints the whole view, and with the "
-        "layout that grows the box the pane receives ~19 KB per step at 120x40 (`tmux pipe-pane` with "
-        "timestamps: two ~9 KB writes 30–40 ms apart per growth), ~11 steps for the bench's reply. The rest "
-        "is (b) ten flushes a second repainting the one or two lines that changed (~500 bytes each: Textual "
-        "repaints a changed line across the widget's width, margin and scrollbar included). The old pager box "
-        "turned its page without moving the room (9.4× on the same machine) but hid short replies and the "
-        "owner's message; the room log no longer re-lays itself out when its virtual size changes (one full "
-        "repaint less per step). The peers, measured in the same run: the Side by side table. What would close "
-        "it (the anatomy above): fewer full repaints (each growth step repaints the view; growing the box by "
-        "more at a time halves them) and fewer style codes per repainted line (Textual writes full 24-bit SGR "
-        "for every segment)."
+        "The reply grows in place and the room follows its bottom (issue 9: the owner's message and the reply's "
+        "first words are never scrolled off). The box holds the text plus rows to grow into (`reserved_rows` in "
+        "chief/streaming.py: most of a screen, keeping 8 lines of context), drawn as empty room (no bar), so the "
+        "room scrolls about once per screen of text, and each scroll repaints the room (Textual has no terminal "
+        "scroll: ~6 KB at 120x40, half of it the spaces of blank rows); with the first growth of a fresh "
+        "room (its scrollbar appears), the message's send and the end of the reply these are the full repaints "
+        "above. One layout per growth step: the box's virtual size no longer asks for a second layout, and the "
+        "repaint Textual queues after a resize is dropped (the layout painted the box). Between growths, ten "
+        "flushes a second each mark only the cells that changed (`changed_span`: the new words), and the screen's "
+        "partial updates (`SpanCompositor` in panes/span_paint.py) send only those cells, where Textual 8 sends a "
+        "dirty span from its widget's left edge, and set each style once per change of style (only the "
+        "colours that changed, where no attribute does) instead of set-and-reset per segment. What is left is "
+        "the price of scrolling by repainting: a terminal scroll region, or fewer full repaints (the working "
+        "indicator's row going away at the first chunk moves the whole room once more), would close the rest."
     ),
     "first_chunk": (
         "A piece that lands in an empty buffer wakes the reply at once (`StreamBuffer.set_waker`) instead of "

@@ -48,7 +48,7 @@ class RoomLog(RowList):
     """
 
     DEFAULT_CSS = """
-    RoomLog { height: 1fr; scrollbar-size-vertical: 1; }
+    RoomLog { height: 1fr; scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
     """
 
     # Textual sets this from the layout pass that measured it, and its default reactive

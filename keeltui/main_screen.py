@@ -17,6 +17,7 @@ from keeltui.chief.context import Row
 from keeltui.chief_view import ChiefRoom
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.pane_tabs import PaneTabs
+from keeltui.panes.span_paint import SpanCompositor
 from keeltui.panes.status_line import StatusLine
 
 
@@ -26,6 +27,7 @@ class MainScreen(Screen):
         first_rows: Sequence[Row] = (), id: str | None = None,
     ) -> None:
         super().__init__(id=id)
+        self._compositor = SpanCompositor()  # a dirty span is painted, not its whole line
         self._owner = owner
         self._companion = companion
         self._window_rows = window_rows

@@ -7,7 +7,11 @@ cannot change how it renders, so it is drawn once and only the tail is redrawn.
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from typing import Callable, Iterable
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
 
 
 class StreamBuffer:
@@ -83,10 +87,33 @@ def reserved_rows(body_rows: int, reserved: int, viewport_rows: int) -> int:
     """How many body rows a streaming reply's box holds (text plus room to grow).
 
     The room follows the box's bottom, and every scroll repaints the whole view
-    (~15 KB at 120x40 with 24-bit colour): the box grows in steps of most of a
+    (~7 KB at 120x40 with 24-bit colour): the box grows in steps of most of a
     screen, so the text fills it in place and the room scrolls once per screenful,
     not at every line. ``KEEP_IN_VIEW`` lines above the newest text stay visible.
     """
     if body_rows <= reserved:
         return reserved
     return body_rows + max(2, viewport_rows - KEEP_IN_VIEW)
+
+
+def _cells(segments: Iterable[Segment]) -> list[tuple[str, Style | None]]:
+    cells: list[tuple[str, Style | None]] = []
+    for text, style, _control in segments:
+        for char in text:
+            cells.append((char, style))
+            cells.extend([("", style)] * (cell_len(char) - 1))  # a wide character's second cell
+    return cells
+
+
+def changed_span(old: Iterable[Segment], new: Iterable[Segment]) -> tuple[int, int] | None:
+    """The columns ``[start, end)`` where two renderings of a line differ (None: equal).
+
+    Text that streams in mostly lengthens the last line: repainting only the cells
+    that changed, not the line across the pane, keeps a flush to the new words' bytes.
+    """
+    before, after = _cells(old), _cells(new)
+    width = max(len(before), len(after))
+    before += [("", None)] * (width - len(before))
+    after += [("", None)] * (width - len(after))
+    differ = [x for x in range(width) if before[x] != after[x]]
+    return (differ[0], differ[-1] + 1) if differ else None

@@ -12,16 +12,18 @@ import asyncio
 import time
 
 from rich.console import Group
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
-from keeltui.chief.streaming import StreamBuffer, body_blocks, reserved_rows, split_settled
+from keeltui.chief.streaming import StreamBuffer, body_blocks, changed_span, reserved_rows, split_settled
 from keeltui.panes.versions import folded_line, status_mark
 
 from keeltui.safe_markdown import safe_markdown
@@ -30,6 +32,10 @@ from keeltui.textsafe import clean_text, looks_like_markdown
 # Ten redraws a second while text streams: smooth to the eye, light on an SSH link. The
 # end of a reply does not wait for the timer: the finished row is drawn at once.
 FLUSH_SECS = 0.1
+
+GAP = Strip([], 0)
+"""The blank line between two blocks: no cells of its own (the box's padding fills the
+row), so the flush that adds it repaints only the bar, not a row of spaces."""
 
 
 def speaker_header(speaker: str, status: str) -> Text:
@@ -155,8 +161,9 @@ class StreamingReply(Widget, can_focus=True):
 
     It grows in place: the header and the first chunk show at once, and the box holds
     a few blank rows below the text (:func:`reserved_rows`) so the room, which follows
-    the bottom, scrolls once per third of a screen rather than at every line. A flush
-    repaints only the lines that changed. Settled blocks (followed by a blank line) are
+    the bottom, scrolls about once per screen rather than at every line; those rows are
+    drawn as empty room, not as part of the barred box. A flush repaints only the cells
+    that changed. Settled blocks (followed by a blank line) are
     rendered once; only the tail is re-rendered. Over SSH every repainted line costs
     bytes. Once finished the box is exactly its text, drawn as a :class:`ChatMessage`
     draws the same row.
@@ -173,6 +180,10 @@ class StreamingReply(Widget, can_focus=True):
     """
 
     BINDINGS = [Binding("c", "copy", "Copy", id="copy_message")]
+
+    # Set by the layout pass that measured the box; Textual's default reactive then asks
+    # for a second layout, which repainted the whole room a second time at every growth.
+    virtual_size = Reactive(Size(0, 0), layout=False, repaint=False)
 
     class Grew(Message):
         """New text was drawn (the room shows "new text below" if the owner scrolled up)."""
@@ -253,12 +264,12 @@ class StreamingReply(Widget, can_focus=True):
         for block in blocks[self._settled_blocks:]:
             lines = self._block(block)
             if self._settled and lines:
-                self._settled.append(Strip.blank(self._width))
+                self._settled.append(GAP)
             self._settled.extend(lines)
         self._settled_blocks = len(blocks)
         tail_strips = self._block(tail)
         if tail_strips and self._settled:
-            tail_strips.insert(0, Strip.blank(self._width))
+            tail_strips.insert(0, GAP)
         self._tail = tail_strips
 
     @property
@@ -287,12 +298,30 @@ class StreamingReply(Widget, can_focus=True):
             self._rebuild(full=True)
         return 1 + self._box_rows()
 
+    def on_resize(self) -> None:
+        # The layout that resized the box painted all of it, yet Textual also marks the
+        # box dirty, and the next flush would send its rows a second time. A repaint
+        # asked for since the layout (``_repaint_required``) is kept.
+        if not self._repaint_required:
+            self._exchange_repaint_regions()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The reserved rows below the text are empty room (no bar, no background): only
+        # rows that hold text belong to the barred box.
+        strips = super().render_lines(crop)
+        text_rows = self.styles.gutter.top + 1 + self._body_lines
+        last = self.outer_size.height - self.styles.gutter.bottom
+        if crop.bottom <= text_rows or not (self._live and self.status == "streaming"):
+            return strips
+        room = Strip.blank(crop.width, Style(bgcolor=self.background_colors[0].rich_color))
+        return [room if text_rows <= y < last else strip for y, strip in zip(range(crop.y, crop.bottom), strips)]
+
     def render_line(self, y: int) -> Strip:
         if self._width <= 0:
             return Strip.blank(self.size.width)
-        if y == 0:
-            return self._header()
-        return self._body(y - 1)
+        line = self._header() if y == 0 else self._body(y - 1)
+        # The box's colours under the text, as a ChatMessage (a Static) draws the same row.
+        return line.apply_style(self.rich_style)
 
     # -- streaming ------------------------------------------------------------------
 
@@ -315,10 +344,26 @@ class StreamingReply(Widget, can_focus=True):
         if self._body_lines > self._reserved:
             self.refresh(layout=True)  # the box grows: the one time the room scrolls
             return
-        changed = [i for i in range(self._body_lines) if i >= before_rows or self._body(i) != before[i]]
-        if changed:
-            self.refresh(Region(0, 1 + changed[0], self.size.width + self.styles.gutter.width,
-                                changed[-1] - changed[0] + 1))
+        regions = self._changed_regions(before)
+        if regions:
+            self.refresh(*regions)
+
+    def _changed_regions(self, before: list[Strip]) -> list[Region]:
+        """The cells a flush changed, in content coordinates: the new words, and the bar
+        and words of a reserved row that became a text row (not the line across the pane)."""
+        bar = self.styles.gutter.left
+        regions = []
+        for i in range(self._body_lines):
+            new = self._body(i)
+            if i >= len(before):
+                # On focus the whole text row takes the box's background, not only its words.
+                width = self.outer_size.width if self.has_focus else bar + max(1, new.cell_length)
+                regions.append(Region(-bar, 1 + i, width, 1))
+            elif new is before[i] or new == before[i]:
+                continue  # settled lines keep their strips: no cell by cell look
+            elif (span := changed_span(before[i], new)) is not None:
+                regions.append(Region(span[0], 1 + i, span[1] - span[0], 1))
+        return regions
 
     def finish(self, content: str, status: str) -> None:
         if self._timer is not None:

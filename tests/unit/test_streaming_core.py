@@ -33,3 +33,25 @@ def test_the_waker_fires_only_for_a_piece_after_a_pause():
     buffer.drain()
     buffer.append("d")
     assert calls == [1, 1]
+
+
+# -- changed_span: the cells a flush repaints ----------------------------------------
+
+from rich.segment import Segment  # noqa: E402
+from rich.style import Style  # noqa: E402
+
+from keeltui.chief.streaming import changed_span  # noqa: E402
+
+
+def test_changed_span_is_the_new_words_only():
+    assert changed_span([Segment("The tide ")], [Segment("The tide turns")]) == (9, 14)
+
+
+def test_changed_span_none_when_equal_and_covers_a_shorter_line():
+    assert changed_span([Segment("same")], [Segment("same")]) is None
+    assert changed_span([Segment("a word")], [Segment("a")]) == (1, 6)  # the word moved to the next line
+
+
+def test_changed_span_sees_a_style_change_and_counts_wide_cells():
+    assert changed_span([Segment("ab")], [Segment("a"), Segment("b", Style(bold=True))]) == (1, 2)
+    assert changed_span([Segment("界x")], [Segment("界y")]) == (2, 3)

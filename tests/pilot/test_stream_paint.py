@@ -1,0 +1,82 @@
+"""What a streaming reply sends to the terminal, and how its rows look (issue 9, point 1).
+
+Real parts: the loopback OpenAI-compatible server, the real client, a real SQLite file,
+and Textual's own compositor; each frame is the real update rendered to terminal bytes.
+"""
+
+from __future__ import annotations
+
+from keeltui.panes.message import StreamingReply
+from keeltui_dev.loopback import Reply
+from tests.pilot.test_room_controls import send
+from tests.support.pilot import screen_text, wait_for
+
+SIZE = (100, 30)
+
+
+def record_frames(app) -> list[str]:
+    """The terminal bytes of every frame from now on (the headless app draws nothing)."""
+    frames: list[str] = []
+    real = app._display
+
+    def display(screen, renderable) -> None:
+        if renderable is not None and hasattr(renderable, "render_segments"):
+            frames.append(renderable.render_segments(app.console))
+        real(screen, renderable)
+
+    app._display = display
+    return frames
+
+
+async def test_a_flush_sends_the_new_words_not_the_line_they_join(make_app, loopback):
+    loopback.queue(Reply(chunks=["Alpha bravo ", "charlie delta ", "echo."], chunk_delay=1.0))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "spell it")
+        await wait_for(pilot, lambda: "Alpha bravo" in screen_text(app), what="the first chunk")
+        frames = record_frames(app)
+        await wait_for(pilot, lambda: "charlie delta" in screen_text(app), what="the second chunk")
+        frame = next(f for f in frames if "charlie" in f)
+        # The words already on the line and the row's bar and padding are not sent again.
+        assert "Alpha" not in frame and "bravo" not in frame, repr(frame)
+
+
+def row_cells(app, widget) -> list[list[tuple[str, object]]]:
+    """The cells (character and style) the screen shows for ``widget``'s rows."""
+    region = widget.region
+    lines = app.screen._compositor.render_strips()[region.y:region.bottom]
+    out = []
+    for strip in lines:
+        row = []
+        for seg in strip.crop(region.x, region.right):
+            row.extend((ch, seg.style) for ch in seg.text)
+        out.append(row)
+    return out
+
+
+async def test_reserved_rows_are_empty_room_and_the_finished_row_looks_as_after_a_restart(make_app, loopback):
+    loopback.queue(Reply(chunks=["The tide ", "turns at seven."], chunk_delay=1.5))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "when is the tide?")
+        await wait_for(pilot, lambda: "The tide" in screen_text(app), what="the first chunk")
+        reply = app.room.query_one(StreamingReply)
+        text_rows = 2  # the header and the one line of text
+        assert reply.size.height > text_rows + 2, "the box holds rows to grow into"
+        shown = row_cells(app, reply)
+        bar = shown[0][0]
+        assert bar[0].strip(), "the header row carries the bar"
+        for y, row in enumerate(shown[text_rows:], start=text_rows):
+            assert all(ch == " " for ch, _ in row), f"row {y} below the text is not blank: {row}"
+            assert len({style.bgcolor for _, style in row}) == 1, f"row {y} below the text has a box background"
+        await wait_for(pilot, lambda: "turns at seven." in screen_text(app) and reply.status == "complete",
+                       what="the finished reply")
+        await pilot.pause(0.2)
+        finished = row_cells(app, app.room.query_one(f"#row-{reply.row_id}"))
+    again = make_app()
+    async with again.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "turns at seven." in screen_text(again), what="the restarted room")
+        await pilot.pause(0.3)  # Markdown is formatted right after the first frame
+        restarted = row_cells(again, again.room.query_one(f"#row-{reply.row_id}"))
+    assert finished == restarted
+

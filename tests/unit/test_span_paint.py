@@ -1,0 +1,79 @@
+"""The screen's partial updates: only the dirty cells, style codes once per change of style."""
+
+from __future__ import annotations
+
+import re
+
+from rich.color import ColorSystem
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+
+from keeltui.panes.span_paint import SpanUpdate, clean_start, styled_runs
+
+BG = Style.parse("on #121212")
+BAR = Style.parse("#4ebf71 on #121212")
+
+
+def test_clean_start_never_cuts_a_wide_character():
+    strip = Strip([Segment("a界b")])
+    assert clean_start(strip, 1) == 1
+    assert clean_start(strip, 2) == 1  # the second cell of 界: start at the character
+    assert clean_start(strip, 3) == 3
+
+
+def test_styled_runs_sets_each_style_once_and_ends_reset():
+    out: list[str] = []
+    current = styled_runs(Strip([Segment("█", BAR), Segment(" ", BG), Segment("   ", BG), Segment("text")]),
+                          ColorSystem.TRUECOLOR, out)
+    assert current is None
+    # The padding shares the bar's background: only the foreground is reset.
+    assert "".join(out) == "\x1b[38;2;78;191;113;48;2;18;18;18m█\x1b[39m    \x1b[0mtext"
+
+
+def _cells_seen(stream: str) -> list[tuple[str, tuple]]:
+    """Each printed character with the SGR state it was printed in (a small terminal)."""
+    state: dict[str, object] = {}
+    cells = []
+    for codes, text in re.findall(r"(?:\x1b\[([0-9;]*)m)?([^\x1b]*)", stream):
+        params = codes.split(";") if codes else []
+        i = 0
+        while i < len(params):
+            p = int(params[i] or 0)
+            if p == 0:
+                state = {}
+            elif p in (38, 48):
+                width = 5 if params[i + 1] == "2" else 3
+                state["fg" if p == 38 else "bg"] = tuple(params[i:i + width])
+                i += width - 1
+            elif p == 39:
+                state.pop("fg", None)
+            elif p == 49:
+                state.pop("bg", None)
+            else:
+                state[f"attr{p}"] = True
+            i += 1
+        cells.extend((ch, tuple(sorted(state.items()))) for ch in text)
+    return cells
+
+
+def test_styled_runs_paint_every_cell_as_textual_does():
+    bold_red = Style.parse("bold #ff0000 on #121212")
+    strips = [
+        Strip([Segment("█", BAR), Segment(" ", BG), Segment("plain "), Segment("bold", bold_red),
+               Segment(" ", BG), Segment("it", Style.parse("italic #e0e0e0 on #121212")), Segment("x", BAR)]),
+        Strip([Segment("a", Style.parse("#e0e0e0")), Segment("b", Style.parse("on #121212")), Segment("c")]),
+    ]
+    for strip in strips:
+        out: list[str] = []
+        if styled_runs(strip, ColorSystem.TRUECOLOR, out) is not None:
+            out.append("\x1b[0m")
+        assert _cells_seen("".join(out)) == _cells_seen(strip.render(Console(color_system="truecolor")))
+
+
+def test_a_span_is_painted_from_its_first_dirty_cell_not_its_widgets_left_edge():
+    line = Strip([Segment("█", BAR), Segment(" ", BG), Segment("The tide turns at seven.")])
+    update = SpanUpdate(chops=[{0: line}], spans=[(0, 17, 26)], chop_ends=[[26]])
+    painted = update.render_segments(Console(color_system="truecolor"))
+    assert painted == "\x1b[1;18Hat seven."
