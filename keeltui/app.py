@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
+from keeltui.panes.bindings import bind
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -78,19 +78,19 @@ class KeelApp(App):
     ENABLE_COMMAND_PALETTE = True
 
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
-        Binding("ctrl+g", "toggle_quiet", "Quiet", priority=True, id="quiet"),
-        Binding("ctrl+t", "switch_pane", "Chief/Tutor", priority=True, id="switch_pane"),
-        Binding("escape", "leave_composer", "Leave input", id="leave_composer"),
+        bind("quit", "quit", "Quit", priority=True),
+        bind("quiet", "toggle_quiet", "Quiet", priority=True),
+        bind("switch_pane", "switch_pane", "Chief/Tutor", priority=True),
+        bind("leave_composer", "leave_composer", "Leave input"),
         # F-keys work while typing (priority: the TextArea has its own F6/F7); the
         # single letters z/f/F/i live on the room's row list (panes/row_keys.py).
-        Binding("f6", "snooze", "Snooze 1h", priority=True, id="snooze"),
-        Binding("f7", "start_focus", "Focus", priority=True, id="focus"),
-        Binding("f8", "stop_focus", "Stop focus", priority=True, show=False, id="stop_focus"),
-        Binding("f2", "settings", "Settings", id="settings"),
+        bind("snooze", "snooze", "Snooze 1h", priority=True),
+        bind("focus", "start_focus", "Focus", priority=True),
+        bind("stop_focus", "stop_focus", "Stop focus", priority=True, show=False),
+        bind("settings", "settings", "Settings"),
         # The drift banner's keys: chords that work while typing, so acting on a drift
         # never means leaving the composer first (or typing a letter into it).
-        Binding("f3", "day", "Your day", priority=True, id="day"),
+        bind("day", "day", "Your day", priority=True),
     ]
 
     quiet: reactive[bool] = reactive(False)
@@ -374,9 +374,8 @@ class KeelApp(App):
 
     # -- the Chief ------------------------------------------------------------------
 
-    def on_composer_submitted(self, message: Composer.Submitted) -> None:
-        if message.composer.id != "chief-composer":
-            return
+    @on(Composer.Submitted, "#chief-composer")
+    def _chief_composer_submitted(self, message: Composer.Submitted) -> None:
         message.stop()
         if self.quiet:
             self.bell()  # the room is hidden: nothing typed goes to the Chief

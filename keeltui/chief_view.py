@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from keeltui.panes.bindings import bind
 from textual.message import Message
 from textual.geometry import Size
 from textual.layout import DockArrangeResult
@@ -52,8 +52,8 @@ class RoomLog(RowList):
     virtual_size = Reactive(Size(0, 0), layout=False, repaint=False)
 
     BINDINGS = [
-        Binding("home", "scroll_home", "First row", show=False, id="room_first"),
-        Binding("end", "scroll_end", "Newest", show=False, id="room_latest"),
+        bind("room_first", "scroll_home", "First row", show=False),
+        bind("room_latest", "scroll_end", "Newest", show=False),
     ]
 
     class ReachedTop(Message):

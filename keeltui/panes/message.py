@@ -13,7 +13,7 @@ import time
 
 from rich.console import Group
 from rich.text import Text
-from textual.binding import Binding
+from keeltui.panes.bindings import bind
 from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
@@ -92,8 +92,8 @@ class ChatMessage(Static, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("c", "copy", "Copy", id="copy_message"),
-        Binding("enter", "toggle_version", "Show/hide", id="toggle_version"),
+        bind("copy_message", "copy", "Copy"),
+        bind("toggle_version", "toggle_version", "Show/hide"),
     ]
 
     unfolded = False
@@ -172,7 +172,7 @@ class StreamingReply(Widget, can_focus=True):
     StreamingReply:focus { background: $boost; }
     """
 
-    BINDINGS = [Binding("c", "copy", "Copy", id="copy_message")]
+    BINDINGS = [bind("copy_message", "copy", "Copy")]
 
     class Grew(Message):
         """New text was drawn (the room shows "new text below" if the owner scrolled up)."""

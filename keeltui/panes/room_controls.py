@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual.binding import Binding
+from keeltui.panes.bindings import bind
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
@@ -30,11 +30,11 @@ class RoomControls(Vertical):
     """
 
     BINDINGS = [
-        Binding("escape", "stop_reply", "Stop", id="stop_reply"),
-        Binding("f5", "retry", "Retry", id="chief_retry"),
-        Binding("ctrl+r", "regenerate", "Regenerate", show=False, id="regenerate"),
-        Binding("ctrl+up", "edit_last", "Edit last", show=False, id="edit_last"),
-        Binding("ctrl+f", "search", "Search", id="search_room"),
+        bind("stop_reply", "stop_reply", "Stop"),
+        bind("chief_retry", "retry", "Retry"),
+        bind("regenerate", "regenerate", "Regenerate", show=False),
+        bind("edit_last", "edit_last", "Edit last", show=False),
+        bind("search_room", "search", "Search"),
     ]
 
     replying: reactive[bool] = reactive(False)

@@ -7,7 +7,7 @@ tighter spacing, none of a turn's actions. A summary starts folded; Enter unfold
 from __future__ import annotations
 
 from rich.text import Text
-from textual.binding import Binding
+from keeltui.panes.bindings import bind
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -35,8 +35,8 @@ class SystemLine(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("enter", "toggle_fold", "Fold/unfold", id="fold_summary"),
-        Binding("c", "copy", "Copy", id="copy_message"),
+        bind("fold_summary", "toggle_fold", "Fold/unfold"),
+        bind("copy_message", "copy", "Copy"),
     ]
 
     folded: reactive[bool] = reactive(True)
