@@ -116,9 +116,12 @@ def _open_store(config, *, readonly: bool = False, say_notices: bool = True):
 
 def _settled(rows):
     """Rows as a reader sees them: a reply whose writer died reads as cut off."""
+    import os
+
+    from keeltui.adapters.process_probe import pid_alive
     from keeltui.chief.interrupted import as_settled
 
-    return [as_settled(row) for row in rows]
+    return [as_settled(row, os.getpid(), pid_alive) for row in rows]
 
 
 def _refuse_if_quiet(store) -> None:

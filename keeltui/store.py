@@ -16,10 +16,11 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 from urllib.parse import quote
 
 from keeltui import dbfiles
+from keeltui.adapters.process_probe import pid_alive
 from keeltui.chief import turn_kinds
 from keeltui.chief.interrupted import WRITER_PART, is_orphan, settled_parts
 from keeltui.chief.turn_kinds import classify, report_kind
@@ -425,7 +426,7 @@ class Store:
             return None
         return f"database damaged at {dbfiles.shown(path)}; {dbfiles.recover_hint(path)}"
 
-    def settle_interrupted(self, alive=None) -> int:
+    def settle_interrupted(self, alive: Callable[[int], bool] = pid_alive) -> int:
         """Replies left ``streaming`` by a process that died are marked cut off (kept).
 
         Only rows from a stored mark on are looked at (the rows written since the last
