@@ -774,8 +774,11 @@ class KeelApp(App):
             self.bell()
             return
         self._search = (needle, row.id)
-        total = self.store.count_matches(room_id, needle)
-        bar.status = f"{self.store.count_matches(room_id, needle, from_id=row.id)} of {total} (newest first)"
+        bar.status = "counting…"
+        # Counting scans the whole room: off the UI thread, so typing never waits; a
+        # newer search cancels an older count (exclusive), and its late answer is dropped.
+        self.run_worker(lambda: self._count_matches(room_id, needle, row.id), name="search-count",
+                        group="search-count", exclusive=True, thread=True, exit_on_error=False)
         if self.room.row_widget(row.id) is None:
             # Not mounted: show the rows around the match (the rest pages in as you scroll).
             half = PAGE_ROWS // 2
@@ -783,6 +786,27 @@ class KeelApp(App):
             self.room.show_rows(self.store.before(room_id, row.id, half) + [row] + newer[:half])
             self.room.at_latest = len(newer) <= half
         self.call_after_refresh(self.room.mark_match, row.id)
+
+    class MatchesCounted(Message):
+        """How many rows match ``needle``, and how many of them from ``row_id`` on."""
+
+        def __init__(self, needle: str, row_id: int, position: int, total: int) -> None:
+            super().__init__()
+            self.needle, self.row_id, self.position, self.total = needle, row_id, position, total
+
+    def _count_matches(self, room_id: int, needle: str, row_id: int) -> None:
+        from textual.worker import get_current_worker
+
+        position, total = self.store.count_matches(room_id, needle, from_id=row_id)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.MatchesCounted(needle, row_id, position, total))
+
+    def on_keel_app_matches_counted(self, message: "KeelApp.MatchesCounted") -> None:
+        from keeltui.panes.search_bar import SearchBar
+
+        if not self.ui_alive or self._search != (message.needle, message.row_id):
+            return  # the search moved on (or closed) while this was counted
+        self.room.query_one(SearchBar).status = f"{message.position} of {message.total} (newest first)"
 
     def on_search_bar_closed(self, message: SearchBar.Closed) -> None:
         from keeltui.panes.search_bar import SearchBar

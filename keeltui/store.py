@@ -704,14 +704,16 @@ class Store:
             row = self._conn.execute(sql, params).fetchone()
         return _to_row(row) if row else None
 
-    def count_matches(self, conversation_id: int, needle: str, *, from_id: int = 0) -> int:
-        """How many rows with id >= ``from_id`` contain ``needle`` (case-insensitive)."""
+    def count_matches(self, conversation_id: int, needle: str, *, from_id: int = 0) -> tuple[int, int]:
+        """``(rows with id >= from_id, all rows)`` that contain ``needle`` (case-insensitive),
+        in one scan of the room (a long room makes each scan costly)."""
         with self._lock:
-            return self._conn.execute(
-                "SELECT count(*) FROM messages WHERE conversation_id = ? AND id >= ? "
+            found, total = self._conn.execute(
+                "SELECT total(id >= ?), count(*) FROM messages WHERE conversation_id = ? "
                 "AND instr(lower(content), lower(?)) > 0",
-                (conversation_id, from_id, needle),
-            ).fetchone()[0]
+                (from_id, conversation_id, needle),
+            ).fetchone()
+        return int(found), total
 
     # -- events and state -----------------------------------------------------------
 

@@ -146,10 +146,11 @@ async def test_search_finds_rows_anywhere_in_the_store_paging_them_in(make_app, 
         await pilot.press(*"heron")
         await pilot.press("enter")
         await wait_for(pilot, lambda: "row 590 the Heron flew" in screen_text(app), what="the newest match")
-        assert bar.status == "1 of 3 (newest first)"
+        await wait_for(pilot, lambda: bar.status == "1 of 3 (newest first)", what="the count, counted off the UI thread")
         await pilot.press("enter")
         await wait_for(pilot, lambda: "row 300 the Heron flew" in screen_text(app), what="a match far back")
-        assert bar.status == "2 of 3 (newest first)" and not app.room.at_latest
+        await wait_for(pilot, lambda: bar.status == "2 of 3 (newest first)", what="the count")
+        assert not app.room.at_latest
         assert len(app.room.mounted_ids) <= 60
         await pilot.press("up")
         await wait_for(pilot, lambda: "row 4 the Heron flew" in screen_text(app), what="the oldest match")
