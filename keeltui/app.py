@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
@@ -180,11 +181,8 @@ class KeelApp(App):
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.quiet = quiet_mode_on(self.store)
-        rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
-        self.room.show_rows(rows, plain_first=True)
+        rows = self._show_latest(plain_first=True)
         self._room_cursor = rows[-1].id if rows else 0
-        if rows:
-            self.call_after_refresh(self._page_in_backlog, rows[0].id)
         self._data_version = self.store.data_version()
         if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
             self.room.composer.focus_input()
@@ -275,10 +273,8 @@ class KeelApp(App):
 
     def set_brain_online(self, online: bool, problem: str | None = None, *, notice: bool = True) -> None:
         """Say once, as a notice, that the brain is offline; forget it once it answers."""
-        try:
+        with self._store_guarded():  # the notice could not be stored: the status line says why
             self._set_brain_online(online, problem, notice=notice)
-        except StoreError as exc:  # the notice could not be stored: the status line says why
-            self.status_line.message = self.database_problem or str(exc)
 
     def _set_brain_online(self, online: bool, problem: str | None, *, notice: bool) -> None:
         self.brain_online = online
@@ -303,11 +299,31 @@ class KeelApp(App):
 
     # -- the store is the source of truth ---------------------------------------------
 
-    def _poll_store(self) -> None:
+    def _store_failed(self, exc: StoreError) -> None:
+        """A store read or write failed: its one line (naming the file) goes on the status
+        line, unless a database problem is already held there (other lines give way)."""
+        self.status_line.message = self.database_problem or str(exc)
+
+    @contextmanager
+    def _store_guarded(self) -> Iterator[None]:
+        """Run a block that reads or writes the store; a failure ends the block and says
+        why on the status line. What is on screen stays; the app keeps running."""
         try:
+            yield
+        except StoreError as exc:
+            self._store_failed(exc)
+
+    def _show_latest(self, *, plain_first: bool = False) -> list:
+        """The newest rows, following the bottom; older ones page in after the first frame."""
+        rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
+        self.room.show_rows(rows, plain_first=plain_first)
+        if rows:
+            self.call_after_refresh(self._page_in_backlog, rows[0].id)
+        return rows
+
+    def _poll_store(self) -> None:
+        with self._store_guarded():  # a damaged page, a vanished file: say so, keep running
             self._poll_store_once()
-        except StoreError as exc:  # a damaged page, a vanished file: say so, keep running
-            self.status_line.message = str(exc)
 
     def _poll_store_once(self) -> None:
         version = self.store.data_version()
@@ -340,37 +356,26 @@ class KeelApp(App):
             self.room.append_rows(refreshed + rows)
 
     def _page_in_backlog(self, before_id: int) -> None:
-        try:
+        with self._store_guarded():
             self.room.prepend_rows(self.store.before(self.store.chief_id(), before_id, PAGE_ROWS))
-        except StoreError as exc:
-            self.status_line.message = str(exc)
 
     def on_chief_room_newer_wanted(self, message: ChiefRoom.NewerWanted) -> None:
-        try:
+        with self._store_guarded():
             rows = self.store.after(self.store.chief_id(), message.after_id, PAGE_ROWS + 1)
-        except StoreError as exc:
-            self.status_line.message = str(exc)
-            return
-        self.room.append_page(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
+            self.room.append_page(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
 
     def on_chief_room_latest_wanted(self, message: ChiefRoom.LatestWanted) -> None:
-        rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
-        self.room.show_rows(rows)
-        if rows:
-            self.call_after_refresh(self._page_in_backlog, rows[0].id)
+        with self._store_guarded():
+            self._show_latest()
 
     def on_chief_room_first_wanted(self, message: ChiefRoom.FirstWanted) -> None:
-        rows = self.store.after(self.store.chief_id(), 0, PAGE_ROWS + 1)
-        self.room.show_first(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
+        with self._store_guarded():
+            rows = self.store.after(self.store.chief_id(), 0, PAGE_ROWS + 1)
+            self.room.show_first(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
 
     def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
-        try:
-            older = self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS)
-        except StoreError as exc:
-            # A damaged page: say which file and how to recover; what is shown stays.
-            self.status_line.message = str(exc)
-            return
-        self.room.prepend_rows(older)
+        with self._store_guarded():  # a damaged page: which file, how to recover; what is shown stays
+            self.room.prepend_rows(self.store.before(self.store.chief_id(), message.before_id, PAGE_ROWS))
 
     # -- the Chief ------------------------------------------------------------------
 
@@ -382,7 +387,7 @@ class KeelApp(App):
             return
         if not self.room.at_latest:
             # Sending jumps back to the newest rows, where the reply will stand.
-            self.room.show_rows(self.store.tail(self.store.chief_id(), INITIAL_ROWS))
+            self._show_latest()
         try:
             user_id = self._resend_edited(message.text) if self._editing is not None else None
             if user_id is None:
@@ -485,7 +490,7 @@ class KeelApp(App):
             if not self.ui_alive:
                 return  # logged; there is no status line any more
             if isinstance(error, StoreError):  # already one line naming the file
-                self.status_line.message = str(error)
+                self._store_failed(error)
             else:
                 self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
             if event.worker.group == "chief":
@@ -600,13 +605,10 @@ class KeelApp(App):
                 self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
 
     def action_toggle_quiet(self) -> None:
-        try:
+        with self._store_guarded():
             self.store.set_state(QUIET_STATE_KEY, not self.quiet)
-        except StoreError as exc:
-            self.status_line.message = str(exc)
-            return
-        self.quiet = not self.quiet
-        self.notify("Quiet Mode on." if self.quiet else "Quiet Mode off.", timeout=2)
+            self.quiet = not self.quiet
+            self.notify("Quiet Mode on." if self.quiet else "Quiet Mode off.", timeout=2)
 
     # -- navigation -------------------------------------------------------------------
 
