@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
-from keeltui.panes.bindings import bind
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -28,6 +27,7 @@ from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
 from keeltui.config import Config
 from keeltui.main_screen import MainScreen
+from keeltui.panes.bindings import bind
 from keeltui.paths import config_stamp
 from keeltui.messages import (
     BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage, StoreWritten,
@@ -35,8 +35,7 @@ from keeltui.messages import (
 from keeltui.messages import ContextChanged
 from keeltui.messages import ChiefFirstChunk
 from keeltui.chief import controls as chief_controls
-from keeltui.panes.room_controls import RoomControls
-from keeltui.panes.working import WorkingIndicator
+from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITING, RoomControls
 from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
@@ -104,6 +103,8 @@ class KeelApp(App):
     ambient_snoozed_until: reactive[float] = reactive(0.0)
     ambient_mode: reactive[str] = reactive("")
     ambient_away: reactive[bool] = reactive(False)
+    reply_phase: reactive[str] = reactive(REPLY_IDLE)
+    """The one place that says a Chief reply is on its way (handed down to the room)."""
 
     def __init__(
         self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time, services: Services | None = None,
@@ -130,7 +131,7 @@ class KeelApp(App):
         self.tutor: TutorPane | None = None  # the tutor pane, mounted after the first frame
         self._main: MainScreen | None = None
         self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
-        self._stop_reply: asyncio.Event | None = None  # set while a Chief reply is on its way
+        self._stop_reply: asyncio.Event | None = None  # how to stop the reply on its way (not its state)
         self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
         self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
 
@@ -413,10 +414,8 @@ class KeelApp(App):
         import asyncio
 
         self.refresh_room()
-        self.room.composer.busy = True
-        self.room.replying = True
+        self.reply_phase = REPLY_WAITING
         self.room.retry_ready = False
-        self.room.query_one(WorkingIndicator).active = True
         self._stop_reply = asyncio.Event()
         self.run_worker(self._chief_reply(user_id, self._stop_reply), name="chief-reply", group="chief",
                         exit_on_error=False)
@@ -461,12 +460,16 @@ class KeelApp(App):
         self.room.begin_stream(message.row, message.buffer)
 
     def on_chief_first_chunk(self, message: ChiefFirstChunk) -> None:
-        self.room.query_one(WorkingIndicator).active = False
+        if self.reply_phase == REPLY_WAITING:
+            self.reply_phase = REPLY_STREAMING
+
+    def watch_reply_phase(self, phase: str) -> None:
+        if self.ui_alive:
+            self.room.reply_phase = phase
 
     def on_chief_reply_finished(self, message: ChiefReplyFinished) -> None:
         if not self.ui_alive:
             return
-        self.room.composer.busy = False
         self._reply_settled(message.row)
         if message.row is not None and message.row.status == chief_controls.STOPPED:
             self.status_line.message = "Reply stopped; F5 asks again."
@@ -494,7 +497,6 @@ class KeelApp(App):
             else:
                 self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
             if event.worker.group == "chief":
-                self.room.composer.busy = False
                 self._reply_settled(None)
 
     def on_store_written(self, message: StoreWritten) -> None:
@@ -698,13 +700,12 @@ class KeelApp(App):
 
     def _reply_settled(self, row) -> None:
         self._stop_reply = None
-        self.room.replying = False
-        self.room.query_one(WorkingIndicator).active = False
+        self.reply_phase = REPLY_IDLE
         self.room.retry_ready = row is None or row.status in chief_controls.UNFINISHED
 
     @on(RoomControls.StopWanted)
     def action_stop_reply(self) -> None:
-        if self._stop_reply is not None:
+        if self.reply_phase != REPLY_IDLE and self._stop_reply is not None:
             self._stop_reply.set()
 
     @on(RoomControls.RetryWanted)
@@ -716,7 +717,7 @@ class KeelApp(App):
         await self._answer_again(only_unfinished=False)
 
     async def _answer_again(self, *, only_unfinished: bool) -> None:
-        if self.quiet or self.room.replying:
+        if self.quiet or self.reply_phase != REPLY_IDLE:
             self.bell()
             return
         _, old_reply = self.chief.last_exchange()
@@ -734,7 +735,7 @@ class KeelApp(App):
     @on(RoomControls.EditWanted)
     def action_edit_last(self) -> None:
         user, reply = self.chief.last_exchange()
-        if self.quiet or self.room.replying or not chief_controls.can_edit(user, reply):
+        if self.quiet or self.reply_phase != REPLY_IDLE or not chief_controls.can_edit(user, reply):
             self.bell()
             return
         self._editing = user.id

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
-from keeltui.panes.bindings import bind
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -31,6 +30,7 @@ from keeltui.chief.streaming import StreamBuffer
 from keeltui.config import Config
 from keeltui.messages import ContextChanged
 from keeltui.panes.assessment import AssessmentCard
+from keeltui.panes.bindings import bind
 from keeltui.panes.composer import Composer
 from keeltui.panes.message import ChatMessage
 from keeltui.panes.plan_map import PlanCard, PlanMap

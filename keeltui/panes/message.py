@@ -13,7 +13,6 @@ import time
 
 from rich.console import Group
 from rich.text import Text
-from keeltui.panes.bindings import bind
 from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
@@ -22,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from keeltui.chief.streaming import StreamBuffer, body_blocks, reserved_rows, split_settled
+from keeltui.panes.bindings import bind
 from keeltui.panes.versions import folded_line, status_mark
 
 from keeltui.safe_markdown import safe_markdown

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from textual import events
 from textual.app import ComposeResult
-from keeltui.panes.bindings import bind
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input, Static
+
+from keeltui.panes.bindings import bind
 
 
 class SearchInput(Input):

@@ -7,11 +7,11 @@ tighter spacing, none of a turn's actions. A summary starts folded; Enter unfold
 from __future__ import annotations
 
 from rich.text import Text
-from keeltui.panes.bindings import bind
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from keeltui.chief.turn_kinds import SUMMARY, badge
+from keeltui.panes.bindings import bind
 from keeltui.panes.message import copy_row_text
 from keeltui.textsafe import clean_text, looks_like_markdown
 

@@ -180,3 +180,19 @@ async def test_every_control_is_in_the_command_palette(make_app):
         await pilot.press("enter")
         await wait_for(pilot, lambda: bool(app.room.query(SearchBar)) and app.room.query_one(SearchBar).is_open,
                        what="the search field from the palette")
+
+
+async def test_a_reply_stopped_before_its_first_chunk_hides_the_indicator_and_frees_the_composer(make_app, loopback):
+    # No first chunk ever comes: the one "a reply is on its way" state still ends, and
+    # every part that follows it (indicator, composer, footer keys) follows it back.
+    loopback.queue(Reply(text="Too late.", delay=8))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "slow one")
+        await wait_for(pilot, lambda: "Chief is thinking" in screen_text(app), what="the working indicator")
+        assert app.room.composer.busy and app.room.replying
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: idle(app), timeout=20, what="the reply stopped")
+        await wait_for(pilot, lambda: "is thinking" not in screen_text(app), what="the indicator gone")
+        await wait_for(pilot, lambda: "Stop" not in screen_text(app).splitlines()[-1], what="Esc Stop gone from the footer")
+        assert app.focused is app.room.composer.input
