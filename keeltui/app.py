@@ -40,7 +40,8 @@ from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.status_line import StatusLine
-from keeltui.statusfile import StatusState, render_status, write_status
+from keeltui.adapters.status_file import write_status
+from keeltui.statusfile import StatusState, render_status
 from keeltui.store import Store, StoreError
 from keeltui.wiring import Services, wire
 

@@ -159,7 +159,8 @@ def cmd_run(args) -> int:
 
 
 def cmd_status(args) -> int:
-    from keeltui.statusfile import read_status, tmux_escape
+    from keeltui.adapters.status_file import read_status
+    from keeltui.statusfile import tmux_escape
 
     config = _load_config(args)
     line = read_status(config.status_file_path())
@@ -415,7 +416,8 @@ def _fast_status(argv: list[str]) -> int | None:
     path = status_path_fast(config_path)
     if path is None:
         return None
-    from keeltui.statusfile import read_status_payload, tmux_escape
+    from keeltui.adapters.status_file import read_status_payload
+    from keeltui.statusfile import tmux_escape
 
     line, stamp = read_status_payload(path)
     if stamp != config_stamp(config_path):

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from keeltui.statusfile import write_status
+from keeltui.adapters.status_file import write_status
 from keeltui.store import Store
 from tests.conftest import write_config
 from tests.support.need import need_binary
