@@ -62,6 +62,7 @@ BRAIN_NOTICE_KEY = "brain_offline_notice"
 INITIAL_ROWS = 16
 BRAIN_REPROBE_SECS = 30
 BRAIN_OFFLINE = "brain offline"
+STOPPED_LINE = "Reply stopped; F5 asks again."
 
 
 def offline_notice(base_url: str, problem: str) -> str:
@@ -415,6 +416,8 @@ class KeelApp(App):
         import asyncio
 
         self.refresh_room()
+        if self.status_line.message == STOPPED_LINE:
+            self.status_line.message = ""  # about the stopped reply: a new turn makes it untrue
         self.reply_phase = REPLY_WAITING
         self.room.retry_ready = False
         self._stop_reply = asyncio.Event()
@@ -473,7 +476,7 @@ class KeelApp(App):
             return
         self._reply_settled(message.row)
         if message.row is not None and message.row.status == chief_controls.STOPPED:
-            self.status_line.message = "Reply stopped; F5 asks again."
+            self.status_line.message = STOPPED_LINE
         if message.row is not None:
             self.room.end_stream(message.row)
         self.refresh_room()

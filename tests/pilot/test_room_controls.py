@@ -196,3 +196,21 @@ async def test_a_reply_stopped_before_its_first_chunk_hides_the_indicator_and_fr
         await wait_for(pilot, lambda: "is thinking" not in screen_text(app), what="the indicator gone")
         await wait_for(pilot, lambda: "Stop" not in screen_text(app).splitlines()[-1], what="Esc Stop gone from the footer")
         assert app.focused is app.room.composer.input
+
+
+async def test_the_stopped_line_goes_when_the_next_message_is_sent(make_app, loopback):
+    # "F5 asks again" is about the stopped reply: once a new turn is on its way it is
+    # no longer true, and F5 is not offered.
+    loopback.queue(Reply(chunks=[f"word{i} " for i in range(300)], chunk_delay=0.05),
+                   Reply(chunks=[f"next{i} " for i in range(300)], chunk_delay=0.05))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "tell me everything")
+        await wait_for(pilot, lambda: re.search(r"word[3-9]", screen_text(app)), timeout=20, what="the reply streaming")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "Reply stopped" in screen_text(app), timeout=20, what="the stopped line")
+        await send(pilot, "something else")
+        await wait_for(pilot, lambda: re.search(r"next[3-9]", screen_text(app)), timeout=20, what="the new reply")
+        assert "Reply stopped" not in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: idle(app), timeout=20, what="the second reply stopped")
