@@ -11,11 +11,11 @@ import gc
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -28,6 +28,7 @@ from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
 from keeltui.config import Config
 from keeltui.main_screen import MainScreen
+from keeltui.panes.bindings import bind
 from keeltui.paths import config_stamp
 from keeltui.messages import (
     BrainChecked, ChiefReplyFinished, ChiefReplyStarted, StatusMessage, StoreWritten,
@@ -35,13 +36,13 @@ from keeltui.messages import (
 from keeltui.messages import ContextChanged
 from keeltui.messages import ChiefFirstChunk
 from keeltui.chief import controls as chief_controls
-from keeltui.panes.room_controls import RoomControls
-from keeltui.panes.working import WorkingIndicator
+from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITING, RoomControls
 from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.status_line import StatusLine
-from keeltui.statusfile import StatusState, render_status, write_status
+from keeltui.adapters.status_file import write_status
+from keeltui.statusfile import StatusState, render_status
 from keeltui.store import Row, Store, StoreError
 from keeltui.wiring import Services, wire
 
@@ -62,6 +63,7 @@ BRAIN_NOTICE_KEY = "brain_offline_notice"
 INITIAL_ROWS = 16
 BRAIN_REPROBE_SECS = 30
 BRAIN_OFFLINE = "brain offline"
+STOPPED_LINE = "Reply stopped; F5 asks again."
 
 
 def offline_notice(base_url: str, problem: str) -> str:
@@ -79,19 +81,19 @@ class KeelApp(App):
     ENABLE_COMMAND_PALETTE = True
 
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
-        Binding("ctrl+g", "toggle_quiet", "Quiet", priority=True, id="quiet"),
-        Binding("ctrl+t", "switch_pane", "Chief/Tutor", priority=True, id="switch_pane"),
-        Binding("escape", "leave_composer", "Leave input", id="leave_composer"),
+        bind("quit", "quit", "Quit", priority=True),
+        bind("quiet", "toggle_quiet", "Quiet", priority=True),
+        bind("switch_pane", "switch_pane", "Chief/Tutor", priority=True),
+        bind("leave_composer", "leave_composer", "Leave input"),
         # F-keys work while typing (priority: the TextArea has its own F6/F7); the
         # single letters z/f/F/i live on the room's row list (panes/row_keys.py).
-        Binding("f6", "snooze", "Snooze 1h", priority=True, id="snooze"),
-        Binding("f7", "start_focus", "Focus", priority=True, id="focus"),
-        Binding("f8", "stop_focus", "Stop focus", priority=True, show=False, id="stop_focus"),
-        Binding("f2", "settings", "Settings", id="settings"),
+        bind("snooze", "snooze", "Snooze 1h", priority=True),
+        bind("focus", "start_focus", "Focus", priority=True),
+        bind("stop_focus", "stop_focus", "Stop focus", priority=True, show=False),
+        bind("settings", "settings", "Settings"),
         # The drift banner's keys: chords that work while typing, so acting on a drift
         # never means leaving the composer first (or typing a letter into it).
-        Binding("f3", "day", "Your day", priority=True, id="day"),
+        bind("day", "day", "Your day", priority=True),
     ]
 
     quiet: reactive[bool] = reactive(False)
@@ -104,6 +106,8 @@ class KeelApp(App):
     ambient_snoozed_until: reactive[float] = reactive(0.0)
     ambient_mode: reactive[str] = reactive("")
     ambient_away: reactive[bool] = reactive(False)
+    reply_phase: reactive[str] = reactive(REPLY_IDLE)
+    """The one place that says a Chief reply is on its way (handed down to the room)."""
 
     def __init__(
         self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time, services: Services | None = None,
@@ -131,7 +135,7 @@ class KeelApp(App):
         self.tutor: TutorPane | None = None  # the tutor pane, mounted after the first frame
         self._main: MainScreen | None = None
         self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
-        self._stop_reply: asyncio.Event | None = None  # set while a Chief reply is on its way
+        self._stop_reply: asyncio.Event | None = None  # how to stop the reply on its way (not its state)
         self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
         self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
 
@@ -186,7 +190,7 @@ class KeelApp(App):
         self.quiet = quiet_mode_on(self.store)
         rows = self._first_rows  # composed into the room's first frame (get_default_screen)
         self._room_cursor = rows[-1].id if rows else 0
-        if rows:
+        if rows:  # older ones page in after the first frame
             self.call_after_refresh(self._page_in_backlog, rows[0].id)
         self._data_version = self.store.data_version()
         if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
@@ -284,10 +288,8 @@ class KeelApp(App):
 
     def set_brain_online(self, online: bool, problem: str | None = None, *, notice: bool = True) -> None:
         """Say once, as a notice, that the brain is offline; forget it once it answers."""
-        try:
+        with self._store_guarded():  # the notice could not be stored: the status line says why
             self._set_brain_online(online, problem, notice=notice)
-        except StoreError as exc:  # the notice could not be stored: the status line says why
-            self.status_line.message = self.database_problem or str(exc)
 
     def _set_brain_online(self, online: bool, problem: str | None, *, notice: bool) -> None:
         self.brain_online = online
@@ -312,11 +314,31 @@ class KeelApp(App):
 
     # -- the store is the source of truth ---------------------------------------------
 
-    def _poll_store(self) -> None:
+    def _store_failed(self, exc: StoreError) -> None:
+        """A store read or write failed: its one line (naming the file) goes on the status
+        line, unless a database problem is already held there (other lines give way)."""
+        self.status_line.message = self.database_problem or str(exc)
+
+    @contextmanager
+    def _store_guarded(self) -> Iterator[None]:
+        """Run a block that reads or writes the store; a failure ends the block and says
+        why on the status line. What is on screen stays; the app keeps running."""
         try:
+            yield
+        except StoreError as exc:
+            self._store_failed(exc)
+
+    def _show_latest(self) -> list:
+        """The newest rows, following the bottom; older ones page in after the first frame."""
+        rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
+        self.room.show_rows(rows)
+        if rows:
+            self.call_after_refresh(self._page_in_backlog, rows[0].id)
+        return rows
+
+    def _poll_store(self) -> None:
+        with self._store_guarded():  # a damaged page, a vanished file: say so, keep running
             self._poll_store_once()
-        except StoreError as exc:  # a damaged page, a vanished file: say so, keep running
-            self.status_line.message = str(exc)
 
     def _poll_store_once(self) -> None:
         version = self.store.data_version()
@@ -349,50 +371,38 @@ class KeelApp(App):
             self.room.append_rows(refreshed + rows)
 
     def _page_in_backlog(self, before_id: int) -> None:
-        try:
+        with self._store_guarded():
             self.room.prepend_rows(self.store.before(self.store.chief_id(), before_id, PAGE_ROWS))
-        except StoreError as exc:
-            self.status_line.message = str(exc)
 
     def on_chief_room_newer_wanted(self, message: ChiefRoom.NewerWanted) -> None:
-        try:
+        with self._store_guarded():
             rows = self.store.after(self.store.chief_id(), message.after_id, PAGE_ROWS + 1)
-        except StoreError as exc:
-            self.status_line.message = str(exc)
-            return
-        self.room.append_page(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
+            self.room.append_page(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
 
     def on_chief_room_latest_wanted(self, message: ChiefRoom.LatestWanted) -> None:
-        rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
-        self.room.show_rows(rows)
-        if rows:
-            self.call_after_refresh(self._page_in_backlog, rows[0].id)
+        with self._store_guarded():
+            self._show_latest()
 
     def on_chief_room_first_wanted(self, message: ChiefRoom.FirstWanted) -> None:
-        rows = self.store.after(self.store.chief_id(), 0, PAGE_ROWS + 1)
-        self.room.show_first(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
+        with self._store_guarded():
+            rows = self.store.after(self.store.chief_id(), 0, PAGE_ROWS + 1)
+            self.room.show_first(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
 
     def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
-        try:
-            older = self.store.before(self.store.chief_id(), message.before_id, message.count)
-        except StoreError as exc:
-            # A damaged page: say which file and how to recover; what is shown stays.
-            self.status_line.message = str(exc)
-            return
-        self.room.prepend_rows(older)
+        with self._store_guarded():  # a damaged page: which file, how to recover; what is shown stays
+            self.room.prepend_rows(self.store.before(self.store.chief_id(), message.before_id, message.count))
 
     # -- the Chief ------------------------------------------------------------------
 
-    def on_composer_submitted(self, message: Composer.Submitted) -> None:
-        if message.composer.id != "chief-composer":
-            return
+    @on(Composer.Submitted, "#chief-composer")
+    def _chief_composer_submitted(self, message: Composer.Submitted) -> None:
         message.stop()
         if self.quiet:
             self.bell()  # the room is hidden: nothing typed goes to the Chief
             return
         if not self.room.at_latest:
             # Sending jumps back to the newest rows, where the reply will stand.
-            self.room.show_rows(self.store.tail(self.store.chief_id(), INITIAL_ROWS))
+            self._show_latest()
         try:
             user_id = self._resend_edited(message.text) if self._editing is not None else None
             if user_id is None:
@@ -418,10 +428,10 @@ class KeelApp(App):
         import asyncio
 
         self.refresh_room()
-        self.room.composer.busy = True
-        self.room.replying = True
+        if self.status_line.message == STOPPED_LINE:
+            self.status_line.message = ""  # about the stopped reply: a new turn makes it untrue
+        self.reply_phase = REPLY_WAITING
         self.room.retry_ready = False
-        self.room.query_one(WorkingIndicator).active = True
         self._stop_reply = asyncio.Event()
         self.run_worker(self._chief_reply(user_id, self._stop_reply), name="chief-reply", group="chief",
                         exit_on_error=False)
@@ -466,15 +476,19 @@ class KeelApp(App):
         self.room.begin_stream(message.row, message.buffer)
 
     def on_chief_first_chunk(self, message: ChiefFirstChunk) -> None:
-        self.room.query_one(WorkingIndicator).active = False
+        if self.reply_phase == REPLY_WAITING:
+            self.reply_phase = REPLY_STREAMING
+
+    def watch_reply_phase(self, phase: str) -> None:
+        if self.ui_alive:
+            self.room.reply_phase = phase
 
     def on_chief_reply_finished(self, message: ChiefReplyFinished) -> None:
         if not self.ui_alive:
             return
-        self.room.composer.busy = False
         self._reply_settled(message.row)
         if message.row is not None and message.row.status == chief_controls.STOPPED:
-            self.status_line.message = "Reply stopped; F5 asks again."
+            self.status_line.message = STOPPED_LINE
         if message.row is not None:
             self.room.end_stream(message.row)
         self.refresh_room()
@@ -495,11 +509,10 @@ class KeelApp(App):
             if not self.ui_alive:
                 return  # logged; there is no status line any more
             if isinstance(error, StoreError):  # already one line naming the file
-                self.status_line.message = str(error)
+                self._store_failed(error)
             else:
                 self.status_line.message = f"{event.worker.name or 'a worker'} failed: {type(error).__name__}: {error}"
             if event.worker.group == "chief":
-                self.room.composer.busy = False
                 self._reply_settled(None)
 
     def on_store_written(self, message: StoreWritten) -> None:
@@ -589,13 +602,10 @@ class KeelApp(App):
                 self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
 
     def action_toggle_quiet(self) -> None:
-        try:
+        with self._store_guarded():
             self.store.set_state(QUIET_STATE_KEY, not self.quiet)
-        except StoreError as exc:
-            self.status_line.message = str(exc)
-            return
-        self.quiet = not self.quiet
-        self.notify("Quiet Mode on." if self.quiet else "Quiet Mode off.", timeout=2)
+            self.quiet = not self.quiet
+            self.notify("Quiet Mode on." if self.quiet else "Quiet Mode off.", timeout=2)
 
     # -- navigation -------------------------------------------------------------------
 
@@ -685,13 +695,12 @@ class KeelApp(App):
 
     def _reply_settled(self, row) -> None:
         self._stop_reply = None
-        self.room.replying = False
-        self.room.query_one(WorkingIndicator).active = False
+        self.reply_phase = REPLY_IDLE
         self.room.retry_ready = row is None or row.status in chief_controls.UNFINISHED
 
     @on(RoomControls.StopWanted)
     def action_stop_reply(self) -> None:
-        if self._stop_reply is not None:
+        if self.reply_phase != REPLY_IDLE and self._stop_reply is not None:
             self._stop_reply.set()
 
     @on(RoomControls.RetryWanted)
@@ -703,7 +712,7 @@ class KeelApp(App):
         await self._answer_again(only_unfinished=False)
 
     async def _answer_again(self, *, only_unfinished: bool) -> None:
-        if self.quiet or self.room.replying:
+        if self.quiet or self.reply_phase != REPLY_IDLE:
             self.bell()
             return
         _, old_reply = self.chief.last_exchange()
@@ -721,7 +730,7 @@ class KeelApp(App):
     @on(RoomControls.EditWanted)
     def action_edit_last(self) -> None:
         user, reply = self.chief.last_exchange()
-        if self.quiet or self.room.replying or not chief_controls.can_edit(user, reply):
+        if self.quiet or self.reply_phase != REPLY_IDLE or not chief_controls.can_edit(user, reply):
             self.bell()
             return
         self._editing = user.id
@@ -763,8 +772,11 @@ class KeelApp(App):
             self.bell()
             return
         self._search = (needle, row.id)
-        total = self.store.count_matches(room_id, needle)
-        bar.status = f"{self.store.count_matches(room_id, needle, from_id=row.id)} of {total} (newest first)"
+        bar.status = "counting…"
+        # Counting scans the whole room: off the UI thread, so typing never waits; a
+        # newer search cancels an older count (exclusive), and its late answer is dropped.
+        self.run_worker(lambda: self._count_matches(room_id, needle, row.id), name="search-count",
+                        group="search-count", exclusive=True, thread=True, exit_on_error=False)
         if self.room.row_widget(row.id) is None:
             # Not mounted: show the rows around the match (the rest pages in as you scroll).
             half = PAGE_ROWS // 2
@@ -772,6 +784,27 @@ class KeelApp(App):
             self.room.show_rows(self.store.before(room_id, row.id, half) + [row] + newer[:half])
             self.room.at_latest = len(newer) <= half
         self.call_after_refresh(self.room.mark_match, row.id)
+
+    class MatchesCounted(Message):
+        """How many rows match ``needle``, and how many of them from ``row_id`` on."""
+
+        def __init__(self, needle: str, row_id: int, position: int, total: int) -> None:
+            super().__init__()
+            self.needle, self.row_id, self.position, self.total = needle, row_id, position, total
+
+    def _count_matches(self, room_id: int, needle: str, row_id: int) -> None:
+        from textual.worker import get_current_worker
+
+        position, total = self.store.count_matches(room_id, needle, from_id=row_id)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.MatchesCounted(needle, row_id, position, total))
+
+    def on_keel_app_matches_counted(self, message: "KeelApp.MatchesCounted") -> None:
+        from keeltui.panes.search_bar import SearchBar
+
+        if not self.ui_alive or self._search != (message.needle, message.row_id):
+            return  # the search moved on (or closed) while this was counted
+        self.room.query_one(SearchBar).status = f"{message.position} of {message.total} (newest first)"
 
     def on_search_bar_closed(self, message: SearchBar.Closed) -> None:
         from keeltui.panes.search_bar import SearchBar

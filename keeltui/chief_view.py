@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.message import Message
 from textual.geometry import Size
 from textual.layout import DockArrangeResult
@@ -21,6 +20,7 @@ from textual.widgets import Static
 
 from keeltui.chief.context import Row as RowLike  # one protocol for a stored row
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
+from keeltui.panes.bindings import bind
 from keeltui.panes.composer import Composer, ComposerInput
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.panes.message import ChatMessage, StreamingReply
@@ -57,8 +57,8 @@ class RoomLog(RowList):
     virtual_size = Reactive(Size(0, 0), layout=False, repaint=False)
 
     BINDINGS = [
-        Binding("home", "scroll_home", "First row", show=False, id="room_first"),
-        Binding("end", "scroll_end", "Newest", show=False, id="room_latest"),
+        bind("room_first", "scroll_home", "First row", show=False),
+        bind("room_latest", "scroll_end", "Newest", show=False),
     ]
 
     class ReachedTop(Message):

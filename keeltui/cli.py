@@ -116,9 +116,12 @@ def _open_store(config, *, readonly: bool = False, say_notices: bool = True):
 
 def _settled(rows):
     """Rows as a reader sees them: a reply whose writer died reads as cut off."""
+    import os
+
+    from keeltui.adapters.process_probe import pid_alive
     from keeltui.chief.interrupted import as_settled
 
-    return [as_settled(row) for row in rows]
+    return [as_settled(row, os.getpid(), pid_alive) for row in rows]
 
 
 def _refuse_if_quiet(store) -> None:
@@ -156,8 +159,9 @@ def cmd_run(args) -> int:
 
 
 def cmd_status(args) -> int:
+    from keeltui.adapters.status_file import read_status, remember_validated
     from keeltui.paths import config_stamp
-    from keeltui.statusfile import read_status, remember_validated, tmux_escape
+    from keeltui.statusfile import tmux_escape
 
     stamp = config_stamp(args.config)
     config = _load_config(args)
@@ -416,7 +420,8 @@ def _fast_status(argv: list[str]) -> int | None:
     path = status_path_fast(config_path)
     if path is None:
         return None
-    from keeltui.statusfile import read_status_payload, status_validated, tmux_escape
+    from keeltui.adapters.status_file import read_status_payload, status_validated
+    from keeltui.statusfile import tmux_escape
 
     line, stamp = read_status_payload(path)
     current = config_stamp(config_path)

@@ -16,10 +16,11 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 from urllib.parse import quote
 
 from keeltui import dbfiles
+from keeltui.adapters.process_probe import pid_alive
 from keeltui.chief import turn_kinds
 from keeltui.chief.interrupted import WRITER_PART, is_orphan, settled_parts
 from keeltui.chief.turn_kinds import classify, report_kind
@@ -438,7 +439,7 @@ class Store:
             return None
         return f"database damaged at {dbfiles.shown(path)}; {dbfiles.recover_hint(path)}"
 
-    def settle_interrupted(self, alive=None) -> int:
+    def settle_interrupted(self, alive: Callable[[int], bool] = pid_alive) -> int:
         """Replies left ``streaming`` by a process that died are marked cut off (kept).
 
         Only rows from a stored mark on are looked at (the rows written since the last
@@ -716,14 +717,16 @@ class Store:
             row = self._conn.execute(sql, params).fetchone()
         return _to_row(row) if row else None
 
-    def count_matches(self, conversation_id: int, needle: str, *, from_id: int = 0) -> int:
-        """How many rows with id >= ``from_id`` contain ``needle`` (case-insensitive)."""
+    def count_matches(self, conversation_id: int, needle: str, *, from_id: int = 0) -> tuple[int, int]:
+        """``(rows with id >= from_id, all rows)`` that contain ``needle`` (case-insensitive),
+        in one scan of the room (a long room makes each scan costly)."""
         with self._reading():
-            return self._conn.execute(
-                "SELECT count(*) FROM messages WHERE conversation_id = ? AND id >= ? "
+            found, total = self._conn.execute(
+                "SELECT total(id >= ?), count(*) FROM messages WHERE conversation_id = ? "
                 "AND instr(lower(content), lower(?)) > 0",
-                (conversation_id, from_id, needle),
-            ).fetchone()[0]
+                (from_id, conversation_id, needle),
+            ).fetchone()
+        return int(found), total
 
     # -- events and state -----------------------------------------------------------
 

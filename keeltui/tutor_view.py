@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -31,6 +30,7 @@ from keeltui.chief.streaming import StreamBuffer
 from keeltui.config import Config
 from keeltui.messages import ContextChanged
 from keeltui.panes.assessment import AssessmentCard
+from keeltui.panes.bindings import bind
 from keeltui.panes.composer import Composer
 from keeltui.panes.message import ChatMessage
 from keeltui.panes.plan_map import PlanCard, PlanMap
@@ -94,13 +94,13 @@ class TutorPane(Vertical):
 
     # On the pane, so they work wherever focus is inside it (the quiz, the log, a button).
     BINDINGS = [
-        Binding("ctrl+l", "sessions", "Sessions", id="tutor_sessions"),
-        Binding("f5", "retry", "Retry", id="tutor_retry"),
-        Binding("f4", "summary", "Summary", id="tutor_summary"),
-        Binding("ctrl+o", "accept", "Accept plan", id="accept_plan"),
-        Binding("ctrl+r", "decline", "Decline plan", id="decline_plan"),
-        Binding("f9", "abort_job", "Abort job", id="tutor_abort_job"),
-        Binding("escape", "leave_input", "Stop / leave input", show=False, id="tutor_leave_input"),
+        bind("tutor_sessions", "sessions", "Sessions"),
+        bind("tutor_retry", "retry", "Retry"),
+        bind("tutor_summary", "summary", "Summary"),
+        bind("accept_plan", "accept", "Accept plan"),
+        bind("decline_plan", "decline", "Decline plan"),
+        bind("tutor_abort_job", "abort_job", "Abort job"),
+        bind("tutor_leave_input", "leave_input", "Stop / leave input", show=False),
     ]
 
     class JobStarted(Message):

@@ -2,37 +2,17 @@
 
 A streaming reply row carries a ``writer`` part naming the process that streams it.
 A row still ``streaming`` whose writer is gone will never be finished: it is settled
-as cut off (its partial text kept) instead of standing as an empty box for ever. Pure
-but for the liveness probe, which callers may replace.
+as cut off (its partial text kept) instead of standing as an empty box for ever. Pure:
+the caller hands in its own pid and the liveness probe (keeltui/adapters/process_probe.py).
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
+from typing import Callable
 
 WRITER_PART = "writer"
 CUT_OFF_MESSAGE = "cut off: the keeltui process writing this reply stopped before it finished"
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True  # someone else's live process: not ours to judge
-    return not _zombie(pid)
-
-
-def _zombie(pid: int) -> bool:
-    """A killed process nobody has reaped yet still answers kill(0): it writes nothing more."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-    except OSError:
-        return False  # no /proc (macOS): trust kill(0)
-    return stat[stat.rfind(b")") + 2:][:1] in (b"Z", b"X")
 
 
 def writer_pid(parts: list) -> int | None:
@@ -42,7 +22,7 @@ def writer_pid(parts: list) -> int | None:
     return None
 
 
-def is_orphan(parts: list, own_pid: int, alive=None) -> bool:
+def is_orphan(parts: list, own_pid: int, alive: Callable[[int], bool]) -> bool:
     """Whether a ``streaming`` row with these parts has no live writer.
 
     A row from a build that recorded no writer is an orphan: it cannot be finished.
@@ -52,7 +32,7 @@ def is_orphan(parts: list, own_pid: int, alive=None) -> bool:
         return True
     if pid == own_pid:
         return False
-    return not (alive or pid_alive)(pid)
+    return not alive(pid)
 
 
 def settled_parts(parts: list) -> list:
@@ -60,8 +40,8 @@ def settled_parts(parts: list) -> list:
     return kept + [{"type": "error", "message": CUT_OFF_MESSAGE}]
 
 
-def as_settled(row, own_pid: int | None = None, alive=None):
+def as_settled(row, own_pid: int, alive: Callable[[int], bool]):
     """``row`` as a reader should show it: an orphaned stream reads as cut off."""
-    if row.status != "streaming" or not is_orphan(row.parts, own_pid if own_pid is not None else os.getpid(), alive):
+    if row.status != "streaming" or not is_orphan(row.parts, own_pid, alive):
         return row
     return replace(row, status="partial" if row.content else "error", parts=settled_parts(row.parts))

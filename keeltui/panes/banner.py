@@ -6,6 +6,7 @@ keyboard: acting on a drift never needs leaving the text field first.
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -53,9 +54,12 @@ class DriftBanner(Horizontal):
         self.set_class(bool(line), "-shown")
         self.query_one("#drift-text", Static).update("⚠ " + one_line(line, 200) if line else "")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#snooze")
+    def _snooze_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "snooze":
-            self.post_message(self.SnoozeRequested())
-        else:
-            self.post_message(self.FocusRequested())
+        self.post_message(self.SnoozeRequested())
+
+    @on(Button.Pressed, "#focus")
+    def _focus_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.FocusRequested())

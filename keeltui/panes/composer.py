@@ -7,7 +7,7 @@ text rides the verdict as the learner's note; Enter still sends a plain message.
 
 from __future__ import annotations
 
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -159,14 +159,20 @@ class Composer(Horizontal):
         if text:
             self.post_message(self.Submitted(self, text))
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#send")
+    def _send_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "send":
-            self._send()
-        elif event.button.id == "accept":
-            self.action_accept()
-        elif event.button.id == "decline":
-            self.action_decline()
+        self._send()
+
+    @on(Button.Pressed, "#accept")
+    def _accept_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_accept()
+
+    @on(Button.Pressed, "#decline")
+    def _decline_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_decline()
 
     def action_accept(self) -> None:
         if self.verdict_mode and not self.busy:

@@ -14,7 +14,6 @@ import time
 from rich.console import Group
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import Reactive
@@ -24,6 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from keeltui.chief.streaming import StreamBuffer, body_blocks, changed_span, reserved_rows, split_settled
+from keeltui.panes.bindings import bind
 from keeltui.panes.versions import folded_line, status_mark
 
 from keeltui.safe_markdown import safe_markdown
@@ -98,8 +98,8 @@ class ChatMessage(Static, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("c", "copy", "Copy", id="copy_message"),
-        Binding("enter", "toggle_version", "Show/hide", id="toggle_version"),
+        bind("copy_message", "copy", "Copy"),
+        bind("toggle_version", "toggle_version", "Show/hide"),
     ]
 
     unfolded = False
@@ -179,7 +179,7 @@ class StreamingReply(Widget, can_focus=True):
     StreamingReply:focus { background: $boost; }
     """
 
-    BINDINGS = [Binding("c", "copy", "Copy", id="copy_message")]
+    BINDINGS = [bind("copy_message", "copy", "Copy")]
 
     # Set by the layout pass that measured the box; Textual's default reactive then asks
     # for a second layout, which repainted the whole room a second time at every growth.

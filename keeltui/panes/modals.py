@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -153,14 +154,20 @@ class SettingsScreen(ModalScreen[tuple[str, int] | str | None]):
         event.stop()
         self._apply()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#apply")
+    def _apply_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "apply":
-            self._apply()
-        elif event.button.id == "reset":
-            self.dismiss(self.RESET)
-        else:
-            self.dismiss(None)
+        self._apply()
+
+    @on(Button.Pressed, "#reset")
+    def _reset_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(self.RESET)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
 
     def _apply(self) -> None:
         mode = self.query_one("#mode", Select).value

@@ -16,6 +16,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from keeltui.panes.bindings import bind
 from keeltui.textsafe import clean_text
 from keeltui.tutor.session import AskItem, QuizItem
 
@@ -39,7 +40,7 @@ class QuizCard(Widget, can_focus=True):
     BINDINGS = [
         Binding("up", "move(-1)", "Previous", show=False),
         Binding("down", "move(1)", "Next", show=False),
-        Binding("enter", "pick", "Answer", id="quiz_answer"),
+        bind("quiz_answer", "pick", "Answer"),
         *(Binding(str(n), f"choose({n})", f"Choice {n}", show=False) for n in range(1, MAX_CHOICES + 1)),
     ]
 

@@ -2,24 +2,33 @@
 
 The room (a subclass) gets these bindings wherever the focus is inside it. Each
 action only asks, by message; the app decides (keeltui/chief/controls.py) and acts.
-What the footer offers follows what the app hands down: ``replying`` while a reply
-is on its way, ``retry_ready`` after a reply failed, was cut off or was stopped.
+What the footer offers follows what the app hands down: ``reply_phase`` (the app's
+one "a reply is on its way" state: the composer's busy mark, the working indicator and
+the keys all follow it), ``retry_ready`` after a reply failed, was cut off or was stopped.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
+
+from keeltui.panes.bindings import bind
+from keeltui.panes.working import WorkingIndicator
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
     from keeltui.chief_view import RoomLog, RowLike
+    from keeltui.panes.composer import Composer
     from keeltui.panes.message import StreamingReply
+
+REPLY_IDLE = "idle"
+REPLY_WAITING = "waiting"
+"""Sent; no text of the reply yet (the working indicator shows)."""
+REPLY_STREAMING = "streaming"
 
 
 class RoomControls(Vertical):
@@ -30,14 +39,14 @@ class RoomControls(Vertical):
     """
 
     BINDINGS = [
-        Binding("escape", "stop_reply", "Stop", id="stop_reply"),
-        Binding("f5", "retry", "Retry", id="chief_retry"),
-        Binding("ctrl+r", "regenerate", "Regenerate", show=False, id="regenerate"),
-        Binding("ctrl+up", "edit_last", "Edit last", show=False, id="edit_last"),
-        Binding("ctrl+f", "search", "Search", id="search_room"),
+        bind("stop_reply", "stop_reply", "Stop"),
+        bind("chief_retry", "retry", "Retry"),
+        bind("regenerate", "regenerate", "Regenerate", show=False),
+        bind("edit_last", "edit_last", "Edit last", show=False),
+        bind("search_room", "search", "Search"),
     ]
 
-    replying: reactive[bool] = reactive(False)
+    reply_phase: reactive[str] = reactive(REPLY_IDLE)
     retry_ready: reactive[bool] = reactive(False)
 
     # What the room (the subclass, ChiefRoom) provides and these controls act on.
@@ -47,6 +56,9 @@ class RoomControls(Vertical):
 
         @property
         def log_view(self) -> RoomLog: ...
+
+        @property
+        def composer(self) -> Composer: ...
 
         def row_widget(self, row_id: int) -> Widget | None: ...
 
@@ -64,7 +76,13 @@ class RoomControls(Vertical):
     class EditWanted(Message):
         """Put the last user turn back in the composer, to change and resend."""
 
-    def watch_replying(self) -> None:
+    @property
+    def replying(self) -> bool:
+        return self.reply_phase != REPLY_IDLE
+
+    def watch_reply_phase(self, phase: str) -> None:
+        self.composer.busy = phase != REPLY_IDLE
+        self.query_one(WorkingIndicator).active = phase == REPLY_WAITING
         self.refresh_bindings()
 
     def watch_retry_ready(self) -> None:

@@ -7,17 +7,19 @@ the focus they act, and the footer shows them. z/f/F are aliases of F6/F7/F8.
 
 from __future__ import annotations
 
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
+from keeltui.panes.bindings import bind
+
 ROW_KEY_BINDINGS: list[BindingType] = [
-    Binding("i", "app.compose", "Write", id="compose"),
-    Binding("z", "app.snooze", "Snooze 1h", id="row_snooze"),
-    Binding("f", "app.start_focus", "Focus", id="row_focus"),
-    Binding("F", "app.stop_focus", "Stop focus", show=False, id="row_stop_focus"),
-    Binding("up", "previous_row", "Previous", show=False, id="row_up"),
-    Binding("down", "next_row", "Next", show=False, id="row_down"),
+    bind("compose", "app.compose", "Write"),
+    bind("row_snooze", "app.snooze", "Snooze 1h"),
+    bind("row_focus", "app.start_focus", "Focus"),
+    bind("row_stop_focus", "app.stop_focus", "Stop focus", show=False),
+    bind("row_up", "previous_row", "Previous", show=False),
+    bind("row_down", "next_row", "Next", show=False),
 ]
 
 

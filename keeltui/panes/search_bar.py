@@ -9,20 +9,21 @@ from __future__ import annotations
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input, Static
+
+from keeltui.panes.bindings import bind
 
 
 class SearchInput(Input):
     """An Input whose ↑/↓/Escape steer the search instead of moving a cursor."""
 
     BINDINGS = [
-        Binding("up", "older", "Older match", id="search_older"),
-        Binding("down", "newer", "Newer match", id="search_newer"),
-        Binding("escape", "close", "Close search", id="search_close"),
+        bind("search_older", "older", "Older match"),
+        bind("search_newer", "newer", "Newer match"),
+        bind("search_close", "close", "Close search"),
     ]
 
     def action_older(self) -> None:

@@ -7,11 +7,11 @@ tighter spacing, none of a turn's actions. A summary starts folded; Enter unfold
 from __future__ import annotations
 
 from rich.text import Text
-from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from keeltui.chief.turn_kinds import SUMMARY, badge
+from keeltui.panes.bindings import bind
 from keeltui.panes.message import copy_row_text
 from keeltui.textsafe import clean_text, looks_like_markdown
 
@@ -35,8 +35,8 @@ class SystemLine(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("enter", "toggle_fold", "Fold/unfold", id="fold_summary"),
-        Binding("c", "copy", "Copy", id="copy_message"),
+        bind("fold_summary", "toggle_fold", "Fold/unfold"),
+        bind("copy_message", "copy", "Copy"),
     ]
 
     folded: reactive[bool] = reactive(True)

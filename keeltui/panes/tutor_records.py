@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 
+from keeltui.panes.bindings import bind
 from keeltui.panes.modals import _MODAL_CSS
 from keeltui.textsafe import clean_text, one_line
 from keeltui.tutor.session_rows import SessionRow, stamp
@@ -35,8 +36,8 @@ class SessionList(OptionList):
     """The tutor's session list; r renames and Delete deletes the highlighted session."""
 
     BINDINGS = [
-        Binding("r", "rename", "Rename", id="tutor_rename_session"),
-        Binding("delete,d", "delete", "Delete", id="tutor_delete_session"),
+        bind("tutor_rename_session", "rename", "Rename"),
+        bind("tutor_delete_session", "delete", "Delete"),
     ]
 
     class RenameRequested(Message):

@@ -96,6 +96,10 @@ class ChiefTurns:
         """
         if stop is not None:
             return await self._reply_until_stopped(user_id, on_delta, on_start, stop)
+        return await self._reply(user_id, on_delta, on_start, None)
+
+    async def _reply(self, user_id, on_delta, on_start, stop: asyncio.Event | None) -> TurnResult:
+        """The reply itself; ``stop`` only says whether a cancellation is the owner's stop."""
         messages = self.context()
         messages = await self._compacted_before_call(messages)
         reply_id = self.store.add_message(
@@ -108,36 +112,42 @@ class ChiefTurns:
         usage: Usage | None = None
         retried = False
         error: BrainError | None = None
-        while True:
-            try:
-                async for event in self.brain.stream("chief", messages):
-                    if isinstance(event, TextDelta):
-                        pieces.append(event.text)
-                        if on_delta is not None:
-                            on_delta(event.text)
-                        now = self._clock()
-                        if now - last_persist >= PERSIST_EVERY_SECS:
-                            self.store.update_message(reply_id, content="".join(pieces))
-                            last_persist = now
-                    elif isinstance(event, StreamDone):
-                        usage = event.completion.usage
-                break
-            except asyncio.CancelledError:
-                # Stopped (the app closing on a signal, or the owner): settle the row as cut
-                # off with everything received, never leave it "streaming" for good.
-                self._settle_cut_off(reply_id, "".join(pieces), "stopped before the reply was complete")
-                raise
-            except BrainError as exc:
-                if retried or pieces or not is_context_overflow(exc):
-                    error = exc
+        try:
+            while True:
+                try:
+                    async for event in self.brain.stream("chief", messages):
+                        if isinstance(event, TextDelta):
+                            pieces.append(event.text)
+                            if on_delta is not None:
+                                on_delta(event.text)
+                            now = self._clock()
+                            if now - last_persist >= PERSIST_EVERY_SECS:
+                                self.store.update_message(reply_id, content="".join(pieces))
+                                last_persist = now
+                        elif isinstance(event, StreamDone):
+                            usage = event.completion.usage
                     break
-                # The endpoint's window is smaller than the prompt: fold older turns into a
-                # summary (keeping only the turn being answered) and try once more, tighter.
-                retried = True
-                tight = max(MIN_WINDOW, int(estimate_tokens(messages) * RETRY_SHARE))
-                window = min(self.brain.window_for("chief"), tight)
-                await self.compact(keep_recent=1, window_tokens=window)
-                messages = self.context(window)
+                except BrainError as exc:
+                    if retried or pieces or not is_context_overflow(exc):
+                        error = exc
+                        break
+                    # The endpoint's window is smaller than the prompt: fold older turns into a
+                    # summary (keeping only the turn being answered) and try once more, tighter.
+                    retried = True
+                    tight = max(MIN_WINDOW, int(estimate_tokens(messages) * RETRY_SHARE))
+                    window = min(self.brain.window_for("chief"), tight)
+                    await self.compact(keep_recent=1, window_tokens=window)
+                    messages = self.context(window)
+        except asyncio.CancelledError:
+            # Never leave the row "streaming" for good, and settle it in one write: the
+            # owner's stop keeps the text as stopped; anything else (the app closing on
+            # a signal) marks it cut off with everything received.
+            text = "".join(pieces)
+            if stop is not None and stop.is_set():
+                self.store.update_message(reply_id, content=text, status=controls.STOPPED)
+            else:
+                self._settle_cut_off(reply_id, text, "stopped before the reply was complete")
+            raise
         if error is not None:
             text = "".join(pieces)
             self.store.update_message(
@@ -203,7 +213,7 @@ class ChiefTurns:
             if on_delta is not None:
                 on_delta(piece)
 
-        streaming = asyncio.ensure_future(self.reply(user_id, delta, started))
+        streaming = asyncio.ensure_future(self._reply(user_id, delta, started, stop))
         stopping = asyncio.ensure_future(stop.wait())
         await asyncio.wait({streaming, stopping}, return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
@@ -217,9 +227,8 @@ class ChiefTurns:
         if not reply_id:
             # Stopped before the reply row existed: there is nothing to keep.
             return TurnResult(0, "", None, stopped=True)
-        text = "".join(shown)
-        self.store.update_message(reply_id[0], content=text, status=controls.STOPPED)
-        return TurnResult(reply_id[0], text, None, stopped=True)
+        # The stream settled its row as stopped when it was cancelled (one write).
+        return TurnResult(reply_id[0], "".join(shown), None, stopped=True)
 
     # -- the owner's controls: retry, regenerate, edit (decided in chief/controls.py) ----
 

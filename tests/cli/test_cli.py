@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from keeltui.statusfile import write_status
+from keeltui.adapters.status_file import write_status
 from keeltui.store import Store
 from tests.conftest import write_config
 from keeltui_dev.loopback import Reply, free_port

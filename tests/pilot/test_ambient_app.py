@@ -23,7 +23,7 @@ from keeltui.app import KeelApp
 from keeltui.panes.modals import FocusPrompt, SettingsScreen
 from keeltui.panes.system_line import SystemLine
 from keeltui.sentinel import NUDGE_EVENT
-from keeltui.statusfile import read_status
+from keeltui.adapters.status_file import read_status
 from keeltui.store import Store
 from tests.conftest import app_for
 from keeltui_dev.loopback import LoopbackBrain, Reply, free_port

@@ -146,10 +146,11 @@ async def test_search_finds_rows_anywhere_in_the_store_paging_them_in(make_app, 
         await pilot.press(*"heron")
         await pilot.press("enter")
         await wait_for(pilot, lambda: "row 590 the Heron flew" in screen_text(app), what="the newest match")
-        assert bar.status == "1 of 3 (newest first)"
+        await wait_for(pilot, lambda: bar.status == "1 of 3 (newest first)", what="the count, counted off the UI thread")
         await pilot.press("enter")
         await wait_for(pilot, lambda: "row 300 the Heron flew" in screen_text(app), what="a match far back")
-        assert bar.status == "2 of 3 (newest first)" and not app.room.at_latest
+        await wait_for(pilot, lambda: bar.status == "2 of 3 (newest first)", what="the count")
+        assert not app.room.at_latest
         assert len(app.room.mounted_ids) <= 60
         await pilot.press("up")
         await wait_for(pilot, lambda: "row 4 the Heron flew" in screen_text(app), what="the oldest match")
@@ -179,3 +180,37 @@ async def test_every_control_is_in_the_command_palette(make_app):
         await pilot.press("enter")
         await wait_for(pilot, lambda: bool(app.room.query(SearchBar)) and app.room.query_one(SearchBar).is_open,
                        what="the search field from the palette")
+
+
+async def test_a_reply_stopped_before_its_first_chunk_hides_the_indicator_and_frees_the_composer(make_app, loopback):
+    # No first chunk ever comes: the one "a reply is on its way" state still ends, and
+    # every part that follows it (indicator, composer, footer keys) follows it back.
+    loopback.queue(Reply(text="Too late.", delay=8))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "slow one")
+        await wait_for(pilot, lambda: "Chief is thinking" in screen_text(app), what="the working indicator")
+        assert app.room.composer.busy and app.room.replying
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: idle(app), timeout=20, what="the reply stopped")
+        await wait_for(pilot, lambda: "is thinking" not in screen_text(app), what="the indicator gone")
+        await wait_for(pilot, lambda: "Stop" not in screen_text(app).splitlines()[-1], what="Esc Stop gone from the footer")
+        assert app.focused is app.room.composer.input
+
+
+async def test_the_stopped_line_goes_when_the_next_message_is_sent(make_app, loopback):
+    # "F5 asks again" is about the stopped reply: once a new turn is on its way it is
+    # no longer true, and F5 is not offered.
+    loopback.queue(Reply(chunks=[f"word{i} " for i in range(300)], chunk_delay=0.05),
+                   Reply(chunks=[f"next{i} " for i in range(300)], chunk_delay=0.05))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "tell me everything")
+        await wait_for(pilot, lambda: re.search(r"word[3-9]", screen_text(app)), timeout=20, what="the reply streaming")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "Reply stopped" in screen_text(app), timeout=20, what="the stopped line")
+        await send(pilot, "something else")
+        await wait_for(pilot, lambda: re.search(r"next[3-9]", screen_text(app)), timeout=20, what="the new reply")
+        assert "Reply stopped" not in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: idle(app), timeout=20, what="the second reply stopped")

@@ -11,7 +11,7 @@ from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
 from keeltui.panes.tutor_cards import TurnErrorCard
 from keeltui.services.tutor_turns import TutorTurns
-from keeltui.statusfile import read_status
+from keeltui.adapters.status_file import read_status
 from keeltui.tutor import session as ts
 from keeltui.tutor.phases import awaiting_verdict, phase_of
 from keeltui.tutor.prompts import compose_prompt

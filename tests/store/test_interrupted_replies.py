@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+from keeltui.adapters.process_probe import pid_alive
 from keeltui.chief.interrupted import WRITER_PART, is_orphan
 from keeltui.review import format_log, format_markdown
 from keeltui.store import Store
@@ -57,7 +58,7 @@ def test_a_dead_writers_reply_is_settled_and_a_live_ones_is_not(tmp_path):
 
 def test_a_new_streaming_row_names_its_writer(store):
     row = store.add_message(store.chief_id(), "assistant", "", status="streaming")
-    assert not is_orphan(store.message(row).parts, os.getpid())
+    assert not is_orphan(store.message(row).parts, os.getpid(), pid_alive)
 
 
 def test_log_and_export_mark_a_dead_writers_reply_before_any_restart(tmp_path):

@@ -59,7 +59,7 @@ def test_store_search_over_the_whole_room(store):
     assert store.search(room, "heron", before_id=ids[3]).id == ids[2]
     assert store.search(room, "heron", before_id=ids[0]) is None
     assert store.search(room, "heron", after_id=ids[0]).id == ids[2]
-    assert store.count_matches(room, "heron") == 3 and store.count_matches(room, "heron", from_id=ids[2]) == 2
+    assert store.count_matches(room, "heron") == (3, 3) and store.count_matches(room, "heron", from_id=ids[2]) == (2, 3)
     assert store.search(room, "100%") is None  # instr, not LIKE: no wildcards
 
 

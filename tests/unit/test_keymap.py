@@ -41,6 +41,31 @@ def test_every_binding_is_in_the_registry_with_its_default_keys():
         assert keys == {action(binding_id).keys}, (binding_id, keys)
 
 
+def test_no_binding_repeats_an_id_or_keys_by_hand():
+    """Every remappable binding is declared through ``bind`` (keeltui/panes/bindings.py),
+    which takes its keys from the registry: no ``Binding(..., id=...)`` anywhere else."""
+    by_hand = []
+    for path in sorted((ROOT / "keeltui").rglob("*.py")):
+        if path.name == "bindings.py":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if "Binding(" in line and "id=" in line:
+                by_hand.append(f"{path.relative_to(ROOT)}:{number}")
+    assert not by_hand, by_hand
+
+
+def test_a_remap_moves_the_key_of_a_registry_binding():
+    """``[keys]`` remaps by id: the id ``bind`` gives is the one Textual's keymap matches."""
+    from textual.binding import BindingsMap
+
+    from keeltui.panes.bindings import bind
+
+    bindings = BindingsMap([bind("copy_message", "copy", "Copy")])
+    bindings.apply_keymap({"copy_message": "y"})
+    assert list(bindings.key_to_bindings) == ["y"]
+    assert bindings.key_to_bindings["y"][0].action == "copy"
+
+
 def test_ids_are_unique():
     assert len(BINDING_IDS) == len(set(BINDING_IDS))
     assert [a.id for a in ACTIONS] == list(BINDING_IDS)

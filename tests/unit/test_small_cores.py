@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 from keeltui.durations import format_duration, parse_duration
 from keeltui.jsonextract import EmptyReplyError, JSONExtractError, NoJSONError, extract_json
 from keeltui.review import format_log, format_markdown
-from keeltui.statusfile import StatusState, read_status, render_status, tmux_escape, write_status
+from keeltui.adapters.status_file import read_status, write_status
+from keeltui.statusfile import StatusState, render_status, tmux_escape
 from keeltui.textsafe import clean_text, one_line
 
 

@@ -1,0 +1,57 @@
+"""Searching a 100 000-row room never holds typing: the match count is counted once,
+off the UI thread, and shown when it lands.
+
+Real parts: a real SQLite file seeded with 100 000 rows; the store's own connection is
+traced (sqlite3's trace callback) to see on which thread each count runs.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+from keeltui.panes.search_bar import SearchBar
+from keeltui.store import Store
+from tests.support.pilot import screen_text, wait_for
+
+SIZE = (100, 30)
+ROWS = 100_000
+
+
+def _seed(path) -> None:
+    store = Store(path)
+    chief = store.chief_id()
+    start = time.time() - ROWS
+    with store.transaction() as conn:
+        conn.executemany(
+            "INSERT INTO messages (conversation_id, role, content, status, created_at) VALUES (?, ?, ?, 'complete', ?)",
+            ((chief, "user" if i % 2 == 0 else "assistant",
+              f"Turn {i}." + (" the heron flew" if i % 25_000 == 7 else ""), start + i) for i in range(ROWS)),
+        )
+    store.close()
+
+
+async def test_a_search_counts_once_off_the_ui_thread_and_typing_goes_on(make_app, tmp_path):
+    _seed(tmp_path / "k.db")
+    app = make_app()
+    counts: list[tuple[bool, str]] = []  # (on the UI thread, statement)
+    ui_thread = threading.main_thread()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "Turn 99998." in screen_text(app), what="the newest rows")
+        app.store._conn.set_trace_callback(
+            lambda sql: counts.append((threading.current_thread() is ui_thread, sql)) if "count(" in sql else None)
+        await pilot.press("ctrl+f")
+        bar = app.room.query_one(SearchBar)
+        await wait_for(pilot, lambda: app.focused is bar.input, what="the search field")
+        await pilot.press(*"heron")
+        await pilot.press("enter")
+        await pilot.press(*" fl")  # typed on while the count runs: every character lands
+        assert bar.input.value == "heron fl"
+        await wait_for(pilot, lambda: "Turn 75007. the heron flew" in screen_text(app), what="the newest match")
+        await wait_for(pilot, lambda: bar.status == "1 of 4 (newest first)", timeout=30, what="the count")
+        assert re.search(r"1 of 4", screen_text(app))
+        assert "heron fl" in screen_text(app)
+        app.store._conn.set_trace_callback(None)
+    assert len(counts) == 1, counts  # one scan per search, not one for the total and one for the place
+    assert counts[0][0] is False, "the count ran on the UI thread"
