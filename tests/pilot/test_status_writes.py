@@ -4,7 +4,7 @@ message's six values without a watcher per field, then renders the line once."""
 from __future__ import annotations
 
 from keeltui.messages import AmbientChanged
-from keeltui.statusfile import read_status
+from keeltui.adapters.status_file import read_status
 from tests.support.pilot import wait_for
 
 
