@@ -21,6 +21,9 @@ class Reply:
     chunks: list[str] | None = None
     """Stream these pieces (default: the text split into words)."""
     chunk_delay: float = 0.0
+    gate: threading.Semaphore | None = None
+    """Each chunk after the first waits for one ``gate.release()``: a test lets the next
+    chunk go only once it has seen the last on screen (no race with a delay)."""
     tool_calls: list[dict] = field(default_factory=list)
     """Each {"name": ..., "arguments": dict | str, "id": optional}."""
     status: int = 200
@@ -160,6 +163,8 @@ class LoopbackBrain:
                 try:
                     self._event(self._chunk(request, {"role": "assistant", "content": ""}))
                     for index, piece in enumerate(pieces):
+                        if index and reply.gate is not None and not reply.gate.acquire(timeout=120):
+                            return  # the test is gone: drop the stream
                         if reply.stall_after is not None and index >= reply.stall_after:
                             time.sleep(reply.stall_secs)
                             return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from tests.conftest import write_config
@@ -38,18 +40,22 @@ def _reply_lines(screen: str) -> list[str]:
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
 def test_first_chunk_is_on_screen_with_the_question_and_the_header(tmp_path, loopback, tmux, e2e_env, size):
     tmux.width, tmux.height = size
-    # Long pauses between chunks: each chunk must be on screen before the next is sent.
-    loopback.queue(Reply(chunks=["The tide ", "turns at ", "seven tonight."], chunk_delay=1.5))
+    # Each chunk after the first is held until the last one is on screen: a reply that
+    # shows nothing until more text (or its end) arrives never gets past the first wait.
+    gate = threading.Semaphore(0)
+    loopback.queue(Reply(chunks=["The tide ", "turns at ", "seven tonight."], gate=gate))
     config = _config(tmp_path, loopback)
     tmux.start(keeltui_command(config), e2e_env)
     tmux.wait_text(PLACEHOLDER)
     tmux.type("when is the tide?")
     tmux.send("Enter")
     screen = tmux.wait_text("The tide")
-    assert loopback.chunks_sent == 1, "the first chunk was not on screen before the second was sent"
+    assert loopback.chunks_sent == 1
     assert "when is the tide?" in screen and "Chief  …" in screen, screen
+    gate.release()
     screen = tmux.wait_text("The tide turns at")
     assert loopback.chunks_sent == 2 and "when is the tide?" in screen, screen
+    gate.release()
     screen = tmux.wait_for(lambda s: "seven tonight." in s and "Chief  …" not in s, what="the finished reply")
     assert "when is the tide?" in screen
 
