@@ -61,6 +61,8 @@ def line_chat(config, store) -> int:
         event.current_buffer.validate_and_handle()
 
     @bindings.add("escape", "enter")
+    # Alt+Enter typed before the prompt took the terminal: cooked mode made its CR an LF.
+    @bindings.add("escape", "c-j")
     def _(event):
         event.current_buffer.insert_text("\n")
 
