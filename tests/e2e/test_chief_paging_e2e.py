@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
-from keeltui.store import Store
 from tests.conftest import write_config
 from tests.support.tmux import Tmux, keeltui_command
+from tests.support.room_seed import seed_room
 
 ROWS = 100_000
 PLACEHOLDER = "Write to the Chief"
@@ -17,16 +16,8 @@ NUMBER = re.compile(r"\b(?:Turn|Reply) (\d+)\.")
 
 
 def _seed(path) -> None:
-    store = Store(path)
-    chief = store.chief_id()
-    start = time.time() - ROWS
-    with store.transaction() as conn:
-        conn.executemany(
-            "INSERT INTO messages (conversation_id, role, content, status, created_at) VALUES (?, ?, ?, 'complete', ?)",
-            ((chief, "user" if i % 2 == 0 else "assistant", f"{'Turn' if i % 2 == 0 else 'Reply'} {i}.", start + i)
-             for i in range(ROWS)),
-        )
-    store.close()
+    seed_room(path, ROWS, lambda i: f"{'Turn' if i % 2 == 0 else 'Reply'} {i}.")
+
 
 
 def _top_row(screen: str) -> int | None:

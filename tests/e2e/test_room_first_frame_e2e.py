@@ -12,22 +12,18 @@ import pytest
 from keeltui.store import Store
 from tests.conftest import write_config
 from tests.support.tmux import Tmux, keeltui_command
+from tests.support.room_seed import seed_room
 
 NEWEST = "The newest row of a long room"
 COMPOSER = "to the Chief"  # the placeholder, as it reaches the terminal in one run of text
 
 
 def _seed(path) -> None:
+    seed_room(path, 2_999, lambda i: f"Row {i}.")
     store = Store(path)
-    chief = store.chief_id()
-    start = time.time() - 3_000
-    with store.transaction() as conn:
-        conn.executemany(
-            "INSERT INTO messages (conversation_id, role, content, status, created_at) VALUES (?, ?, ?, 'complete', ?)",
-            ((chief, "user" if i % 2 == 0 else "assistant", f"Row {i}.", start + i) for i in range(2_999)),
-        )
-    store.add_message(chief, "assistant", NEWEST)
+    store.add_message(store.chief_id(), "assistant", NEWEST)
     store.close()
+
 
 
 def _wait_for_file(path, needles: tuple[bytes, ...], timeout: float = 30.0) -> bytes:

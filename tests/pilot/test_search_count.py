@@ -9,27 +9,18 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 
 from keeltui.panes.search_bar import SearchBar
-from keeltui.store import Store
 from tests.support.pilot import screen_text, wait_for
+from tests.support.room_seed import seed_room
 
 SIZE = (100, 30)
 ROWS = 100_000
 
 
 def _seed(path) -> None:
-    store = Store(path)
-    chief = store.chief_id()
-    start = time.time() - ROWS
-    with store.transaction() as conn:
-        conn.executemany(
-            "INSERT INTO messages (conversation_id, role, content, status, created_at) VALUES (?, ?, ?, 'complete', ?)",
-            ((chief, "user" if i % 2 == 0 else "assistant",
-              f"Turn {i}." + (" the heron flew" if i % 25_000 == 7 else ""), start + i) for i in range(ROWS)),
-        )
-    store.close()
+    seed_room(path, ROWS, lambda i: f"Turn {i}." + (" the heron flew" if i % 25_000 == 7 else ""))
+
 
 
 async def test_a_search_counts_once_off_the_ui_thread_and_typing_goes_on(make_app, tmp_path):
