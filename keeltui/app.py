@@ -80,6 +80,12 @@ class KeelApp(App):
     CSS_PATH = "keeltui.tcss"
     ENABLE_COMMAND_PALETTE = True
 
+    def get_driver_class(self):
+        from keeltui.hungup import hangup_safe
+
+        # A terminal that hangs up must not wedge the exit (see keeltui/hungup.py).
+        return hangup_safe(super().get_driver_class())
+
     BINDINGS = [
         bind("quit", "quit", "Quit", priority=True),
         bind("quiet", "toggle_quiet", "Quiet", priority=True),

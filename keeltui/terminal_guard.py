@@ -27,8 +27,9 @@ RESTORE = (
 
 
 # How long the orderly exit may take after a signal before the process leaves by hand.
-# A hung-up terminal can wedge it for good (Textual's writer thread waits on a pty that
-# is gone), and a process nobody can see must never linger.
+# A hung-up terminal used to wedge it for good (Textual's writer thread died on EIO and
+# its full queue blocked the exit; keeltui/hungup.py closes that). The watchdog stays for
+# whatever else may hang: a process nobody can see must never linger.
 EXIT_GRACE_SECS = 5.0
 
 

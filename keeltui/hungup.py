@@ -1,0 +1,58 @@
+"""The terminal as Textual's writer thread sees it, safe once the terminal hangs up.
+
+Textual writes through one thread (``WriterThread``) fed by a queue of 30 writes. When
+the pane or SSH link goes away, a write to the terminal fails (EIO); the exception ends
+that thread, the app's next 30 writes fill its queue, and the next one, or the driver's
+own stop, waits on the queue for good: the app never exits and nobody sees it. Here a
+failed write marks the terminal gone and later writes are dropped, so the thread lives
+and the orderly exit runs to its end (the reply in flight is settled, the store closed).
+"""
+
+from __future__ import annotations
+
+from typing import IO
+
+
+class HungUpSafeFile:
+    """Wraps the terminal's file: writes after a failure (a hung-up terminal) are dropped."""
+
+    def __init__(self, file: IO[str]) -> None:
+        self._file = file
+        self.gone = False
+        """A write failed: the terminal is no longer there to write to."""
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                self._file.write(text)
+            except OSError:
+                self.gone = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self._file.flush()
+            except OSError:
+                self.gone = True
+
+    def fileno(self) -> int:
+        return self._file.fileno()
+
+    def isatty(self) -> bool:
+        return self._file.isatty()
+
+
+def hangup_safe(driver_class: type) -> type:
+    """``driver_class`` with its terminal file wrapped (Textual's Linux driver keeps it
+    in ``_file``; a driver without one, e.g. the headless test driver, is unchanged)."""
+
+    class HangupSafeDriver(driver_class):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            file = getattr(self, "_file", None)
+            if file is not None:
+                self._file = HungUpSafeFile(file)
+
+    HangupSafeDriver.__name__ = HangupSafeDriver.__qualname__ = f"HangupSafe{driver_class.__name__}"
+    return HangupSafeDriver
