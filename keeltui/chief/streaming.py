@@ -111,9 +111,19 @@ def changed_span(old: Iterable[Segment], new: Iterable[Segment]) -> tuple[int, i
     Text that streams in mostly lengthens the last line: repainting only the cells
     that changed, not the line across the pane, keeps a flush to the new words' bytes.
     """
-    before, after = _cells(old), _cells(new)
+    before: list[tuple[str | None, Style | None]] = list(_cells(old))
+    after: list[tuple[str | None, Style | None]] = list(_cells(new))
     width = max(len(before), len(after))
-    before += [("", None)] * (width - len(before))
-    after += [("", None)] * (width - len(after))
+    before += [(None, None)] * (width - len(before))  # past the line's end (not a wide char's half)
+    after += [(None, None)] * (width - len(after))
     differ = [x for x in range(width) if before[x] != after[x]]
-    return (differ[0], differ[-1] + 1) if differ else None
+    if not differ:
+        return None
+    start, end = differ[0], differ[-1] + 1
+    # Never half a wide character: its second cell ("") may compare equal while its first
+    # changed, and a crop through it paints a blank where the character should be.
+    while start > 0 and (after[start][0] == "" or before[start][0] == ""):
+        start -= 1
+    while end < width and (after[end][0] == "" or before[end][0] == ""):
+        end += 1
+    return start, end

@@ -363,6 +363,11 @@ class StreamingReply(Widget, can_focus=True):
                 continue  # settled lines keep their strips: no cell by cell look
             elif (span := changed_span(before[i], new)) is not None:
                 regions.append(Region(span[0], 1 + i, span[1] - span[0], 1))
+        if len(before) > self._body_lines:
+            # The tail now takes fewer lines (plain lines became Markdown, whose soft breaks
+            # join them): the rows it gave up are the box's reserve again, drawn blank.
+            gave_up = len(before) - self._body_lines
+            regions.append(Region(-bar, 1 + self._body_lines, self.outer_size.width, gave_up))
         return regions
 
     def finish(self, content: str, status: str) -> None:

@@ -108,3 +108,22 @@ def test_view_follows_the_bottom_and_stays_put_when_scrolled_up(tmp_path, loopba
     screen = tmux.wait_for(lambda s: MARKER not in s, what="the marker to go")
     screen = tmux.wait_text("para69")
     assert MARKER not in screen
+
+
+def test_a_tail_that_takes_fewer_lines_leaves_no_stale_text(tmp_path, loopback, tmux, e2e_env):
+    """Plain lines that become Markdown (soft breaks join) take fewer rows: the rows they
+    gave up are repainted, never left showing old text (the real terminal, in tmux)."""
+    gate = threading.Semaphore(0)
+    loopback.queue(Reply(chunks=["line one\nline two\nline three", " and **bold**", " end."], gate=gate))
+    config = _config(tmp_path, loopback)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("three lines")
+    tmux.send("Enter")
+    tmux.wait_for(lambda s: any(line.strip(" █▌▎") == "line two" for line in s.splitlines()),
+                  what="the three plain lines")
+    gate.release()
+    screen = tmux.wait_text("line three and bold")
+    gate.release()
+    rows = [line.strip(" █▌▎") for line in screen.splitlines()]
+    assert "line two" not in rows and "line three" not in rows, screen

@@ -55,3 +55,10 @@ def test_changed_span_none_when_equal_and_covers_a_shorter_line():
 def test_changed_span_sees_a_style_change_and_counts_wide_cells():
     assert changed_span([Segment("ab")], [Segment("a"), Segment("b", Style(bold=True))]) == (1, 2)
     assert changed_span([Segment("界x")], [Segment("界y")]) == (2, 3)
+
+
+def test_changed_span_never_cuts_a_wide_character():
+    # One wide character for another: the second cells are both "" and compare equal.
+    assert changed_span([Segment("ab界")], [Segment("ab好")]) == (2, 4)
+    assert changed_span([Segment("ab界c")], [Segment("abx好")]) == (2, 5)  # a narrow cell over a wide one's first
+    assert changed_span([Segment("a界")], [Segment("a"), Segment("界", Style(bold=True))]) == (1, 3)
