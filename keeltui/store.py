@@ -29,6 +29,8 @@ BUSY_TIMEOUT_MS = 15_000
 # Rows up to it were classified; present at all, the text-guessing migration has run
 # (or was never needed: a room this version created, born with the mark at 0).
 BACKFILL_MARK_KEY = "backfill_checked_to"
+LEGACY_KINDS_MIGRATED_KEY = "turn_kinds_migrated"
+"""Written by the build before the mark alone said it: read once, then replaced by the mark."""
 # Rows before it hold no reply left streaming by a dead process (see settle_interrupted).
 SETTLE_MARK_KEY = "interrupted_checked_from"
 SCHEMA_VERSION = 2
@@ -327,8 +329,11 @@ class Store:
         room is not scanned at every start. Idempotent: each update re-checks NULL.
         """
         found = conn.execute("SELECT value FROM app_state WHERE key = ?", (BACKFILL_MARK_KEY,)).fetchone()
+        # The build before this one said "classified by text" with a key of its own, and a
+        # room it created may have that key and no mark yet.
+        legacy = conn.execute("SELECT 1 FROM app_state WHERE key = ?", (LEGACY_KINDS_MIGRATED_KEY,)).fetchone()
         # A file with the mark was classified by text already, and its rows since carry kinds from birth.
-        text_done = found is not None
+        text_done = found is not None or legacy is not None
         mark = json.loads(found["value"]) if found else 0
         top = conn.execute("SELECT max(id) FROM messages").fetchone()[0] or 0
         if not isinstance(mark, int) or mark > top:
@@ -360,6 +365,8 @@ class Store:
                     "UPDATE messages SET turn_kind = ? WHERE id = ? AND turn_kind IS NULL", updates
                 )
             _set_state(conn, BACKFILL_MARK_KEY, top, time.time())
+            if legacy is not None:
+                conn.execute("DELETE FROM app_state WHERE key = ?", (LEGACY_KINDS_MIGRATED_KEY,))
         return len(updates)
 
     def backfill_turn_kinds(self) -> int:

@@ -78,3 +78,29 @@ def test_the_migration_is_remembered_by_the_backfill_mark_alone(tmp_path):
     for path in (fresh, old):
         keys = {k for (k,) in sqlite3.connect(path).execute("SELECT key FROM app_state")}
         assert keys == {"backfill_checked_to"}, (path.name, keys)
+
+
+def test_a_room_marked_by_the_previous_build_is_never_guessed_at_again(tmp_path):
+    """The build before this one remembered the text pass with its own key
+    (``turn_kinds_migrated``), and a room it made may have no high-water mark yet. A
+    reply that begins like a summary (here left without a kind, as an older process
+    writing to the same file leaves it) must stay a reply, or every turn before it drops
+    out of the model's context."""
+    path = tmp_path / "k.db"
+    store = Store(path)
+    chief = store.chief_id()
+    store.close()
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM app_state")
+    conn.execute("INSERT INTO app_state (key, value, updated_at) VALUES ('turn_kinds_migrated', 'true', 0)")
+    conn.execute("INSERT INTO messages (conversation_id, role, content, status, created_at) "
+                 "VALUES (?, 'assistant', 'Summary of the conversation so far: it was all about tides.', 'complete', 0)",
+                 (chief,))
+    conn.commit()
+    conn.close()
+    store = Store(path)
+    (row,) = store.messages(chief)
+    assert row.turn_kind != "summary"
+    store.close()
+    keys = {k for (k,) in sqlite3.connect(path).execute("SELECT key FROM app_state")}
+    assert keys == {"backfill_checked_to"}  # the old key is read once, then the mark says it
