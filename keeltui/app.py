@@ -792,25 +792,29 @@ class KeelApp(App):
         self.call_after_refresh(self.room.mark_match, row.id)
 
     class MatchesCounted(Message):
-        """How many rows match ``needle``, and how many of them from ``row_id`` on."""
+        """What the search bar says once the count of ``needle``'s matches is in."""
 
-        def __init__(self, needle: str, row_id: int, position: int, total: int) -> None:
+        def __init__(self, needle: str, row_id: int, status: str) -> None:
             super().__init__()
-            self.needle, self.row_id, self.position, self.total = needle, row_id, position, total
+            self.needle, self.row_id, self.status = needle, row_id, status
 
     def _count_matches(self, room_id: int, needle: str, row_id: int) -> None:
         from textual.worker import get_current_worker
 
-        position, total = self.store.count_matches(room_id, needle, from_id=row_id)
+        try:
+            position, total = self.store.count_matches(room_id, needle, from_id=row_id)
+            status = f"{position} of {total} (newest first)"
+        except StoreError as exc:
+            status = f"cannot count the matches: {exc}"  # never "counting…" for ever
         if not get_current_worker().is_cancelled:
-            self.post_message(self.MatchesCounted(needle, row_id, position, total))
+            self.post_message(self.MatchesCounted(needle, row_id, status))
 
     def on_keel_app_matches_counted(self, message: "KeelApp.MatchesCounted") -> None:
         from keeltui.panes.search_bar import SearchBar
 
         if not self.ui_alive or self._search != (message.needle, message.row_id):
             return  # the search moved on (or closed) while this was counted
-        self.room.query_one(SearchBar).status = f"{message.position} of {message.total} (newest first)"
+        self.room.query_one(SearchBar).status = message.status
 
     def on_search_bar_closed(self, message: SearchBar.Closed) -> None:
         from keeltui.panes.search_bar import SearchBar

@@ -726,13 +726,24 @@ class Store:
 
     def count_matches(self, conversation_id: int, needle: str, *, from_id: int = 0) -> tuple[int, int]:
         """``(rows with id >= from_id, all rows)`` that contain ``needle`` (case-insensitive),
-        in one scan of the room (a long room makes each scan costly)."""
-        with self._reading():
-            found, total = self._conn.execute(
-                "SELECT total(id >= ?), count(*) FROM messages WHERE conversation_id = ? "
-                "AND instr(lower(content), lower(?)) > 0",
-                (from_id, conversation_id, needle),
-            ).fetchone()
+        in one scan of the room.
+
+        On a read-only connection of its own: in a long room the scan takes a while, and
+        on the shared connection its lock would hold every read of the UI (the store's
+        poll, paging, the next match) for as long. Only SQLite opens the file (see
+        :meth:`quick_check_file`)."""
+        try:
+            conn = sqlite3.connect(f"file:{quote(str(self.path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+            try:
+                found, total = conn.execute(
+                    "SELECT total(id >= ?), count(*) FROM messages WHERE conversation_id = ? "
+                    "AND instr(lower(content), lower(?)) > 0",
+                    (from_id, conversation_id, needle),
+                ).fetchone()
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as exc:
+            raise self._translate(exc, writing=False) from None
         return int(found), total
 
     # -- events and state -----------------------------------------------------------
