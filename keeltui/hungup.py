@@ -10,31 +10,50 @@ and the orderly exit runs to its end (the reply in flight is settled, the store 
 
 from __future__ import annotations
 
+import errno
+import select
 from typing import IO
 
 
+# A terminal that is gone for good; anything else that fails is retried or passed on.
+GONE = frozenset({errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF})
+
+
 class HungUpSafeFile:
-    """Wraps the terminal's file: writes after a failure (a hung-up terminal) are dropped."""
+    """Wraps the terminal's file: writes after the terminal hung up are dropped."""
 
     def __init__(self, file: IO[str]) -> None:
         self._file = file
         self.gone = False
-        """A write failed: the terminal is no longer there to write to."""
+        """A write failed as on a terminal that is gone (EIO, EPIPE, ENXIO, EBADF)."""
 
     def write(self, text: str) -> int:
-        if not self.gone:
-            try:
-                self._file.write(text)
-            except OSError:
-                self.gone = True
+        self._attempt(lambda: self._file.write(text))
         return len(text)
 
     def flush(self) -> None:
-        if not self.gone:
+        self._attempt(self._file.flush)
+
+    def _attempt(self, operation) -> None:
+        for _ in range(50):  # ~50 s of a terminal that takes nothing: then it is gone
+            if self.gone:
+                return
             try:
-                self._file.flush()
-            except OSError:
-                self.gone = True
+                operation()
+                return
+            except BlockingIOError:
+                # Someone left the terminal non-blocking (ssh can): wait until it takes
+                # more, then push what the buffer holds.
+                select.select([], [self._file.fileno()], [], 1.0)
+                operation = self._file.flush
+            except InterruptedError:
+                continue
+            except OSError as exc:
+                if exc.errno in GONE:
+                    self.gone = True
+                    return
+                raise
+        self.gone = True
 
     def fileno(self) -> int:
         return self._file.fileno()

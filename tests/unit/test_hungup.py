@@ -76,3 +76,41 @@ async def test_the_apps_driver_wraps_its_terminal(make_app):
     driver = driver_class(app)
     assert isinstance(driver._file, HungUpSafeFile)
     assert hangup_safe(LinuxDriver) is not LinuxDriver
+
+
+class NonBlockingTerminal(HungUpTerminal):
+    """A terminal someone left non-blocking: the first write finds it full (EAGAIN)."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.written: list[str] = []
+        self.full = True
+        self.fd = fd
+
+    def write(self, text: str) -> int:
+        if self.full:
+            self.full = False
+            raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+        self.written.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def fileno(self) -> int:
+        return self.fd
+
+
+def test_a_full_non_blocking_terminal_is_waited_for_never_taken_for_gone():
+    import os
+
+    read_end, write_end = os.pipe()  # an empty pipe is writable: the wait returns at once
+    try:
+        terminal = NonBlockingTerminal(write_end)
+        safe = HungUpSafeFile(terminal)
+        safe.write("frame 1")
+        safe.write("frame 2")
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert not safe.gone and terminal.written == ["frame 2"]  # the screen keeps being drawn
