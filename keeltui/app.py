@@ -152,6 +152,9 @@ class KeelApp(App):
 
     def get_default_screen(self) -> Screen:
         # The newest rows are read before the room composes, so the first frame has them.
+        # The change counter is read with the rows: a write another process commits after
+        # this read is then seen by the store watcher, not taken as already shown.
+        self._data_version = self.store.data_version()
         self._first_rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
         self._main = MainScreen(
             self.config.owner.name, self.config.owner.companion, self.config.chief.window_rows,
@@ -198,7 +201,6 @@ class KeelApp(App):
         self._room_cursor = rows[-1].id if rows else 0
         if rows:  # older ones page in after the first frame
             self.call_after_refresh(self._page_in_backlog, rows[0].id)
-        self._data_version = self.store.data_version()
         if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
             self.room.composer.focus_input()
         self.set_interval(STORE_POLL_SECS, self._poll_store)
@@ -265,7 +267,9 @@ class KeelApp(App):
         if not gc.get_freeze_count():
             # What start-up built (Textual, the room, the brain client) lives as long as the
             # app: out of the collector's full passes, which scanned it all (0.1 s and more,
-            # a PageUp's frame late). Once: later garbage is collected as usual.
+            # a PageUp's frame late). Once: later garbage is collected as usual. The price,
+            # bounded: the first frame's row widgets, once paged out, are never freed.
+            gc.collect()  # not the start-up's garbage: that would be kept for good
             gc.freeze()
         problem = None
         try:
