@@ -87,19 +87,18 @@ CAUSES: dict[str, str] = {
         "words land in place), drawn as empty room (no bar), so the room scrolls about once per screen of text; "
         "Textual has no terminal scroll, so each scroll repaints the room. What the terminal shows is remembered "
         "(`Shown` in panes/span_paint.py): every update, a scroll's included, is cropped to the cells that differ "
-        "from it, so a scroll no longer resends the scrollbar's track, the rows' bars or the blank ends of lines "
+        "from it, so a scroll no longer resends the scrollbar, the rows' bars or the blank ends of lines "
         "(~3 KB at 120x40 where it was ~6 KB), and a flush sends only the new words, each style set once per change "
-        "(only the colours that changed). Nothing moves the room but the scroll: the working indicator's line is "
-        "always there (blank when idle), the room's scrollbar is always its track (no relayout when it first "
-        "appears), and sending does not scroll an anchored room a second time. One layout per growth step (the "
+        "(only the colours that changed). The working indicator's line is always there (blank when idle): its "
+        "coming and going no longer resizes the room. One layout per growth step (the "
         "box's and the log's virtual sizes ask for no second layout). What is left: a repaint per screen of text "
         "(a terminal scroll region would spare the text rows that move), the send and the end of the reply (the "
         "box sheds its spare rows and the room moves down to its new bottom)."
     ),
     "first_chunk": (
         "A piece that lands in an empty buffer wakes the reply at once (`StreamBuffer.set_waker`) instead of "
-        "waiting for the 0.1 s flush timer; what is left is the HTTP read, one layout (the box grows from the "
-        "header to the text) and tmux. Over the limit only when the two cores are busy with other work."
+        "waiting for the 0.1 s flush timer; what is left is the HTTP read, the first words drawn in place (the box "
+        "took its rows when it appeared: no layout) and tmux. Over the limit only when the two cores are busy with other work."
     ),
     "stream.burst.bytes": (
         "See the 5 ms row: a burst is drawn in a handful of flushes, so bytes are close to the text's size."

@@ -48,7 +48,7 @@ class RoomLog(RowList):
     """
 
     DEFAULT_CSS = """
-    RoomLog { height: 1fr; scrollbar-size-vertical: 1; overflow-y: scroll; overflow-x: hidden; }
+    RoomLog { height: 1fr; scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
     """
 
     # Textual sets this from the layout pass that measured it, and its default reactive
@@ -459,13 +459,7 @@ class ChiefRoom(RoomControls):
     def follow_latest(self) -> None:
         """Back to the bottom, following it again (End, sending, a fresh window)."""
         self.set_class(False, "-new-below")
-        log = self.log_view
-        if log.is_anchored and not log._anchor_released:
-            # Each layout keeps an anchored log at its bottom. Scrolling it there again
-            # after the next frame moved a short room from its anchored place (bottom
-            # aligned) to the top: a second repaint of the whole room at every send.
-            return
-        log.scroll_end(animate=False)
+        self.log_view.scroll_end(animate=False)
 
     def on_composer_submitted(self, event: Composer.Submitted) -> None:
         # Not stopped: the app sends it. Sending returns the view to the bottom.

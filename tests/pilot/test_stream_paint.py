@@ -128,21 +128,3 @@ async def test_a_repaint_sends_only_the_cells_that_changed_on_the_terminal(make_
         await wait_for(pilot, lambda: any("eight" in frame for frame in frames), what="the changed word")
         assert not any("tide" in frame for frame in frames), repr(frames)
 
-
-async def test_a_message_sent_to_a_short_room_lands_once_where_it_stays(make_app, loopback):
-    # The room follows its bottom by its anchor in every layout; scrolling it to the end
-    # once more after the send's frame moved a short room's rows from the bottom to the top.
-    loopback.queue(Reply(text="Later.", delay=1.5))
-    app = make_app()
-    frames = record_frames(app)
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: "The room is empty" in screen_text(app), what="the empty room")
-        await pilot.pause(0.3)
-        frames.clear()
-        await send(pilot, "a short room")
-        await wait_for(pilot, lambda: app.room.streaming_row_id is not None, what="the reply's box")
-        reply = app.room.query_one(StreamingReply)
-        await wait_for(pilot, lambda: reply.row_text == "" and reply.region.height > 0, what="the box laid out")
-        await pilot.pause(0.5)  # still before the first chunk
-        assert reply.row_text == ""
-        assert sum("a short room" in frame for frame in frames) == 1, [len(frame) for frame in frames]
