@@ -27,7 +27,7 @@ class MainScreen(Screen):
         first_rows: Sequence[Row] = (), id: str | None = None,
     ) -> None:
         super().__init__(id=id)
-        self._compositor = SpanCompositor()  # a dirty span is painted, not its whole line
+        self._compositor: SpanCompositor = SpanCompositor()  # only the cells that changed are painted
         self._owner = owner
         self._companion = companion
         self._window_rows = window_rows

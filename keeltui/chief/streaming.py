@@ -90,8 +90,10 @@ def reserved_rows(body_rows: int, reserved: int, viewport_rows: int) -> int:
     (~7 KB at 120x40 with 24-bit colour): the box grows in steps of most of a
     screen, so the text fills it in place and the room scrolls once per screenful,
     not at every line. ``KEEP_IN_VIEW`` lines above the newest text stay visible.
+    The box takes its first rows before any text (``reserved`` 0): the room makes
+    room once, with the box, and the first words land in place.
     """
-    if body_rows <= reserved:
+    if reserved and body_rows <= reserved:
         return reserved
     return body_rows + max(2, viewport_rows - KEEP_IN_VIEW)
 

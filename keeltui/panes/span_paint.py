@@ -9,6 +9,13 @@ the words). The screen uses :class:`SpanCompositor`, whose updates crop both end
 Its style codes: Textual writes each styled piece as set-style, text, reset. Here a
 style is set once per change, and where only colours change (the bar, the padding and
 the text of a row share one background) only those colours are sent.
+
+What the terminal shows: the compositor remembers the cells it sent (:class:`Shown`),
+and a dirty span is cropped to the cells that differ from them. A widget that scrolls
+or moves is dirty from edge to edge, yet the scrollbar's track, the bar of a row and
+the blank end of a line are often what the terminal already shows (a streamed reply's
+scroll sent the whole room each time, ~6 KB at 120x40). Cells the screen did not send
+itself (another screen was shown) are unknown, and always sent.
 """
 
 from __future__ import annotations
@@ -18,8 +25,13 @@ from rich.console import Console
 from rich.color import ColorSystem
 from rich.control import Control
 from rich.style import Style
-from textual._compositor import ChopsUpdate, Compositor
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
+from textual.geometry import Size
 from textual.strip import Strip
+
+Cell = tuple[str, str, str | None]
+"""A cell as the terminal shows it: its character ("" for a wide character's second
+cell), its style codes and its link."""
 
 
 def clean_start(strip: Strip, offset: int) -> int:
@@ -83,39 +95,144 @@ def styled_runs(strip: Strip, color_system: ColorSystem, out: list[str],
     return current
 
 
+class Shown:
+    """The cells the terminal shows, as far as this screen sent them (None: unknown)."""
+
+    def __init__(self) -> None:
+        self.size = Size(0, 0)
+        self.lines: list[list[Cell | None]] = []
+
+    def forget(self, size: Size | None = None) -> None:
+        """Nothing shown is known (another screen drew, or the screen's size changed)."""
+        self.size = size or self.size
+        self.lines = [[None] * self.size.width for _ in range(self.size.height)]
+
+    def record(self, y: int, x: int, cells: list[Cell]) -> None:
+        if 0 <= y < len(self.lines):
+            line = self.lines[y]
+            line[x:x + len(cells)] = cells
+            del line[self.size.width:]
+
+    def changed(self, y: int, x: int, cells: list[Cell]) -> tuple[int, int] | None:
+        """The columns ``[start, end)`` of ``cells`` (placed at ``x``) that differ from what is shown."""
+        if not 0 <= y < len(self.lines):
+            return x, x + len(cells)
+        shown = self.lines[y][x:x + len(cells)]
+        shown += [None] * (len(cells) - len(shown))
+        differ = [i for i, (old, new) in enumerate(zip(shown, cells)) if old != new]
+        if not differ:
+            return None
+        start, end = differ[0], differ[-1] + 1
+        while start > 0 and cells[start][0] == "":
+            start -= 1  # not from a wide character's second cell
+        while end < len(cells) and cells[end][0] == "":
+            end += 1  # nor up to its first
+        return x + start, x + end
+
+
+def cells_of(strip: Strip, color_system: ColorSystem) -> list[Cell]:
+    cells: list[Cell] = []
+    for text, style, _control in strip:
+        ansi = "" if style is None else (style._ansi or Strip.render_ansi(style, color_system))
+        link = style._link if style is not None else None
+        for char in text:
+            cells.append((char, ansi, link))
+            cells.extend([("", ansi, link)] * (cell_len(char) - 1))
+    return cells
+
+
 class SpanUpdate(ChopsUpdate):
+    def __init__(self, chops, spans, chop_ends, shown: Shown | None = None) -> None:
+        super().__init__(chops, spans, chop_ends)
+        self.shown = shown
+
+    def _pieces(self, y: int, x1: int, x2: int):
+        """The pieces of line ``y`` that cover ``[x1, x2)``: (column, cropped strip)."""
+        for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items()):
+            if strip is None or x > x2 or end <= x1:
+                continue
+            start = clean_start(strip, x1 - x) if x < x1 else 0
+            yield x + start, strip.crop(start, min(end, x2) - x)
+
+    def _changed_span(self, y: int, x1: int, x2: int, color_system: ColorSystem) -> tuple[int, int] | None:
+        """``[x1, x2)`` cropped to the cells that differ from what the terminal shows."""
+        shown = self.shown
+        if shown is None:
+            return x1, x2
+        spans: list[tuple[int, int]] = []
+        for x, piece in self._pieces(y, x1, x2):
+            cells = cells_of(piece, color_system)
+            span = shown.changed(y, x, cells)
+            shown.record(y, x, cells)
+            if span is not None:
+                spans.append(span)
+        if not spans:
+            return None
+        return min(a for a, _ in spans), max(b for _, b in spans)
+
     def render_segments(self, console: Console) -> str:
         sequences: list[str] = []
         append = sequences.append
         color_system = console._color_system or ColorSystem.TRUECOLOR
         move_to = Control.move_to
-        last_y = self.spans[-1][0]
         # The style set carries over between pieces and lines (a cursor move keeps it);
         # the update ends with the terminal's style reset, as Textual's own does.
         current: Style | None = None
         for y, x1, x2 in self.spans:
+            span = self._changed_span(y, x1, x2, color_system)
+            if span is None:
+                continue
+            x1, x2 = span
             # A line's pieces (one per widget it crosses) are written as one run: no cursor
-            # move where the last piece ended (known only after plain ASCII).
+            # move where the last piece ended (known only after plain ASCII). Each line
+            # starts with a cursor move, so no line feed is sent between lines.
             cursor: int | None = None
-            for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items()):
-                if strip is None or x > x2 or end <= x1:
-                    continue
-                start = clean_start(strip, x1 - x) if x < x1 else 0
-                piece = strip.crop(start, min(end, x2) - x)
-                if cursor != x + start:
-                    append(move_to(x + start, y).segment.text)
+            for x, piece in self._pieces(y, x1, x2):
+                if cursor != x:
+                    append(move_to(x, y).segment.text)
                 current = styled_runs(piece, color_system, sequences, current)
-                cursor = x + start + piece.cell_length if piece.text.isascii() else None
-            if y != last_y:
-                append("\n")
+                cursor = x + piece.cell_length if piece.text.isascii() else None
         if current is not None:
             append("\x1b[0m")
         return "".join(sequences)
 
 
+class ShownLayoutUpdate(LayoutUpdate):
+    """A full update that records what it sends."""
+
+    def __init__(self, strips, region, shown: Shown) -> None:
+        super().__init__(strips, region)
+        self.shown = shown
+
+    def render_segments(self, console: Console) -> str:
+        color_system = console._color_system or ColorSystem.TRUECOLOR
+        for y, line in enumerate(self.strips, self.region.y):
+            x = self.region.x
+            for strip in line:
+                cells = cells_of(strip, color_system)
+                self.shown.record(y, x, cells)
+                x += len(cells)
+        return super().render_segments(console)
+
+
 class SpanCompositor(Compositor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown = Shown()
+
+    def _shown(self) -> Shown:
+        if self.shown.size != self.size:
+            self.shown.forget(self.size)
+        return self.shown
+
+    def render_full_update(self, simplify: bool = False) -> LayoutUpdate:
+        update = super().render_full_update(simplify)
+        if simplify:  # a screenshot, not sent to the terminal
+            return update
+        return ShownLayoutUpdate(update.strips, update.region, self._shown())
+
     def render_partial_update(self) -> ChopsUpdate | None:
         update = super().render_partial_update()
         if update is None:
             return None
-        return SpanUpdate(update.chops, update.spans, update.chop_ends)
+        return SpanUpdate(update.chops, update.spans, update.chop_ends, self._shown())

@@ -1,4 +1,7 @@
-"""The line above the composer that says a reply is on its way (send → first chunk)."""
+"""The line above the composer that says a reply is on its way (send → first chunk).
+
+The line is always there, blank when idle: a line that came and went would resize the
+room above it, and every resize repaints the whole room (~6 KB at 120x40)."""
 
 from __future__ import annotations
 
@@ -16,8 +19,7 @@ FRAME_SECS = 0.15
 
 class WorkingIndicator(Static):
     DEFAULT_CSS = """
-    WorkingIndicator { height: 1; padding: 0 2; color: $text-muted; display: none; }
-    WorkingIndicator.-active { display: block; }
+    WorkingIndicator { height: 1; padding: 0 2; color: $text-muted; }
     """
 
     active: reactive[bool] = reactive(False)
@@ -35,9 +37,11 @@ class WorkingIndicator(Static):
             self._draw()
             # Animated only while shown: an idle app repaints nothing.
             self._timer = self.set_interval(FRAME_SECS, self._tick)
-        elif self._timer is not None:
-            self._timer.stop()
-            self._timer = None
+        else:
+            self.update("")
+            if self._timer is not None:
+                self._timer.stop()
+                self._timer = None
 
     def _tick(self) -> None:
         self._frame = (self._frame + 1) % len(FRAMES)

@@ -214,3 +214,25 @@ async def test_the_stopped_line_goes_when_the_next_message_is_sent(make_app, loo
         assert "Reply stopped" not in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: idle(app), timeout=20, what="the second reply stopped")
+
+
+async def test_the_working_indicator_comes_and_goes_without_moving_the_room(make_app, loopback, tmp_path):
+    # A line that came and went would resize the room: every row on screen would shift
+    # by one, and the terminal would be sent the whole room again (bench: stream bytes).
+    seed = Store(tmp_path / "k.db")
+    for i in range(40):
+        seed.add_message(seed.chief_id(), "user" if i % 2 == 0 else "assistant", f"older row {i}")
+    seed.close()
+    loopback.queue(Reply(text="Here at last.", delay=1.5))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "older row 39" in screen_text(app), what="the newest rows")
+
+        log_region = app.room.log_view.region
+        await send(pilot, "slow one")
+        await wait_for(pilot, lambda: "Chief is thinking" in screen_text(app) and "slow one" in screen_text(app),
+                       what="the working indicator with the sent row")
+        assert app.room.log_view.region == log_region
+        await wait_for(pilot, lambda: "Here at last" in screen_text(app) and "is thinking" not in screen_text(app),
+                       timeout=20, what="the first chunk, the indicator gone")
+        assert app.room.log_view.region == log_region

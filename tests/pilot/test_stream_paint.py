@@ -80,3 +80,51 @@ async def test_reserved_rows_are_empty_room_and_the_finished_row_looks_as_after_
         restarted = row_cells(again, again.room.query_one(f"#row-{reply.row_id}"))
     assert finished == restarted
 
+
+
+async def test_the_first_words_land_in_the_box_without_moving_the_room(make_app, loopback):
+    # The box takes its rows to grow into when it appears (with the header): the first
+    # chunk only fills in its words, where a box that grew then moved every row on
+    # screen and sent the whole room to the terminal again.
+    loopback.queue(Reply(chunks=["The tide ", "turns at seven."], chunk_delay=0.5, delay=1.5))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "when is the tide?")
+        await wait_for(pilot, lambda: app.room.streaming_row_id is not None and "Chief" in screen_text(app),
+                       what="the reply's header")
+        await pilot.pause(0.2)
+        lines = screen_text(app).splitlines()
+        asked_at = next(i for i, line in enumerate(lines) if "when is the tide?" in line)
+        reply = app.room.query_one(StreamingReply)
+        await pilot.pause(0.2)  # the repaint that reading the screen asked for
+        frames = record_frames(app)
+        # Waited on the widget, not the screen: reading the screen repaints all of it.
+        await wait_for(pilot, lambda: "The tide" in reply.row_text, timeout=20, what="the first chunk")
+        await pilot.pause(0.3)
+        sent = list(frames)
+        lines = screen_text(app).splitlines()
+        assert any("The tide" in line for line in lines)
+        assert next(i for i, line in enumerate(lines) if "when is the tide?" in line) == asked_at
+        assert any("The tide" in frame for frame in sent)
+        assert not any("when is the tide?" in frame for frame in sent), "the room was sent again"
+
+
+async def test_a_repaint_sends_only_the_cells_that_changed_on_the_terminal(make_app, loopback):
+    # A scroll or a move marks a widget dirty from edge to edge; cells the terminal already
+    # shows (the scrollbar's track, a row's bar, the blank end of a line) are not sent again.
+    loopback.queue(Reply(text="The tide turns at seven."))
+    app = make_app()
+    frames = record_frames(app)  # from the first frame: the terminal shows all it was sent
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "when is the tide?")
+        await wait_for(pilot, lambda: "turns at seven." in screen_text(app) and not app.room.composer.busy,
+                       what="the reply")
+        await pilot.pause(0.3)
+        frames.clear()
+        app.room.log_view.refresh()  # the whole room dirty, nothing in it changed
+        await pilot.pause(0.3)
+        assert "".join(frames) == "", repr(frames)
+        app.room.query_one(f"#row-{app.room.mounted_ids[-1]}").set_content("The tide turns at eight.", "complete")
+        await wait_for(pilot, lambda: any("eight" in frame for frame in frames), what="the changed word")
+        assert not any("tide" in frame for frame in frames), repr(frames)
+

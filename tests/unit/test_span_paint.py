@@ -10,7 +10,9 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from keeltui.panes.span_paint import SpanUpdate, clean_start, styled_runs
+from textual.geometry import Size
+
+from keeltui.panes.span_paint import Shown, SpanUpdate, cells_of, clean_start, styled_runs
 
 BG = Style.parse("on #121212")
 BAR = Style.parse("#4ebf71 on #121212")
@@ -77,3 +79,18 @@ def test_a_span_is_painted_from_its_first_dirty_cell_not_its_widgets_left_edge()
     update = SpanUpdate(chops=[{0: line}], spans=[(0, 17, 26)], chop_ends=[[26]])
     painted = update.render_segments(Console(color_system="truecolor"))
     assert painted == "\x1b[1;18Hat seven."
+
+
+def test_shown_cells_crop_a_span_to_what_differs_never_cutting_a_wide_character():
+    shown = Shown()
+    shown.forget(Size(10, 1))
+    old = cells_of(Strip([Segment("ab界cd", BG)]), ColorSystem.TRUECOLOR)
+    assert shown.changed(0, 0, old) == (0, 6)  # nothing known: all of it
+    shown.record(0, 0, old)
+    assert shown.changed(0, 0, old) is None
+    new = cells_of(Strip([Segment("ab界ce", BG)]), ColorSystem.TRUECOLOR)
+    assert shown.changed(0, 0, new) == (5, 6)
+    wide = cells_of(Strip([Segment("ab国cd", BG)]), ColorSystem.TRUECOLOR)
+    assert shown.changed(0, 0, wide) == (2, 4)  # both cells of the character
+    recoloured = cells_of(Strip([Segment("ab界cd", BAR)]), ColorSystem.TRUECOLOR)
+    assert shown.changed(0, 0, recoloured) == (0, 6)

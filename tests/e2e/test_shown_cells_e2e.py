@@ -1,0 +1,46 @@
+"""The real app in tmux: a streamed reply that scrolls the room several times, painted as
+cells that changed only (panes/span_paint.py), leaves the terminal showing exactly what a
+full repaint shows, colours included, at 80x24 and 120x40."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from keeltui_dev.loopback import Reply
+from tests.e2e.test_chief_streaming_e2e import PLACEHOLDER, _config
+from tests.support.tmux import keeltui_command
+
+
+def _coloured(tmux) -> str:
+    return tmux._tmux("capture-pane", "-p", "-e", check=False).stdout
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_terminal_shows_what_a_full_repaint_shows_after_a_scrolling_reply(tmp_path, loopback, tmux, e2e_env, size):
+    tmux.width, tmux.height = size
+    paragraphs = [f"Paragraph {p}: " + " ".join(f"word{p}x{i}" for i in range(30)) + "\n\n" for p in range(10)]
+    chunks = [piece + " " for text in paragraphs for piece in text.split(" ")]
+    loopback.queue(Reply(chunks=chunks, chunk_delay=0.01))
+    tmux.start(keeltui_command(_config(tmp_path, loopback)), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("a long one please")
+    tmux.send("Enter")
+    tmux.wait_for(lambda s: "word9x29" in s and "Chief  …" not in s, timeout=30, what="the finished reply")
+    painted = tmux.wait_for(lambda s: "esc Stop" not in s, what="the composer free again")
+    before = _coloured(tmux)
+    assert "word9x29" in painted
+    # A resize there and back makes Textual paint every cell of the screen.
+    width, height = size
+    tmux._tmux("resize-window", "-x", str(width - 1), "-y", str(height), check=False)
+    tmux.wait_for(lambda s: _coloured(tmux) != before, what="the narrower screen painted")
+    tmux._tmux("resize-window", "-x", str(width), "-y", str(height), check=False)
+    repainted = ""
+    for _ in range(100):  # until the full repaint has landed (it shows the reply's last word again)
+        repainted = _coloured(tmux)
+        if repainted == before:
+            break
+        time.sleep(0.2)
+    assert repainted == before, "\n".join(
+        f"row {y}: {a!r}\n   vs {b!r}" for y, (a, b) in enumerate(zip(before.splitlines(), repainted.splitlines())) if a != b)
