@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import TabbedContent
 from textual.worker import Worker, WorkerState
@@ -102,17 +102,19 @@ class KeelApp(App):
         bind("day", "day", "Your day", priority=True),
     ]
 
-    quiet: reactive[bool] = reactive(False)
-    ambient_line: reactive[str] = reactive("")
-    focus_text: reactive[str] = reactive("")
-    context_text: reactive[str] = reactive("")
-    context_warning: reactive[str] = reactive("")
+    # ``var``, not ``reactive``: a reactive of the App repaints the whole screen when it
+    # changes (App.refresh), and these change at every send, first chunk and drift.
+    quiet: var[bool] = var(False)
+    ambient_line: var[str] = var("")
+    focus_text: var[str] = var("")
+    context_text: var[str] = var("")
+    context_warning: var[str] = var("")
     """The tutor's context warning, while the tutor is in view (the Chief never warns)."""
-    judge_name: reactive[str] = reactive("")
-    ambient_snoozed_until: reactive[float] = reactive(0.0)
-    ambient_mode: reactive[str] = reactive("")
-    ambient_away: reactive[bool] = reactive(False)
-    reply_phase: reactive[str] = reactive(REPLY_IDLE)
+    judge_name: var[str] = var("")
+    ambient_snoozed_until: var[float] = var(0.0)
+    ambient_mode: var[str] = var("")
+    ambient_away: var[bool] = var(False)
+    reply_phase: var[str] = var(REPLY_IDLE)
     """The one place that says a Chief reply is on its way (handed down to the room)."""
 
     def __init__(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from textual.containers import Vertical
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 
 from keeltui.panes.bindings import bind
 from keeltui.panes.working import WorkingIndicator
@@ -46,8 +46,9 @@ class RoomControls(Vertical):
         bind("search_room", "search", "Search"),
     ]
 
-    reply_phase: reactive[str] = reactive(REPLY_IDLE)
-    retry_ready: reactive[bool] = reactive(False)
+    # ``var``: the keys and the footer follow these (watchers); nothing here is drawn from them.
+    reply_phase: var[str] = var(REPLY_IDLE)
+    retry_ready: var[bool] = var(False)
 
     # What the room (the subclass, ChiefRoom) provides and these controls act on.
     _streaming: StreamingReply | None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
@@ -129,3 +130,27 @@ def test_a_tail_that_takes_fewer_lines_leaves_no_stale_text(tmp_path, loopback, 
     gate.release()
     rows = [line.strip(" █▌▎") for line in screen.splitlines()]
     assert "line two" not in rows and "line three" not in rows, screen
+
+
+def test_a_reply_never_repaints_the_whole_screen(tmp_path, loopback, tmux, e2e_env):
+    """From the send to the reply's end only what changed reaches the terminal. Whole-screen
+    repaints at the send, the first chunk and the end cost ~10 KB each over SSH (an App
+    reactive's change repaints the whole screen)."""
+    loopback.queue(Reply(chunks=[f"tide{i} " for i in range(40)], chunk_delay=0.02))
+    config = _config(tmp_path, loopback)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    sent = tmp_path / "sent"
+    tmux.type("when is the tide?")
+    tmux._tmux("pipe-pane", "-o", f"cat > {sent}")
+    tmux.send("Enter")
+    tmux.wait_for(lambda s: "tide39" in s and "Chief  …" not in s, what="the finished reply")
+    tmux.wait_for(lambda s: "thinking" not in s, what="the working line cleared")
+    tmux._tmux("pipe-pane")
+    data = sent.read_bytes()
+    assert b"tide39" in data, "the pipe saw the reply"
+    # The tab strip at the top (row 1) changes with none of this: each time it is sent,
+    # the whole screen was. Four were sent before; one or two remain (around the send;
+    # their cause is not found yet).
+    whole = re.findall(rb"\x1b\[1;1H", data)
+    assert len(whole) <= 2, f"the whole screen was sent {len(whole)} times"
