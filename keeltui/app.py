@@ -270,8 +270,8 @@ class KeelApp(App):
             # What start-up built (Textual, the room, the brain client) lives as long as the
             # app: out of the collector's full passes, which scanned it all (0.1 s and more,
             # a PageUp's frame late). Once: later garbage is collected as usual. The price,
-            # bounded: the first frame's row widgets, once paged out, are never freed.
-            gc.collect()  # not the start-up's garbage: that would be kept for good
+            # bounded: the first frame's row widgets, once paged out, are never freed. (No
+            # gc.collect() first: a full pass here held a first message ~0.3 s in the bench.)
             gc.freeze()
         problem = None
         try:
