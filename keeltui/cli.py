@@ -378,6 +378,7 @@ def cmd_day(args) -> int:
         return EXIT_USAGE
     config = _load_config(args)
     store = _open_store(config, readonly=True)
+    _refuse_if_quiet(store)  # the day names drift windows and focus commitments
     # Records are stored when a span ends: one that ends after midnight belongs here too.
     for line in render_day(store.events_between(DAY_KINDS, start, end + 86400), start):
         print(line)

@@ -46,7 +46,9 @@ async def test_quiet_mode_walks_every_surface(ambient_app, script, window, toast
         # Toasts.
         assert not any(DRIFT in title + body or "YouTube" in title + body for title, body in toasts.sent)
         # The doorways.
-        for doorway in (["log"], ["export"], ["chat", "what was red?"], ["export", "--out", str(tmp_path / "x.md")]):
+        # `day` and `log --kind ambient` print drift titles and focus commitments.
+        for doorway in (["log"], ["export"], ["chat", "what was red?"], ["export", "--out", str(tmp_path / "x.md")],
+                        ["day"], ["log", "--kind", "ambient"]):
             out = run_keeltui(config, *doorway)
             assert out.returncode == 3, doorway
             assert out.stderr.strip() == QUIET_MODE_REFUSAL and out.stdout == ""
