@@ -36,6 +36,19 @@ SETTLE_MARK_KEY = "interrupted_checked_from"
 SCHEMA_VERSION = 2
 
 
+
+@contextmanager
+def _side_connection(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection of its own, for a thread of a process that has the file
+    open already (a long read there never holds the shared connection's lock). Only
+    SQLite touches the file: a plain open() and close() of it would drop this process's
+    POSIX locks on it."""
+    conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
 class StoreError(Exception):
     """The database cannot be used; the message names the file."""
 
@@ -431,15 +444,10 @@ class Store:
 
     @staticmethod
     def quick_check_file(path: Path) -> str | None:
-        """:meth:`quick_check` on a connection of its own, for a thread of a process that
-        has the file open already. Only SQLite touches the file: a plain open() and
-        close() of it here would drop this process's POSIX locks on it."""
+        """:meth:`quick_check` on a connection of its own (:func:`_side_connection`)."""
         try:
-            conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-            try:
+            with _side_connection(path) as conn:
                 rows = conn.execute("PRAGMA quick_check").fetchall()
-            finally:
-                conn.close()
         except sqlite3.DatabaseError as exc:
             return dbfiles.describe(Path(path), exc, False, BUSY_TIMEOUT_MS / 1000)
         if len(rows) == 1 and rows[0][0] == "ok":
@@ -730,18 +738,14 @@ class Store:
 
         On a read-only connection of its own: in a long room the scan takes a while, and
         on the shared connection its lock would hold every read of the UI (the store's
-        poll, paging, the next match) for as long. Only SQLite opens the file (see
-        :meth:`quick_check_file`)."""
+        poll, paging, the next match) for as long (:func:`_side_connection`)."""
         try:
-            conn = sqlite3.connect(f"file:{quote(str(self.path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-            try:
+            with _side_connection(self.path) as conn:
                 found, total = conn.execute(
                     "SELECT total(id >= ?), count(*) FROM messages WHERE conversation_id = ? "
                     "AND instr(lower(content), lower(?)) > 0",
                     (from_id, conversation_id, needle),
                 ).fetchone()
-            finally:
-                conn.close()
         except sqlite3.DatabaseError as exc:
             raise self._translate(exc, writing=False) from None
         return int(found), total
