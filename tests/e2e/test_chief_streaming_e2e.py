@@ -28,6 +28,15 @@ def _wheel_up(tmux: Tmux, times: int) -> None:
         tmux._tmux("send-keys", "-H", *[f"{b:02x}" for b in b"\x1b[<64;10;6M"])
 
 
+def _open_and_send(tmux, tmp_path, loopback, e2e_env, reply: Reply, message: str) -> None:
+    """The real app on a fresh room, ``reply`` queued, ``message`` typed and sent."""
+    loopback.queue(reply)
+    tmux.start(keeltui_command(_config(tmp_path, loopback)), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type(message)
+    tmux.send("Enter")
+
+
 def _reply_lines(screen: str) -> list[str]:
     """The reply's lines on screen: from the Chief's header down to the composer."""
     lines = screen.splitlines()
@@ -44,12 +53,8 @@ def test_first_chunk_is_on_screen_with_the_question_and_the_header(tmp_path, loo
     # Each chunk after the first is held until the last one is on screen: a reply that
     # shows nothing until more text (or its end) arrives never gets past the first wait.
     gate = threading.Semaphore(0)
-    loopback.queue(Reply(chunks=["The tide ", "turns at ", "seven tonight."], gate=gate))
-    config = _config(tmp_path, loopback)
-    tmux.start(keeltui_command(config), e2e_env)
-    tmux.wait_text(PLACEHOLDER)
-    tmux.type("when is the tide?")
-    tmux.send("Enter")
+    _open_and_send(tmux, tmp_path, loopback, e2e_env,
+                   Reply(chunks=["The tide ", "turns at ", "seven tonight."], gate=gate), "when is the tide?")
     screen = tmux.wait_text("The tide")
     assert loopback.chunks_sent == 1
     assert "when is the tide?" in screen and "Chief  …" in screen, screen
@@ -117,12 +122,8 @@ def test_a_tail_that_takes_fewer_lines_leaves_no_stale_text(tmp_path, loopback, 
     """Plain lines that become Markdown (soft breaks join) take fewer rows: the rows they
     gave up are repainted, never left showing old text (the real terminal, in tmux)."""
     gate = threading.Semaphore(0)
-    loopback.queue(Reply(chunks=["line one\nline two\nline three", " and **bold**", " end."], gate=gate))
-    config = _config(tmp_path, loopback)
-    tmux.start(keeltui_command(config), e2e_env)
-    tmux.wait_text(PLACEHOLDER)
-    tmux.type("three lines")
-    tmux.send("Enter")
+    _open_and_send(tmux, tmp_path, loopback, e2e_env,
+                   Reply(chunks=["line one\nline two\nline three", " and **bold**", " end."], gate=gate), "three lines")
     tmux.wait_for(lambda s: any(line.strip(" █▌▎") == "line two" for line in s.splitlines()),
                   what="the three plain lines")
     gate.release()
