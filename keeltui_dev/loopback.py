@@ -193,14 +193,18 @@ class LoopbackBrain:
                 except (BrokenPipeError, ConnectionResetError):
                     return
 
-        ThreadingHTTPServer.allow_reuse_address = True
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self._server = _QuietServer(("127.0.0.1", port), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def port(self) -> int:
         return self._server.server_address[1]
+
+    @property
+    def hangups(self) -> int:
+        """Answers a client hung up on before they were written."""
+        return self._server.hangups
 
     @property
     def url(self) -> str:
@@ -231,6 +235,23 @@ class LoopbackBrain:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up mid-answer (a test stopping a reply, an app killed with -9) is
+    an ordinary event here, not a traceback on the test's output."""
+
+    allow_reuse_address = True
+    hangups = 0
+    """How many answers a client hung up on (the tests wait on it)."""
+
+    def handle_error(self, request, client_address) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            self.hangups += 1
+            return
+        super().handle_error(request, client_address)
 
 
 def _split(text: str) -> list[str]:
