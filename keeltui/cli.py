@@ -138,6 +138,12 @@ def _refuse_if_quiet(store) -> None:
 
 
 def cmd_run(args) -> int:
+    import os
+
+    if os.environ.get("KEEL_BENCH_GC_LOG"):  # the bench's collection-pause recorder; off: not even imported
+        from keeltui.gc_pauses import record_if_asked
+
+        record_if_asked()
     config = _load_config(args)
     store = _open_store(config, say_notices=False)
     import contextlib
