@@ -1,0 +1,122 @@
+"""A reply streaming a 5 000-line code block at 500 lines/s, while the owner types (issue 19).
+
+A fresh keeltui per stream (empty store, brain loaded). The loopback server streams the
+block a line per chunk, 2 ms apart. Keystroke echo: while it streams, a letter is typed
+into the composer every ~0.3 s and timed from the key leaving tmux to the composer
+showing it (``capture-pane`` back to back), from the block's first line to its last.
+Escape: in other streams, Escape is pressed once the block passed 5 %, 50 % and 95 % of
+its lines; timed from the key to the last new code line on screen (the stream stopped).
+"""
+
+from __future__ import annotations
+
+import string
+import time
+
+from keeltui_dev.loopback import Reply
+
+from bench.context import Context, Subject, err
+from bench.screen_reading import last_code_line
+from bench.stats import percentile
+
+LINES = 5_000
+LINE_DELAY = 0.002  # 500 lines/s
+BRAIN_LOAD_SECS = 2.5
+TYPE_EVERY = 0.3
+ECHO_TIMEOUT = 10.0
+STOP_POINTS = (0.05, 0.5, 0.95)
+QUIET_SECS = 0.5
+LETTERS = string.ascii_lowercase + string.ascii_uppercase
+PREFIX = "QXJ"
+
+
+def code_chunks() -> list[str]:
+    return (["Here is the file:\n\n```python\n"] + [f"line {i:05d} = {i}\n" for i in range(LINES)]
+            + ["```\n", "Done."])
+
+
+def _start(ctx: Context, pane, name: str) -> Subject:
+    subject = ctx.keeltui(name, f"keeltui ({name})")
+    pane.launch(subject.argv)
+    pane.wait_for(*subject.ready, timeout=subject.timeout)
+    time.sleep(BRAIN_LOAD_SECS)  # the brain client loads after the first frame
+    ctx.brain.expect(Reply(chunks=code_chunks(), chunk_delay=LINE_DELAY))
+    pane.type_and_send("Stream the code please")
+    pane.wait_for("line 0000", timeout=60, interval=0.01)
+    return subject
+
+
+def echo_once(ctx: Context) -> None:
+    r = ctx.results
+    typed = ""
+    samples: list[tuple[int, float]] = []
+    with ctx.pane() as pane:
+        _start(ctx, pane, "code.echo")
+        pane.send_keys(PREFIX, literal=True)  # a mark no screen has otherwise, untimed
+        if _until(pane, lambda s: PREFIX in s, ECHO_TIMEOUT) is None:
+            raise TimeoutError(f"what was typed while the block streamed did not show in {ECHO_TIMEOUT:.0f} s")
+        deadline = time.monotonic() + LINES * LINE_DELAY * 4 + 30
+        while len(typed) < len(LETTERS) and time.monotonic() < deadline:
+            screen = pane.capture()
+            line = last_code_line(screen) or 0
+            if line >= LINES - 1 or "Done." in screen:
+                break
+            typed += LETTERS[len(typed)]
+            pane.send_keys(typed[-1], literal=True)
+            sent = time.monotonic()
+            seen = _until(pane, lambda s: PREFIX + typed in s, ECHO_TIMEOUT)
+            if seen is None:
+                raise TimeoutError(f"the letter typed at code line {line} did not show in {ECHO_TIMEOUT:.0f} s")
+            samples.append((line, seen - sent))
+            time.sleep(max(0.0, TYPE_EVERY - (time.monotonic() - sent)))
+    if not samples:
+        raise RuntimeError("the block ended before a letter could be typed")
+    for _, echo in samples:
+        r.add("code.echo", echo)
+    r.facts.setdefault("code.echo.lines", []).append((samples[0][0], samples[-1][0]))
+    echoes = [e for _, e in samples]
+    ctx.say(f"code stream: {len(samples)} letters typed between code lines {samples[0][0]} and {samples[-1][0]}: "
+            f"echo median {sorted(echoes)[len(echoes) // 2] * 1000:.0f} ms, p95 {percentile(echoes, 95) * 1000:.0f} ms")
+
+
+def _until(pane, predicate, timeout: float) -> float | None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate(pane.capture()):
+            return time.monotonic()
+    return None
+
+
+def stop_once(ctx: Context, fraction: float) -> None:
+    target = int(LINES * fraction)
+    with ctx.pane() as pane:
+        _start(ctx, pane, f"code.stop{int(fraction * 100)}")
+        reached = _until(pane, lambda s: (last_code_line(s) or 0) >= target, LINES * LINE_DELAY * 4 + 30)
+        if reached is None:
+            raise TimeoutError(f"the block never reached line {target}")
+        pane.send_keys("Escape")
+        pressed = time.monotonic()
+        last, changed = last_code_line(pane.capture()), pressed
+        while time.monotonic() - changed < QUIET_SECS and time.monotonic() - pressed < 30:
+            now = last_code_line(pane.capture())
+            if now != last:
+                last, changed = now, time.monotonic()
+        if last is not None and last >= LINES - 1:
+            raise RuntimeError(f"Escape at line {target}: the block ran to its end")
+    ctx.results.add("code.stop", changed - pressed)
+    ctx.say(f"code stream: Escape at line {target}: stopped after {(changed - pressed) * 1000:.0f} ms (last line {last})")
+
+
+def run(ctx: Context) -> None:
+    for i in range(max(1, ctx.runs // 2)):
+        try:
+            echo_once(ctx)
+        except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
+            ctx.results.fail("code.echo", err(exc))
+            ctx.say(f"code stream echo: run {i + 1} failed: {err(exc)}")
+        for fraction in STOP_POINTS:
+            try:
+                stop_once(ctx, fraction)
+            except Exception as exc:  # noqa: BLE001
+                ctx.results.fail("code.stop", err(exc))
+                ctx.say(f"code stream Escape at {fraction:.0%}: run {i + 1} failed: {err(exc)}")
