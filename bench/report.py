@@ -247,7 +247,8 @@ def render(r: Results, info: dict[str, str], args) -> str:
 def _subjects(r: Results) -> list[tuple[str, str]]:
     rows = [("floor", "bare Textual app (floor: Header, one Static, Footer)"),
             ("keeltui.empty", "keeltui, empty store"),
-            ("keeltui.100k", "keeltui, 100 000-row Chief room (last row on screen)")]
+            ("keeltui.100k", "keeltui, 100 000-row Chief room (last row on screen)"),
+            ("keeltui.1m", "keeltui, 1 000 000-row Chief room (last row on screen)")]
     for key in PEER_KEYS:
         if f"ttff.{key}" in r.series:
             rows.append((key, str(r.facts.get(f"peer.{key}", key)).split(":")[0]))

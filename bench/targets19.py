@@ -151,6 +151,10 @@ def render(r: Results, add) -> None:
             add(f"| {label} | {secs(s.median)} | {secs(percentile(s.samples, 95))} | {secs(s.hi)} | "
                 f"{len(s.samples)} {failed(s)} |")
         add("")
+        for note in r.notes.get("code_stream", []):
+            add(f"- {note}")
+        if r.notes.get("code_stream"):
+            add("")
     if any(r.get(key).samples for key, _ in STATUS_CASES):
         p = r.median("status.python")
         add("## `keeltui status`, four cases")

@@ -63,18 +63,22 @@ STATUS_INTERVAL = 5
 
 def watch_with_status(ctx: Context, seconds: float) -> None:
     """The whole idle cost as a tmux user has it: keeltui (ambient on) in a pane, and tmux's
-    status line calling ``keeltui status --tmux`` every STATUS_INTERVAL s. CPU of the app
-    plus the tmux server's, with the status calls it ran and reaped."""
+    status line calling ``keeltui status --tmux`` every STATUS_INTERVAL s. tmux runs a
+    status-right command only for an attached client: a second tmux attaches to the
+    first as a terminal would. CPU of the app plus the first tmux server's, with the status
+    calls it ran and reaped (the attached client is the terminal's, not counted)."""
     subject = ctx.keeltui("idle.tmux_status", "keeltui, ambient on, tmux status line", ambient=True)
     config = subject.argv[-1]
-    with ctx.pane(subject) as pane:
+    with ctx.pane(subject) as pane, ctx.pane(subject) as terminal:
         pane.tmux("set", "-g", "status-interval", str(STATUS_INTERVAL))
-        pane.tmux("set", "-g", "status-right", f"#({KEELTUI} --config {config} status --tmux)")
+        pane.tmux("set", "-g", "status-right", f"[#({KEELTUI} --config {config} status --tmux)]")
         pane.tmux("set", "-g", "status", "on")
         pane.launch(subject.argv)
         pane.wait_for(*subject.ready, timeout=15)
+        terminal.launch(["tmux", "-L", pane.socket, "-f", "/dev/null", "attach", "-t", "bench"])
+        terminal.wait_for("[idle", timeout=30)  # the status line ran `keeltui status` and shows its line
         app, server = pane.pane_pid(), int(pane.tmux("display", "-p", "#{pid}").strip())
-        time.sleep(SETTLE_SECS + STATUS_INTERVAL)
+        time.sleep(SETTLE_SECS)
         ctx.say(f"idle: watching {subject.label} for {seconds:.0f} s")
         start_app, start_server = cpu_seconds(app), cpu_seconds(server)
         time.sleep(seconds)
