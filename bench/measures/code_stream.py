@@ -43,7 +43,8 @@ def _start(ctx: Context, pane, name: str) -> Subject:
     time.sleep(BRAIN_LOAD_SECS)  # the brain client loads after the first frame
     ctx.brain.expect(Reply(chunks=code_chunks(), chunk_delay=LINE_DELAY))
     pane.type_and_send("Stream the code please")
-    pane.wait_for("line 0000", timeout=60, interval=0.01)
+    if _until(pane, lambda s: last_code_line(s) is not None, 60) is None:
+        raise TimeoutError("no line of the code block on screen 60 s after the message was sent")
     return subject
 
 
