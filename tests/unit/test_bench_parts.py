@@ -164,3 +164,14 @@ def test_issue_19_targets_pass_and_fail_on_their_figures():
     targets19.render(r, lines.append)
     assert any(line.startswith("| a held PageUp") and "**FAIL**" in line for line in lines)
     assert "## `keeltui status`, four cases" in lines
+
+
+def test_readme_summary_carries_issue_19s_targets_too():
+    markdown = "\n".join([
+        "- **Date**: today", "## Targets (issue 14)", "| a | b | c |", "| old | 1 | **PASS** |",
+        "## Targets (issue 19: the Chief room at any size)", "| a | b | c |", "| held PageUp | 20 of 40 | **FAIL** |",
+        "## Side by side", "| x | y |",
+    ])
+    text = readme.block(markdown)
+    assert "| old | 1 | **PASS** |" in text and "| held PageUp | 20 of 40 | **FAIL** |" in text
+    assert text.index("Issue 19's targets") < text.index("| held PageUp") < text.index("Side by side")
