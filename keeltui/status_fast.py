@@ -118,5 +118,9 @@ def fast_status(argv: list[str]) -> int | None:
     defaults = current == f"{default_config_file()}:absent" and not config_path
     if not defaults and stamp != current and validated_stamp(path) != current:
         return None  # a config neither the app nor `status` has validated: check it (bad → exit 2)
-    sys.stdout.write((tmux_escape(line) if rest[-1] == "--tmux" else line) + "\n")
+    try:
+        sys.stdout.write((tmux_escape(line) if rest[-1] == "--tmux" else line) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader left (as on the full path: exit 0, no traceback)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor one from the flush at exit
     return 0

@@ -168,3 +168,15 @@ def test_the_app_and_the_fast_path_agree_on_the_stamp(home, tmp_path, monkeypatc
     monkeypatch.setenv("KEEL_BRAIN_MODEL", "m")
     assert config_stamp(None) == xdg.config_stamp(None)
     assert "KEEL_BRAIN_MODEL=m" in config_stamp(None)
+
+
+def test_a_reader_that_left_gets_no_traceback(home):
+    """tmux gave up on a slow call: the fast path exits 0 quietly, as the full path does."""
+    read, write = os.pipe()
+    os.close(read)  # nobody reads: the write fails with EPIPE
+    try:
+        proc = subprocess.run([sys.executable, "-c", "import sys; from keeltui.cli import main; sys.exit(main(['status']))"],
+                              stdout=write, stderr=subprocess.PIPE, text=True, timeout=60, env=home)
+    finally:
+        os.close(write)
+    assert proc.returncode == 0 and proc.stderr == ""
