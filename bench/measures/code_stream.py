@@ -111,8 +111,10 @@ def stop_once(ctx: Context, fraction: float) -> None:
                 last, changed = now, time.monotonic()
             if said is None and STOPPED in screen:
                 said = time.monotonic()
-        if said is None:
-            raise TimeoutError(f"Escape at line {target}: no \"{STOPPED}\" after 30 s")
+        if said is None:  # counted at the bound: a figure that fails the target, not a lost run
+            said = time.monotonic()
+            ctx.results.note("code_stream", f"Escape at code line {target}: no \"{STOPPED}\" within 30 s "
+                                            "(counted as 30 s)")
         if last is not None and last >= LINES - 1:
             raise RuntimeError(f"Escape at line {target}: the block ran to its end")
         took = max(said, changed) - pressed
