@@ -68,15 +68,19 @@ def status_path(config_path: str | None) -> str | None:
 
 def read_payload(path: str) -> tuple[str, str]:
     """(the line to print, the config stamp its writer validated) from the status file."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, ValueError):
+        return NOT_RUNNING, ""  # no file (the app never ran here): json is not even imported
     import json
 
     try:
-        with open(path, encoding="utf-8") as handle:
-            payload = json.loads(handle.read())
+        payload = json.loads(text)
         line = str(payload.get("line", IDLE))
         pid = payload.get("pid")
         stamp = str(payload.get("config", ""))
-    except (OSError, ValueError, AttributeError):
+    except (ValueError, AttributeError):  # half a file or not ours: as if the app were not running
         return NOT_RUNNING, ""
     from keeltui.adapters.process_probe import pid_alive
 
