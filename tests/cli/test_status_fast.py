@@ -180,3 +180,13 @@ def test_a_reader_that_left_gets_no_traceback(home):
     finally:
         os.close(write)
     assert proc.returncode == 0 and proc.stderr == ""
+
+
+@pytest.mark.parametrize("text", ["", '{"line": "half', "[1, 2]", "\\u0000"])
+def test_a_status_file_that_is_not_the_apps_reads_as_not_running(tmp_path, text):
+    from keeltui.status_fast import NOT_RUNNING, read_payload
+
+    path = tmp_path / "status"
+    assert read_payload(str(path)) == (NOT_RUNNING, "")  # no file at all
+    path.write_text(text)
+    assert read_payload(str(path)) == (NOT_RUNNING, "")
