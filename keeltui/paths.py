@@ -1,8 +1,7 @@
 """Where keeltui's files live, by platform conventions (XDG on Linux).
 
-Light on purpose: ``keeltui status`` runs this on every tmux status refresh. On Linux
-the XDG rules are applied directly (what platformdirs does there); elsewhere
-platformdirs decides.
+On Linux the XDG rules are applied directly (keeltui/xdg.py, what platformdirs does
+there, shared with the ``keeltui status`` fast path); elsewhere platformdirs decides.
 """
 
 from __future__ import annotations
