@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
     from keeltui.panes.ambient_controller import AmbientController
     from keeltui.panes.search_bar import SearchBar  # mounted on first use (Ctrl+F)
+    from keeltui.services.chief_turns import ChiefTurns
     from keeltui.tutor_view import TutorPane
 
 log = logging.getLogger("keeltui.app")
@@ -127,7 +128,6 @@ class KeelApp(App):
         self.store = self.services.store
         self.brain = self.services.brain
         self.clock = clock
-        self.chief = self.services.chief
         self._data_version = -1
         self._room_cursor = 0
         self._first_rows: list[Row] = []  # the newest rows, read before the room composes
@@ -146,6 +146,11 @@ class KeelApp(App):
         self._stop_reply: asyncio.Event | None = None  # how to stop the reply on its way (not its state)
         self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
         self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
+
+    @property
+    def chief(self) -> ChiefTurns:
+        """The Chief's turns, built on first use: the first frame sends nothing."""
+        return self.services.chief
 
     # -- layout ---------------------------------------------------------------------
 

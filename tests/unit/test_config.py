@@ -229,7 +229,7 @@ def test_every_field_has_a_docstring():
 
 
 def test_the_status_fast_path_knows_every_environment_override():
-    from keeltui.cli import ENV_OVERRIDES
+    from keeltui.xdg import ENV_OVERRIDES
 
     source = inspect.getsource(config_module._apply_env)
     assert set(re.findall(r'"(KEEL_[A-Z_]+)"', source)) == set(ENV_OVERRIDES)
