@@ -100,6 +100,7 @@ class KeelApp(App):
         # The drift banner's keys: chords that work while typing, so acting on a drift
         # never means leaving the composer first (or typing a letter into it).
         bind("day", "day", "Your day", priority=True),
+        bind("that_was_work", "that_was_work", "That was work", priority=True, show=False),
     ]
 
     # ``var``, not ``reactive``: a reactive of the App repaints the whole screen when it
@@ -684,8 +685,7 @@ class KeelApp(App):
             self.ambient.open_settings()
 
     def action_day(self) -> None:
-        """Your day: time on task, drifting and away per hour; episodes and focus sessions."""
-        from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
+        """Your day: the timeline, per-hour bars, episodes, focus sessions, apps (live)."""
         from keeltui.panes.day_view import DayScreen
 
         if isinstance(self.screen, DayScreen):
@@ -694,14 +694,26 @@ class KeelApp(App):
             # Window titles are not screen-safe.
             self.notify("Quiet Mode is on: your day stays hidden until it is turned off.", timeout=3)
             return
-        start, end = day_bounds(None, self.clock())
-        self.push_screen(DayScreen(render_day(self.store.events_between(DAY_KINDS, start, end + 86400), start)))
+        if self.ambient is not None:
+            self.ambient.open_day()
+
+    def action_that_was_work(self) -> None:
+        if self.ambient is not None:
+            self.ambient.that_was_work()
+
+    def on_day_screen_corrected(self, message) -> None:
+        """"That was work" on an episode in the day view (keeltui.panes.day_view)."""
+        if self.ambient is not None:
+            self.ambient.correct(message.episode)
 
     def on_drift_banner_snooze_requested(self, message: DriftBanner.SnoozeRequested) -> None:
         self.action_snooze()
 
     def on_drift_banner_focus_requested(self, message: DriftBanner.FocusRequested) -> None:
         self.action_start_focus()
+
+    def on_drift_banner_work_requested(self, message: DriftBanner.WorkRequested) -> None:
+        self.action_that_was_work()
 
     # -- the room's conversation controls (decided in chief/controls.py) -----------------
 

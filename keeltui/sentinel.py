@@ -181,6 +181,17 @@ class Sentinel:
         return self._away_since is not None
 
     @property
+    def away_since(self) -> float | None:
+        """When the current away period began (the last input), None when present."""
+        return self._away_since
+
+    @property
+    def episode(self) -> dict | None:
+        """The drift episode in progress (a copy: start, titles, message), None when on track."""
+        episode = self._episode
+        return {**episode, "titles": list(episode["titles"])} if episode is not None else None
+
+    @property
     def judge_label(self) -> str:
         """``brain``, ``local``, or ``local · brain unreachable`` when it fell back."""
         return f"{self.judge_name} · {self.judge_problem}" if self.judge_problem else self.judge_name
@@ -244,6 +255,13 @@ class Sentinel:
             self._dirty = True
             self._record(AWAY_EVENT, {"start": since, "end": now, "secs": round(now - since, 1)})
             self._fire()
+
+    def forgive(self) -> None:
+        """The owner said the drift on screen was work: end the episode (its record
+        stands, the correction overrules it) and judge afresh next tick."""
+        self._gen += 1  # a verdict in flight was about the same windows
+        self._end_episode()
+        self._dirty = True
 
     def set_config(self, mode: object, cadence_secs: object) -> None:
         """Apply live settings (any values: both are checked here).

@@ -20,6 +20,7 @@ import math
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 
+from keeltui.durations import format_duration
 from keeltui.textsafe import one_line
 
 from .window import WindowSnapshot
@@ -121,9 +122,8 @@ def focus_status_text(session: FocusSession, now: float, drift_line: str = "") -
 
 def focus_report_text(session: FocusSession, ended_at: float) -> str:
     """The Chief room's ``task`` line for a finished session."""
-    secs = max(0.0, ended_at - session.started_at)
-    took = "under a minute" if secs < 60 else f"{round(secs / 60)} min"
-    planned = f" of {session.minutes:g} planned" if session.minutes else ""
+    took = format_duration(max(0.0, ended_at - session.started_at))
+    planned = f" of {format_duration(session.minutes * 60)} planned" if session.minutes else ""
     drifts = {0: "no drifts", 1: "1 drift"}.get(session.drifts, f"{session.drifts} drifts")
     return f'Focus session ended: "{session.commitment}" — {took}{planned}, {drifts}.'
 

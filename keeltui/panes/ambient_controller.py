@@ -193,6 +193,7 @@ class AmbientController(Widget):
             self.post_message(AmbientChanged(line, focus_text, judge, snoozed_until=snoozed_until, mode=mode, away=away))
 
     def _each_second(self) -> None:
+        self.service.evidence.tick()  # the day's proof that keeltui was watching
         self.service.follow_brain()
         self._publish()
         session = self._coach.session
@@ -317,6 +318,43 @@ class AmbientController(Widget):
         if text:
             self.post_message(StoreWritten())
             self._tell(text, private="Focus session ended.")
+
+    # ------------------------------------------------------------ the day
+
+    def open_day(self) -> None:
+        """The day view, handed a reader of the day's timeline (it re-reads it while open)."""
+        from keeltui.ambient.day import day_bounds
+        from keeltui.panes.day_view import DayScreen
+        from keeltui.services.day import day_timeline
+
+        start, end = day_bounds(None, self.clock())
+        store = self.service.store
+
+        def load():
+            return day_timeline(store, start, end, self.service.live())
+
+        self.app.push_screen(DayScreen(load, start))
+
+    def correct(self, episode: dict | None) -> None:
+        """"That was work" for ``episode`` (from the day view), or for the drift on screen."""
+        try:
+            done = self.service.correct(episode)
+        except Exception as exc:  # noqa: BLE001 - a locked disk must not end the app
+            self._tell(f"Could not store the correction: {exc}", severity="error")
+            return
+        if not done:
+            self._tell("No drift on screen to correct (F3 lists the day's episodes).")
+            return
+        self.post_message(StoreWritten())
+        self._publish()
+        from keeltui.panes.day_view import DayScreen
+
+        if isinstance(self.app.screen, DayScreen):
+            self.app.screen.refresh_day()
+        self._tell("Noted: that was work. The judge sees it as an example from now on.")
+
+    def that_was_work(self) -> None:
+        self.correct(None)
 
     def open_settings(self) -> None:
         """The settings modal; a valid result applies live and is stored."""

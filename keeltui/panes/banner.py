@@ -40,6 +40,9 @@ class DriftBanner(Horizontal):
     class FocusRequested(Message):
         """Start focus was chosen."""
 
+    class WorkRequested(Message):
+        """"That was work" was chosen: the judgement on screen was wrong."""
+
     def __init__(self, *, snooze_secs: float = 3600, id: str | None = None) -> None:
         super().__init__(id=id)
         self._snooze_label = f"F6 snooze {format_duration(snooze_secs)}"
@@ -50,7 +53,8 @@ class DriftBanner(Horizontal):
     def watch_line(self, line: str) -> None:
         if line and not self.query("Button"):
             # Mounted at the first drift, not at start: nothing to click before then.
-            self.mount(Button(self._snooze_label, id="snooze"), Button("F7 start focus", id="focus", variant="primary"))
+            self.mount(Button(self._snooze_label, id="snooze"), Button("F7 start focus", id="focus", variant="primary"),
+                       Button("F10 that was work", id="work"))
         self.set_class(bool(line), "-shown")
         self.query_one("#drift-text", Static).update("⚠ " + one_line(line, 200) if line else "")
 
@@ -63,3 +67,8 @@ class DriftBanner(Horizontal):
     def _focus_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.post_message(self.FocusRequested())
+
+    @on(Button.Pressed, "#work")
+    def _work_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.WorkRequested())

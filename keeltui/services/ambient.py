@@ -28,9 +28,12 @@ from keeltui.ambient.focus import FocusCoach, FocusSession
 from keeltui.ambient.frame import load_frame
 from keeltui.ambient.judges import LocalJudge, build_ambient_messages, build_focus_messages, drift_message
 from keeltui.ambient.settings_order import FILE, LIVE, Setting, resolve
+from keeltui.ambient.corrections import EXAMPLES, correction, example_titles, with_examples
+from keeltui.ambient.timeline import CORRECTION_KIND, Live
 from keeltui.ambient.window import WindowSnapshot, is_away
 from keeltui.config import Config
 from keeltui.sentinel import Sentinel
+from keeltui.services.evidence_ticks import EvidenceTicks
 
 if TYPE_CHECKING:
     from keeltui.brain import Brain
@@ -98,6 +101,7 @@ class AmbientService:
             judge_timeout=config.ambient.judge_timeout_secs,
             fallback=self.local.ajudge,
         )
+        self.evidence = EvidenceTicks(store.add_event, clock, config.evidence.poll_secs)
         self.coach = FocusCoach(
             clock, self.focus_judge,
             grace_secs=config.focus.grace_secs,
@@ -156,6 +160,8 @@ class AmbientService:
         """One poll: the window in front (privacy exclusions applied) and, when the
         owner is away, since when (the last input: now minus the idle time)."""
         snapshot = poll_source(source, self.config.evidence.exclude_titles)
+        if snapshot is not None:
+            self.evidence.seen(snapshot)
         if not is_away(snapshot, self.config.ambient.away_after_secs):
             return snapshot, None
         assert snapshot is not None and snapshot.idle_secs is not None  # is_away says so
@@ -166,7 +172,13 @@ class AmbientService:
     def frame(self) -> str:
         """The brief; called by the sentinel in a thread (it may run a task command)."""
         frame = self.config.frame
-        return load_frame(frame.dir or None, frame.goals_file, self.tasks, frame.max_chars)
+        brief = load_frame(frame.dir or None, frame.goals_file, self.tasks, frame.max_chars)
+        try:
+            corrected = example_titles(self.store.events(CORRECTION_KIND, limit=EXAMPLES))
+        except Exception as exc:  # noqa: BLE001 - the brief without examples still judges
+            log.warning("could not read the corrections: %s", exc)
+            corrected = []
+        return with_examples(brief, corrected)
 
     async def brain_judge(self, frame: str, titles: list[str]) -> str:
         verdict, _ = await self.brain.judge("judge", build_ambient_messages(frame, titles))
@@ -278,6 +290,36 @@ class AmbientService:
     def forget_settings(self) -> None:
         state.forget_settings(self.store)
 
+    def live(self) -> Live:
+        """What the day's timeline needs from this process that is not stored yet."""
+        now = self.clock()
+        episode = self.sentinel.episode
+        session = self.coach.session
+        return Live(
+            now=now, evidence_since=self.evidence.live_since(now), window_class=self.evidence.window_class,
+            drift_since=episode["start"] if episode else None,
+            drift_titles=tuple(episode["titles"]) if episode else (),
+            drift_focus=session.commitment if episode and session else "",
+            away_since=self.sentinel.away_since,
+        )
+
+    def correct(self, episode: dict | None = None) -> bool:
+        """"That was work": store a correction of ``episode`` (a stored one from the day view),
+        or of the drift on screen now, which then ends as corrected. False when there is none.
+        Raises what the store raises."""
+        if episode is None:
+            episode = self.sentinel.episode
+            if episode is None:
+                return False
+            session = self.coach.session
+            episode["focus"] = session.commitment if session else ""
+            self.store.add_event(CORRECTION_KIND, correction(episode, self.clock()))
+            self.sentinel.forgive()
+            return True
+        self.store.add_event(CORRECTION_KIND, correction(episode, self.clock()))
+        return True
+
     def close(self) -> None:
-        """The app is ending: the episode or away period in progress is stored."""
+        """The app is ending: the episode or away period in progress is stored, the evidence closed."""
         self.sentinel.close()
+        self.evidence.close()
