@@ -65,9 +65,9 @@ class DayScreen(ModalScreen[None]):
 
     def __init__(self, load: Callable[[], Timeline], day_start: float, *, running: bool = True) -> None:
         super().__init__()
-        self._load = load
+        self._read_day = load
         self._day_start = day_start
-        self._running = running
+        self._is_today = running
         self._episodes: list = []
         self._shown: list[str] = []
 
@@ -88,8 +88,8 @@ class DayScreen(ModalScreen[None]):
 
     def refresh_day(self) -> None:
         """Read the day again (the timer, and the app after a correction)."""
-        timeline = self._load()
-        parts = days.day_text(timeline, self._day_start, running=self._running)
+        timeline = self._read_day()
+        parts = days.day_text(timeline, self._day_start, running=self._is_today)
         self.query_one(VerticalScroll).border_title = parts.title
         text = Text()
         for line in parts.summary:
