@@ -254,13 +254,32 @@ class AmbientController(Widget):
     # ------------------------------------------------------------ actions
 
     def snooze_from_ui(self) -> None:
-        """Snooze 1h: the same stored state ``keeltui snooze`` writes."""
+        """Snooze 1h: the same stored state ``keeltui snooze`` writes; on an active
+        snooze, offer to lift it instead."""
+        from keeltui.panes.lift_snooze import LiftSnooze
+
+        if isinstance(self.app.screen, LiftSnooze):
+            return
+        if self._sentinel.snoozed:
+            self.app.push_screen(LiftSnooze(self._sentinel.snooze_until), self._lift_chosen)
+            return
         try:
             self.service.snooze()
         except Exception as exc:  # noqa: BLE001 - a locked disk must not end the app
             self._tell(f"Could not snooze: {exc}", severity="error")
             return
         self._tell(f"Drift coaching snoozed for {span(self.config.ambient.snooze_secs)} (keeltui snooze off lifts it).")
+
+    def _lift_chosen(self, lift: bool | None) -> None:
+        if not lift:
+            return
+        try:
+            self.service.lift_snooze()
+        except Exception as exc:  # noqa: BLE001 - a locked disk must not end the app
+            self._tell(f"Could not lift the snooze: {exc}", severity="error")
+            return
+        self._publish()
+        self._tell("Snooze lifted: drift coaching is back on.")
 
     def start_focus_from_ui(self) -> None:
         """Open the focus prompt, prefilled with today's first task; refuse while one runs."""

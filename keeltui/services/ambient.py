@@ -215,6 +215,11 @@ class AmbientService:
         self.sentinel.snooze(until)
         return until
 
+    def lift_snooze(self) -> None:
+        """End the snooze now (what ``keeltui snooze off`` does). Raises what the store raises."""
+        self.store.delete_state(state.SNOOZE_KEY)
+        self.sentinel.snooze(0.0)
+
     def sync_focus(self) -> bool:
         """Follow the stored focus session; True when one just started (the caller
         then runs one sentinel evaluation, which clears a drift line at once)."""
