@@ -115,6 +115,7 @@ class KeelApp(App):
     ambient_snoozed_until: var[float] = var(0.0)
     ambient_mode: var[str] = var("")
     ambient_away: var[bool] = var(False)
+    ambient_no_evidence: var[bool] = var(False)
     reply_phase: var[str] = var(REPLY_IDLE)
     """The one place that says a Chief reply is on its way (handed down to the room)."""
 
@@ -578,6 +579,7 @@ class KeelApp(App):
         self.set_reactive(KeelApp.ambient_snoozed_until, message.snoozed_until)
         self.set_reactive(KeelApp.ambient_mode, message.mode)
         self.set_reactive(KeelApp.ambient_away, message.away)
+        self.set_reactive(KeelApp.ambient_no_evidence, message.no_evidence)
         self._update_status()
 
     @on(JudgeFailed)
@@ -595,7 +597,7 @@ class KeelApp(App):
             context_text=self.context_text, judge=self.judge_name,
             context_warning=self.context_warning,
             snoozed_until=self.ambient_snoozed_until, ambient_off=self.ambient_mode == "off",
-            away=self.ambient_away,
+            away=self.ambient_away, no_evidence=self.ambient_no_evidence,
         )
 
     def _update_status(self) -> None:

@@ -40,6 +40,7 @@ import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import SupportsFloat, SupportsIndex
 
+from keeltui.jsonextract import JSONExtractError
 from keeltui.textsafe import one_line
 
 from .ambient.window import EXCLUDED, WindowSnapshot, timed_titles
@@ -98,6 +99,7 @@ class Sentinel:
         judge_name: str = "brain",
         fallback: Judge | None = None,
         fallback_name: str = "local",
+        judge_model: Callable[[], str] | None = None,
     ) -> None:
         self._clock = clock
         self._judge = judge
@@ -111,6 +113,9 @@ class Sentinel:
         self._fallback = fallback
         self._fallback_name = fallback_name
         self.judge_problem = ""  # why the judge in use is not the one asked for
+        # The brain answers, but with no verdict ("bad answers (model X)"); "" when fine.
+        self.bad_answers = ""
+        self._judge_model = judge_model
         self._mode = parse_mode(mode)
         self._cadence = _cadence(cadence_secs)
         self._ring_size = max(1, int(ring_size))
@@ -193,7 +198,10 @@ class Sentinel:
 
     @property
     def judge_label(self) -> str:
-        """``brain``, ``local``, or ``local · brain unreachable`` when it fell back."""
+        """``brain``, ``local``, ``local · brain unreachable`` when it fell back, or
+        ``bad answers (model X)`` while the brain answers with no verdict."""
+        if self.bad_answers and not self.judge_problem:
+            return self.bad_answers
         return f"{self.judge_name} · {self.judge_problem}" if self.judge_problem else self.judge_name
 
     # ------------------------------------------------------------ inputs
@@ -378,6 +386,13 @@ class Sentinel:
         self._last_judged_at = self._clock()
         try:
             verdict = await asyncio.wait_for(self._judge(frame, titles), self._judge_timeout)
+        except JSONExtractError as exc:
+            # The brain answered, just not with a verdict: it is reachable, its model
+            # is the problem. Say so, answer with the fallback this tick, and keep
+            # asking the brain (no endpoint check can tell whether it answers well).
+            self.last_error = _describe(exc)
+            log.warning("sentinel: %s judge answered badly: %s", self.judge_name, self.last_error)
+            return await self._bad_answer(frame, titles)
         except Exception as exc:  # noqa: BLE001 - incl. timeout: fall back, invent nothing
             self.last_error = _describe(exc)
             log.warning("sentinel: %s judge failed: %s", self.judge_name, self.last_error)
@@ -394,7 +409,23 @@ class Sentinel:
                 return None
             return verdict
         self.last_error = ""
+        if self.bad_answers:
+            self.bad_answers = ""  # the brain answers well again
+            self._fire()
         return verdict
+
+    async def _bad_answer(self, frame: str, titles: list) -> str | None:
+        problem = f"bad answers (model {self._judge_model()})" if self._judge_model else "bad answers"
+        if problem != self.bad_answers:
+            self.bad_answers = problem
+            self._fire()
+        if self._fallback is None or self.judge_name == self._fallback_name:
+            return None
+        try:
+            return await asyncio.wait_for(self._fallback(frame, titles), self._judge_timeout)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("sentinel: %s judge failed too: %s", self._fallback_name, _describe(exc))
+            return None
 
     def _note_titles(self, ring: Sequence[str]) -> None:
         """Add the episode's titles (excluded windows stay ``excluded``, nothing more)."""

@@ -72,6 +72,9 @@ class AmbientController(Widget):
             self.away = away
             self.since = since
 
+    class NoEvidence(Message):
+        """No evidence source answers (no DISPLAY, no tmux, no command): nothing will be read."""
+
     class FocusJudged(Message):
         """A focus judgement finished; the focus text may change."""
 
@@ -96,6 +99,7 @@ class AmbientController(Widget):
         self._halt = threading.Event()  # ends the poll thread
         self._focus_judging = False
         self._started = False
+        self._no_evidence = False
 
     # Attributes down: the app sets these (it owns Quiet Mode and the brain checks);
     # they are the service's values.
@@ -122,6 +126,8 @@ class AmbientController(Widget):
         self._sentinel.add_on_change(lambda: self.post_message(self.LineChanged()))
         self._sentinel.add_on_change(self._judge_may_have_failed)
         self._started = True
+        # Known without probing anything; "auto" finds out in the poll thread (NoEvidence).
+        self._no_evidence = self.config.evidence.source.strip().lower() == "none"
         self.sync_from_store()  # stored settings override the config from the start
         self.service.follow_brain()
         self._publish()
@@ -140,6 +146,7 @@ class AmbientController(Widget):
         """Read the active window every ``poll_secs``; post only when it changes."""
         source = self.service.open_source()
         if source is None:
+            self.post_message(self.NoEvidence())  # the status line says so, not "idle"
             return  # nothing will ever be read; the sentinel stays silent
         worker = get_current_worker()
         last = None
@@ -159,6 +166,10 @@ class AmbientController(Widget):
         self._coach.on_window(message.snapshot)
         self._show_focus()
 
+    def on_ambient_controller_no_evidence(self, message: NoEvidence) -> None:
+        self._no_evidence = True
+        self._publish()
+
     def on_ambient_controller_away_changed(self, message: AwayChanged) -> None:
         self._sentinel.set_away(message.away, message.since)
         self._publish()
@@ -167,6 +178,8 @@ class AmbientController(Widget):
 
     def _judge_may_have_failed(self) -> None:
         """The sentinel fell back to the local judge by itself: tell the app (it re-probes)."""
+        # Bad answers are no failure to reach the brain: the endpoint checks would say it is
+        # fine, bring the brain back, and the label would flap. Only unreachable counts.
         if self._sentinel.judge_problem and not self._told_failure:
             self._told_failure = True
             self.post_message(JudgeFailed(self._sentinel.last_error or "no answer"))
@@ -186,11 +199,13 @@ class AmbientController(Widget):
     def _publish(self) -> None:
         """Post what the app shows, when it changed (messages up, never its attributes)."""
         s = self._sentinel
-        values = (s.line, self._focus_text, s.judge_label, s.snooze_until if s.snoozed else 0.0, s.mode, s.away)
+        values = (s.line, self._focus_text, s.judge_label, s.snooze_until if s.snoozed else 0.0, s.mode, s.away,
+                  self._no_evidence)
         if values != self._published:
             self._published = values
-            line, focus_text, judge, snoozed_until, mode, away = values
-            self.post_message(AmbientChanged(line, focus_text, judge, snoozed_until=snoozed_until, mode=mode, away=away))
+            line, focus_text, judge, snoozed_until, mode, away, no_evidence = values
+            self.post_message(AmbientChanged(line, focus_text, judge, snoozed_until=snoozed_until, mode=mode, away=away,
+                                             no_evidence=no_evidence))
 
     def _each_second(self) -> None:
         self.service.evidence.tick()  # the day's proof that keeltui was watching

@@ -100,6 +100,7 @@ class AmbientService:
             cadence_secs=config.ambient.cadence_secs,
             judge_timeout=config.ambient.judge_timeout_secs,
             fallback=self.local.ajudge,
+            judge_model=lambda: self.brain.model_for("judge"),
         )
         self.evidence = EvidenceTicks(store.add_event, clock, config.evidence.poll_secs)
         self.coach = FocusCoach(
