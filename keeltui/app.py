@@ -606,7 +606,8 @@ class KeelApp(App):
         state = self.status_state()
         self.status_line.state = state
         # Quiet Mode holds the drift text back from the banner as well.
-        self.banner.line = "" if self.focus_text else screen_safe(self.ambient_line, self.quiet)
+        # In focus too: a drift from the commitment gets the banner ("back to <commitment>").
+        self.banner.line = screen_safe(self.ambient_line, self.quiet)
         # The status file (tmux, `keeltui status`) mirrors the warning whichever pane shows.
         line = render_status(state._replace(context_warning=self._tutor_context[1]))
         if line != self._status_written:

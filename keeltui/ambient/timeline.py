@@ -179,7 +179,8 @@ def _episodes(records: list[dict], live: Live | None, corrected: set[float]) -> 
         start, end = _num(data, "start"), _num(data, "end")
         if start is None or end is None or end <= start:
             continue
-        titles = data.get("titles") if isinstance(data.get("titles"), list) else []
+        raw = data.get("titles")
+        titles: list = raw if isinstance(raw, list) else []
         out.append(Episode(start, end, tuple(str(t) for t in titles), str(data.get("message") or ""),
                            str(data.get("focus") or ""), round(start, 3) in corrected))
     if live is not None and live.drift_since is not None and live.now > live.drift_since:

@@ -164,6 +164,7 @@ class AmbientController(Widget):
     def on_ambient_controller_window_seen(self, message: WindowSeen) -> None:
         self._sentinel.on_window(message.snapshot)
         self._coach.on_window(message.snapshot)
+        self.service.record_focus_episodes()  # back on task ends a focus drift
         self._show_focus()
 
     def on_ambient_controller_no_evidence(self, message: NoEvidence) -> None:
@@ -199,7 +200,8 @@ class AmbientController(Widget):
     def _publish(self) -> None:
         """Post what the app shows, when it changed (messages up, never its attributes)."""
         s = self._sentinel
-        values = (s.line, self._focus_text, s.judge_label, s.snooze_until if s.snoozed else 0.0, s.mode, s.away,
+        line = s.line or self.service.focus_drift_line()
+        values = (line, self._focus_text, s.judge_label, s.snooze_until if s.snoozed else 0.0, s.mode, s.away,
                   self._no_evidence)
         if values != self._published:
             self._published = values

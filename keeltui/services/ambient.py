@@ -14,6 +14,7 @@ gets the real one, built on the first toast (:class:`LazyNotifier`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -32,7 +33,9 @@ from keeltui.ambient.corrections import EXAMPLES, correction, example_titles, wi
 from keeltui.ambient.timeline import CORRECTION_KIND, Live
 from keeltui.ambient.window import WindowSnapshot, is_away
 from keeltui.config import Config
-from keeltui.sentinel import Sentinel
+from keeltui.ambient.ports import APP_NAME
+from keeltui.sentinel import EPISODE_EVENT, Sentinel
+from keeltui.textsafe import one_line
 from keeltui.services.evidence_ticks import EvidenceTicks
 
 if TYPE_CHECKING:
@@ -88,12 +91,13 @@ class AmbientService:
         self._brain_online: bool | None = None
         self._brain_seen: bool | None = None  # brain_online when last followed
         self._settings_seen: tuple | None = None  # the stored settings last applied
+        self.notifier = notifier if notifier is not None else LazyNotifier()
         self.sentinel = Sentinel(
             clock=clock,
             judge=self.brain_judge,
             judge_name="brain",
             frame=self.frame,
-            notifier=notifier if notifier is not None else LazyNotifier(),
+            notifier=self.notifier,
             record_event=store.add_event,
             focus_active=lambda: state.current_session(store) is not None,
             mode=config.ambient.mode,
@@ -232,6 +236,7 @@ class AmbientService:
             live.drifts = max(live.drifts, session.drifts)
             return False
         self.coach.sync(session)
+        self.record_focus_episodes()
         if session is not None and self.sentinel.last_window is not None:
             # The poll thread posts only changes: hand the new session the window
             # already on screen, or an off-task start would go unnoticed.
@@ -278,6 +283,7 @@ class AmbientService:
         Raises what the store raises, and the coach keeps the session (a retry ends it)."""
         text = state.stop_focus(self.store, now)
         self.coach.sync(None)
+        self.record_focus_episodes()
         return text
 
     async def focus_tick(self) -> None:
@@ -288,6 +294,30 @@ class AmbientService:
         await self.coach.tick()
         if session is not None and session is self.coach.session and session.drifts != drifts:
             state.update_focus(self.store, drifts=session.drifts, last_nudge_at=session.last_nudge_at)
+        self.record_focus_episodes()
+        if self.coach.new_episode:
+            # The same surfaces as a drift outside focus: one toast per episode, worded for it.
+            self.coach.new_episode = False
+            if self.sentinel.mode == "notify" and not self.quiet:
+                try:
+                    await asyncio.to_thread(self.notifier.notify, APP_NAME, self.focus_drift_line())
+                except Exception as exc:  # noqa: BLE001 - notifiers promise not to raise
+                    log.warning("focus: toast failed: %s", exc)
+
+    def focus_drift_line(self) -> str:
+        """The banner's line for a drift in focus: the judge's words and the way back ("" when none)."""
+        session = self.coach.session
+        if session is None or not self.coach.line:
+            return ""
+        return f'{self.coach.line} — back to "{one_line(session.commitment, 60)}"'
+
+    def record_focus_episodes(self) -> None:
+        """Store the focus drift episodes that ended (the day counts them as drifting)."""
+        for episode in self.coach.take_ended():
+            try:
+                self.store.add_event(EPISODE_EVENT, episode)
+            except Exception as exc:  # noqa: BLE001 - a lost record must not lose the session
+                log.warning("focus: could not record a drift episode: %s", exc)
 
     def save_settings(self, mode: str, cadence_secs: int) -> None:
         """Store live settings and apply them in their one order (raises what the store raises)."""
@@ -299,7 +329,7 @@ class AmbientService:
     def live(self) -> Live:
         """What the day's timeline needs from this process that is not stored yet."""
         now = self.clock()
-        episode = self.sentinel.episode
+        episode = self.sentinel.episode or self.coach.episode
         session = self.coach.session
         return Live(
             now=now, evidence_since=self.evidence.live_since(now), window_class=self.evidence.window_class,
@@ -313,12 +343,17 @@ class AmbientService:
         """"That was work": store a correction of ``episode`` (a stored one from the day view),
         or of the drift on screen now, which then ends as corrected. False when there is none.
         Raises what the store raises."""
+        if episode is None and self.coach.episode is not None:
+            episode = self.coach.forgive()
+            self.record_focus_episodes()
+            if episode is None:
+                return False
+            self.store.add_event(CORRECTION_KIND, correction(episode, self.clock()))
+            return True
         if episode is None:
             episode = self.sentinel.episode
             if episode is None:
                 return False
-            session = self.coach.session
-            episode["focus"] = session.commitment if session else ""
             self.store.add_event(CORRECTION_KIND, correction(episode, self.clock()))
             self.sentinel.forgive()
             return True
@@ -328,4 +363,6 @@ class AmbientService:
     def close(self) -> None:
         """The app is ending: the episode or away period in progress is stored, the evidence closed."""
         self.sentinel.close()
+        self.coach.sync(None)  # a focus drift in progress ends now (the session stays stored)
+        self.record_focus_episodes()
         self.evidence.close()

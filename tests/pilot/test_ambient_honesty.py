@@ -9,9 +9,10 @@ from keeltui.adapters.status_file import read_status
 from keeltui.messages import AmbientChanged
 from tests.conftest import app_for
 from tests.pilot.test_ambient_app import (  # noqa: F401 - fixtures, used by name
-    JUDGE_MODEL, SIZE, ambient_app, script, status_text, toasts, window,
+    JUDGE_MODEL, SIZE, ambient_app, script, status_text, toasts, verdict, window,
 )
 from tests.support.pilot import screen_text, wait_for
+from tests.support.tmux import run_keeltui
 
 
 async def test_no_evidence_source_at_all_says_so_not_idle(tmp_path, loopback, monkeypatch):
@@ -71,3 +72,28 @@ async def test_at_120_columns_a_long_drift_gives_way_to_the_judge_label(ambient_
         bottom = screen_text(app).splitlines()[app.status_line.region.y]  # the status line's row, as drawn
         assert bottom.rstrip().endswith("judge: local · brain unreachable"), bottom
         assert "…" in bottom and bottom.startswith(" ⚠ You have been reading about sourdough")
+
+
+async def test_drift_in_focus_gets_the_banner_one_toast_and_a_record(ambient_app, script, window, toasts, tmp_path):
+    app = ambient_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted)
+        assert run_keeltui(tmp_path / "config.toml", "focus", "start", "write the grant report").returncode == 0
+        await wait_for(pilot, lambda: app.focus_text.startswith("◎ Focus: write the grant report"), what="focus")
+        script.focus = verdict("Cat videos are not the grant report.")
+        window.show("YouTube - cat videos")
+        line = 'Cat videos are not the grant report. — back to "write the grant report"'
+        await wait_for(pilot, lambda: app.banner.has_class("-shown") and app.banner.line == line, what="the banner")
+        await wait_for(pilot, lambda: "Cat videos are not the grant report." in screen_text(app), what="it drawn")
+        await wait_for(pilot, lambda: toasts.sent, what="the toast")
+        window.show("Twitch - more cats")  # the same episode goes on
+        await wait_for(pilot, lambda: "Twitch - more cats" in (app.services.ambient.coach.episode or {}).get("titles", []),
+                       what="the episode to note the next window")
+        assert toasts.sent == [("keeltui", line)]  # one per episode
+        assert app.store.events("ambient_episode") == []  # stored when it ends
+        window.show("grant report.odt - LibreOffice", "libreoffice")
+        await wait_for(pilot, lambda: not app.banner.has_class("-shown"), what="back on task clears the banner")
+        await wait_for(pilot, lambda: app.store.events("ambient_episode"), what="the episode record")
+        episode = app.store.events("ambient_episode")[0]["data"]
+        assert episode["focus"] == "write the grant report" and "YouTube - cat videos" in episode["titles"]
+        assert toasts.sent == [("keeltui", line)]
