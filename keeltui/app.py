@@ -861,6 +861,7 @@ class KeelApp(App):
         yield SystemCommand("Stop focus", "End the running focus session (reported in the room)", self.action_stop_focus)
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
         yield SystemCommand("Your day", "Time on task, drifting and away today (F3)", self.action_day)
+        yield SystemCommand("That was work", "The drift on screen was not drift: tell the judge (F10)", self.action_that_was_work)
         if self.tutor is not None:
             yield SystemCommand("Tutor summary", "The open tutor session: mastered, to review", self.tutor.action_summary)
 

@@ -103,7 +103,7 @@ class DayScreen(ModalScreen[None]):
             text.append(days.hour_tail(row) + "\n")
         if parts.focus:
             text.append("\nFocus sessions\n", "bold")
-            text.append("\n".join(parts.focus) + "\n")
+            text.append("\n".join(parts.focus))
         self.query_one("#day-text", Static).update(text)
         self._show_episodes(timeline, parts.episodes)
         more = f"{days.APPS_HEADING}\n" + "\n".join(parts.apps) if parts.apps else ""

@@ -343,6 +343,9 @@ class AmbientService:
         """"That was work": store a correction of ``episode`` (a stored one from the day view),
         or of the drift on screen now, which then ends as corrected. False when there is none.
         Raises what the store raises."""
+        live = self.sentinel.episode or self.coach.episode
+        if episode is not None and live is not None and round(float(episode["start"]), 3) == round(float(live["start"]), 3):
+            episode = None  # the drift on screen, chosen in the day view: it ends now, as F10 ends it
         if episode is None and self.coach.episode is not None:
             episode = self.coach.forgive()
             self.record_focus_episodes()
