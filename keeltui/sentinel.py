@@ -25,6 +25,9 @@ below is a unit test. The trigger discipline, in order:
      the sentinel stays on it (``judge_label`` says why) until :meth:`set_judge`
      brings the brain back. With no fallback, the line is kept only while its
      evidence is unchanged. Drift is never invented.
+   * the judge answers but with no verdict (no JSON) → the fallback answers this
+     tick, ``judge_label`` says ``bad answers (model X)``, and the brain is asked
+     again next tick (it is reachable: no endpoint check can clear or confirm it).
 
 Episode flags also reset on snooze, on a focus session, on mode ``off`` and when
 the owner goes away, so the first drift afterwards starts a fresh episode (line

@@ -82,3 +82,29 @@ async def test_f3_shows_the_day_to_the_second_live_and_takes_that_was_work(tmp_p
             assert corrections[0]["data"]["titles"] == ["news - The Daily"]
     finally:
         store.close()
+
+
+async def test_one_session_reads_the_same_in_the_room_and_the_day_and_a_short_drift_shows(tmp_path, loopback):
+    path = write_config(tmp_path / "config.toml", loopback.url,
+                        f'[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n')
+    config = load_config(path, env={})
+    clock = Clock(at(0))
+    store = Store(config.database_path())
+    for minute in range(0, 5):
+        store.add_event("ambient_tick", {"at": at(minute), "span": 90, "class": "xterm"})
+    store.add_event("ambient_episode", {"start": at(1), "end": at(2, 15), "titles": ["news"]})  # 75 s
+    ambient_state.start_focus(store, "file the invoices", None, at(0))
+    app = KeelApp(config, store, clock=clock, services=wire(config, store, clock=clock))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted)
+            await wait_for(pilot, lambda: app.focus_text.startswith("◎ Focus: file the invoices"), what="focus")
+            clock.now = at(3, 47)  # 227 s
+            await pilot.press("f8")
+            await wait_for(pilot, lambda: 'Focus session ended: "file the invoices" — 3m47s' in screen_text(app),
+                           what="the room's line")
+            await pilot.press("f3")
+            await wait_for(pilot, lambda: 'focus 3m47s "file the invoices"' in screen_text(app), what="the day's line")
+            assert "09    |~" in screen_text(app)  # the 75 s drift is the first five minutes' cell
+    finally:
+        store.close()
