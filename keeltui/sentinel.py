@@ -119,6 +119,8 @@ class Sentinel:
         # The brain answers, but with no verdict ("bad answers (model X)"); "" when fine.
         self.bad_answers = ""
         self._judge_model = judge_model
+        self._label_until_answer = ""  # the label kept while a returned brain is on trial
+        self.fallbacks = 0  # times the judge failed and the fallback took over
         self._mode = parse_mode(mode)
         self._cadence = _cadence(cadence_secs)
         self._ring_size = max(1, int(ring_size))
@@ -203,6 +205,8 @@ class Sentinel:
     def judge_label(self) -> str:
         """``brain``, ``local``, ``local · brain unreachable`` when it fell back, or
         ``bad answers (model X)`` while the brain answers with no verdict."""
+        if self._label_until_answer:
+            return self._label_until_answer
         if self.bad_answers and not self.judge_problem:
             return self.bad_answers
         return f"{self.judge_name} · {self.judge_problem}" if self.judge_problem else self.judge_name
@@ -230,15 +234,23 @@ class Sentinel:
         """Call ``callback()`` whenever the line (or the snooze) changes."""
         self._on_change.append(callback)
 
-    def set_judge(self, judge: Judge, name: str, problem: str = "") -> None:
-        """Swap the judge (brain ↔ local) when the brain goes away or comes back."""
+    def set_judge(self, judge: Judge, name: str, problem: str = "", *, until_it_answers: bool = False) -> None:
+        """Swap the judge (brain ↔ local) when the brain goes away or comes back.
+
+        ``until_it_answers``: the endpoint says the brain is back, but only its next
+        judgement can tell; the label stays as it is until then, so an endpoint check
+        that passes while the judge still fails does not make it flap.
+        """
+        label = self.judge_label
         changed = (name, problem) != (self.judge_name, self.judge_problem)
         self._judge = judge
         self.judge_name = name
         self.judge_problem = problem
+        self._label_until_answer = label if until_it_answers and changed else ""
         if changed:
             self._dirty = True  # a different judge may see it differently
-            self._fire()
+            if not self._label_until_answer:
+                self._fire()
 
     def set_away(self, away: bool, since: float | None = None) -> None:
         """The owner left the keyboard (or came back). See rule 4 in the module docstring.
@@ -403,6 +415,7 @@ class Sentinel:
                 return None
             # Stay on the fallback until the app sees the brain answer again
             # (set_judge): a dead brain must not cost a timeout every tick.
+            self.fallbacks += 1
             self.set_judge(self._fallback, self._fallback_name, f"{self.judge_name} unreachable")
             self._dirty = False
             try:
@@ -412,8 +425,8 @@ class Sentinel:
                 return None
             return verdict
         self.last_error = ""
-        if self.bad_answers:
-            self.bad_answers = ""  # the brain answers well again
+        if self.bad_answers or self._label_until_answer:
+            self.bad_answers = self._label_until_answer = ""  # the brain answers well again
             self._fire()
         return verdict
 

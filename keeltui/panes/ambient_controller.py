@@ -92,7 +92,7 @@ class AmbientController(Widget):
         self.clock = service.clock
         self._sentinel = service.sentinel
         self._coach = service.coach
-        self._told_failure = False
+        self._told_failure = 0  # the sentinel's fallbacks already told to the app
         self._published: tuple | None = None
         self._focus_text = ""
         self._stop = asyncio.Event()  # ends the sentinel's run loop
@@ -181,11 +181,9 @@ class AmbientController(Widget):
         """The sentinel fell back to the local judge by itself: tell the app (it re-probes)."""
         # Bad answers are no failure to reach the brain: the endpoint checks would say it is
         # fine, bring the brain back, and the label would flap. Only unreachable counts.
-        if self._sentinel.judge_problem and not self._told_failure:
-            self._told_failure = True
+        if self._sentinel.judge_problem and self._sentinel.fallbacks != self._told_failure:
+            self._told_failure = self._sentinel.fallbacks  # once per fall, not once per change
             self.post_message(JudgeFailed(self._sentinel.last_error or "no answer"))
-        elif not self._sentinel.judge_problem:
-            self._told_failure = False
 
     # ------------------------------------------------------------ surfaces
 

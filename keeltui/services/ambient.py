@@ -146,7 +146,7 @@ class AmbientService:
         if known is False:
             self.sentinel.set_judge(self.local.ajudge, "local", "brain unreachable")
         elif self.sentinel.judge_name != "brain":
-            self.sentinel.set_judge(self.brain_judge, "brain")
+            self.sentinel.set_judge(self.brain_judge, "brain", until_it_answers=True)
 
     # ------------------------------------------------------------ evidence (worker thread)
 
