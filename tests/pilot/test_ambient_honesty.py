@@ -77,11 +77,13 @@ async def test_at_120_columns_a_long_drift_gives_way_to_the_judge_label(ambient_
 async def test_drift_in_focus_gets_the_banner_one_toast_and_a_record(ambient_app, script, window, toasts, tmp_path):
     app = ambient_app()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted)
-        assert run_keeltui(tmp_path / "config.toml", "focus", "start", "write the grant report").returncode == 0
-        await wait_for(pilot, lambda: app.focus_text.startswith("◎ Focus: write the grant report"), what="focus")
+        # The judge's answer is set first: the coach may judge (once per debounce) as soon as focus starts.
         script.focus = verdict("Cat videos are not the grant report.")
         window.show("YouTube - cat videos")
+        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted)
+        await wait_for(pilot, lambda: "YouTube - cat videos" in app.services.ambient.sentinel.ring, what="the window")
+        assert run_keeltui(tmp_path / "config.toml", "focus", "start", "write the grant report").returncode == 0
+        await wait_for(pilot, lambda: app.focus_text.startswith("◎ Focus: write the grant report"), what="focus")
         line = 'Cat videos are not the grant report. — back to "write the grant report"'
         await wait_for(pilot, lambda: app.banner.has_class("-shown") and app.banner.line == line, what="the banner")
         await wait_for(pilot, lambda: "Cat videos are not the grant report." in screen_text(app), what="it drawn")
