@@ -41,10 +41,10 @@ class DayScreen(ModalScreen[None]):
         border: round $accent; border-title-color: $accent; border-title-style: bold;
         background: $panel; padding: 0 1;
     }
-    DayScreen > VerticalScroll > .day--task { color: $success; }
-    DayScreen > VerticalScroll > .day--drift { color: $warning; }
-    DayScreen > VerticalScroll > .day--away { color: $secondary; }
-    DayScreen > VerticalScroll > .day--unknown { color: $text-disabled; }
+    DayScreen > .day--task { color: $success; }
+    DayScreen > .day--drift { color: $warning; }
+    DayScreen > .day--away { color: $secondary; }
+    DayScreen > .day--unknown { color: $text-disabled; }
     DayScreen #day-episodes { height: auto; max-height: 10; border: none; background: $panel; }
     DayScreen .-heading { text-style: bold; color: $accent; margin-top: 1; }
     DayScreen .-hint { color: $text-muted; }

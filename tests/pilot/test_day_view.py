@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+from textual.color import Color
+
 from keeltui import ambient_state
 from keeltui.ambient.timeline import CORRECTION_KIND
 from keeltui.app import KeelApp
@@ -67,6 +69,13 @@ async def test_f3_shows_the_day_to_the_second_live_and_takes_that_was_work(tmp_p
             assert '09:55–now  focus 10m "tidy the inbox" (running): on task 10m' in text
             assert "09:20–09:22  drift 2m37s in focus \"write the report\": YouTube - cats" in text
             assert "xterm" in text and "38m" in text and "firefox" in text and "20m" in text
+            # Coloured from the theme, not fixed: another theme, other colours.
+            for theme in ("textual-dark", "textual-light"):
+                app.theme = theme
+                await pilot.pause()
+                for state, variable in (("task", "success"), ("drift", "warning"), ("away", "secondary")):
+                    shown = app.screen.get_component_rich_style(f"day--{state}", partial=True).color.get_truecolor()
+                    assert tuple(shown) == Color.parse(app.theme_variables[variable]).rgb, (theme, state)
             # No key pressed: a minute later the running session and the day have grown.
             clock.now = at(66)
             await wait_for(pilot, lambda: '09:55–now  focus 11m "tidy the inbox" (running)' in screen_text(app),
