@@ -4,7 +4,7 @@ It is handed a ``load`` callable that returns the day's timeline (the app reads 
 store and the live state; this screen never does) and re-reads it every
 :data:`REFRESH_SECS`, so the running session and the current state count up while
 it is open. The day's strip is coloured from the theme (``$success`` on task,
-``$warning`` drifting, ``$secondary`` away), never fixed colours.
+``$warning`` drifting, ``$primary`` away), never fixed colours.
 
 The drift episodes are a list: ``w`` on one says "that was work" (the judgement was
 wrong); the screen posts :class:`DayScreen.Corrected` and the app stores it.
@@ -43,7 +43,7 @@ class DayScreen(ModalScreen[None]):
     }
     DayScreen > .day--task { color: $success; }
     DayScreen > .day--drift { color: $warning; }
-    DayScreen > .day--away { color: $secondary; }
+    DayScreen > .day--away { color: $primary; }
     DayScreen > .day--unknown { color: $text-disabled; }
     DayScreen #day-episodes { height: auto; max-height: 10; border: none; background: $panel; }
     DayScreen .-heading { text-style: bold; color: $accent; margin-top: 1; }

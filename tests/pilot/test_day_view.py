@@ -73,7 +73,7 @@ async def test_f3_shows_the_day_to_the_second_live_and_takes_that_was_work(tmp_p
             for theme in ("textual-dark", "textual-light"):
                 app.theme = theme
                 await pilot.pause()
-                for state, variable in (("task", "success"), ("drift", "warning"), ("away", "secondary")):
+                for state, variable in (("task", "success"), ("drift", "warning"), ("away", "primary")):
                     shown = app.screen.get_component_rich_style(f"day--{state}", partial=True).color.get_truecolor()
                     assert tuple(shown) == Color.parse(app.theme_variables[variable]).rgb, (theme, state)
             # No key pressed: a minute later the running session and the day have grown.
