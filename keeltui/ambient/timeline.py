@@ -86,6 +86,7 @@ class Live:
     drift_focus: str = ""
     away_since: float | None = None
     focus_since: float | None = None  # the running focus session
+    focus_until: float | None = None  # its planned end, for a timed one
     focus_commitment: str = ""
 
 
@@ -255,8 +256,9 @@ def build_timeline(records: list[dict], start: float, end: float, live: Live | N
     focus = [Focus(a, b, str(data.get("commitment") or ""), False, totals_in(segments, a, b))
              for a, b, data in _spans(records, FOCUS_KIND)]
     if live is not None and live.focus_since is not None and live.now > live.focus_since:
-        focus.append(Focus(live.focus_since, live.now, live.focus_commitment, True,
-                           totals_in(segments, live.focus_since, live.now)))
+        until = live.now if live.focus_until is None else max(live.focus_since, min(live.now, live.focus_until))
+        focus.append(Focus(live.focus_since, until, live.focus_commitment, until == live.now,
+                           totals_in(segments, live.focus_since, until)))
     day = (start, end)
     apps: dict[str, float] = {}
     present = [s for s in segments if s.state in (TASK, DRIFT)]

@@ -24,7 +24,8 @@ def with_running_focus(store: Store, live: Live) -> Live:
     session = state.current_session(store)
     if session is None:
         return live
-    return replace(live, focus_since=session.started_at, focus_commitment=session.commitment)
+    until = session.started_at + session.minutes * 60 if session.minutes else None
+    return replace(live, focus_since=session.started_at, focus_until=until, focus_commitment=session.commitment)
 
 
 def day_timeline(store: Store, start: float, end: float, live: Live) -> Timeline:

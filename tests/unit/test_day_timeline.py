@@ -128,3 +128,9 @@ def test_every_second_is_exactly_one_state_and_totals_add_up(tick_times, drift, 
         assert sum(f.totals.values()) == pytest.approx(min(f.end, day.end) - max(f.start, day.start))
     # A drift with no tick under it names no window: the apps hold at most the time present.
     assert sum(day.apps.values()) <= day.totals[TASK] + day.totals[DRIFT] + 1e-6
+
+
+def test_a_timed_session_past_its_end_counts_to_its_planned_end_not_to_now():
+    live = Live(now=at(40), focus_since=at(0), focus_until=at(25), focus_commitment="x")
+    (session,) = build_timeline(ticks(at(0), at(40), "xterm"), NINE, at(40), live).focus
+    assert (session.end, session.running, session.totals[TASK]) == (at(25), False, 25 * 60)
