@@ -291,7 +291,7 @@ class AmbientController(Widget):
         try:
             self.service.lift_snooze()
         except Exception as exc:  # noqa: BLE001 - a locked disk must not end the app
-            self._tell(f"Could not lift the snooze: {exc}", severity="error")
+            self._tell(f"Could not lift the snooze in {self.service.store.path}: {exc}", severity="error")
             return
         self._publish()
         self._tell("Snooze lifted: drift coaching is back on.")
@@ -374,7 +374,7 @@ class AmbientController(Widget):
         try:
             done = self.service.correct(episode)
         except Exception as exc:  # noqa: BLE001 - a locked disk must not end the app
-            self._tell(f"Could not store the correction: {exc}", severity="error")
+            self._tell(f"Could not store the correction in {self.service.store.path}: {exc}", severity="error")
             return
         if not done:
             self._tell("No drift on screen to correct (F3 lists the day's episodes).")
