@@ -101,6 +101,7 @@ class KeelApp(App):
         # The drift banner's keys: chords that work while typing, so acting on a drift
         # never means leaving the composer first (or typing a letter into it).
         bind("day", "day", "Your day", priority=True),
+        bind("that_was_work", "that_was_work", "That was work", priority=True, show=False),
     ]
 
     # ``var``, not ``reactive``: a reactive of the App repaints the whole screen when it
@@ -115,6 +116,7 @@ class KeelApp(App):
     ambient_snoozed_until: var[float] = var(0.0)
     ambient_mode: var[str] = var("")
     ambient_away: var[bool] = var(False)
+    ambient_no_evidence: var[bool] = var(False)
     reply_phase: var[str] = var(REPLY_IDLE)
     """The one place that says a Chief reply is on its way (handed down to the room)."""
 
@@ -582,6 +584,7 @@ class KeelApp(App):
         self.set_reactive(KeelApp.ambient_snoozed_until, message.snoozed_until)
         self.set_reactive(KeelApp.ambient_mode, message.mode)
         self.set_reactive(KeelApp.ambient_away, message.away)
+        self.set_reactive(KeelApp.ambient_no_evidence, message.no_evidence)
         self._update_status()
 
     @on(JudgeFailed)
@@ -599,7 +602,7 @@ class KeelApp(App):
             context_text=self.context_text, judge=self.judge_name,
             context_warning=self.context_warning,
             snoozed_until=self.ambient_snoozed_until, ambient_off=self.ambient_mode == "off",
-            away=self.ambient_away,
+            away=self.ambient_away, no_evidence=self.ambient_no_evidence,
         )
 
     def _update_status(self) -> None:
@@ -608,7 +611,8 @@ class KeelApp(App):
         state = self.status_state()
         self.status_line.state = state
         # Quiet Mode holds the drift text back from the banner as well.
-        self.banner.line = "" if self.focus_text else screen_safe(self.ambient_line, self.quiet)
+        # In focus too: a drift from the commitment gets the banner ("back to <commitment>").
+        self.banner.line = screen_safe(self.ambient_line, self.quiet)
         # The status file (tmux, `keeltui status`) mirrors the warning whichever pane shows.
         line = render_status(state._replace(context_warning=self._tutor_context[1]))
         if line != self._status_written:
@@ -689,8 +693,7 @@ class KeelApp(App):
             self.ambient.open_settings()
 
     def action_day(self) -> None:
-        """Your day: time on task, drifting and away per hour; episodes and focus sessions."""
-        from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
+        """Your day: the timeline, per-hour bars, episodes, focus sessions, apps (live)."""
         from keeltui.panes.day_view import DayScreen
 
         if isinstance(self.screen, DayScreen):
@@ -699,14 +702,26 @@ class KeelApp(App):
             # Window titles are not screen-safe.
             self.notify("Quiet Mode is on: your day stays hidden until it is turned off.", timeout=3)
             return
-        start, end = day_bounds(None, self.clock())
-        self.push_screen(DayScreen(render_day(self.store.events_between(DAY_KINDS, start, end + 86400), start)))
+        if self.ambient is not None:
+            self.ambient.open_day()
+
+    def action_that_was_work(self) -> None:
+        if self.ambient is not None:
+            self.ambient.that_was_work()
+
+    def on_day_screen_corrected(self, message) -> None:
+        """"That was work" on an episode in the day view (keeltui.panes.day_view)."""
+        if self.ambient is not None:
+            self.ambient.correct(message.episode)
 
     def on_drift_banner_snooze_requested(self, message: DriftBanner.SnoozeRequested) -> None:
         self.action_snooze()
 
     def on_drift_banner_focus_requested(self, message: DriftBanner.FocusRequested) -> None:
         self.action_start_focus()
+
+    def on_drift_banner_work_requested(self, message: DriftBanner.WorkRequested) -> None:
+        self.action_that_was_work()
 
     # -- the room's conversation controls (decided in chief/controls.py) -----------------
 
@@ -851,6 +866,7 @@ class KeelApp(App):
         yield SystemCommand("Stop focus", "End the running focus session (reported in the room)", self.action_stop_focus)
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
         yield SystemCommand("Your day", "Time on task, drifting and away today (F3)", self.action_day)
+        yield SystemCommand("That was work", "The drift on screen was not drift: tell the judge (F10)", self.action_that_was_work)
         if self.tutor is not None:
             yield SystemCommand("Tutor summary", "The open tutor session: mastered, to review", self.tutor.action_summary)
 

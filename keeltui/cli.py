@@ -84,6 +84,10 @@ def build_parser():
 
     p = sub.add_parser("day", help="your day: time on task, drifting and away per hour; episodes and focus sessions")
     p.add_argument("--date", metavar="YYYY-MM-DD", help="which day (default: today)")
+    p.add_argument("--week", action="store_true", help="the seven days ending on that day, a line each")
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="the timeline as JSON (seconds, epoch times)")
+    form.add_argument("--csv", action="store_true", help="the timeline as CSV (the segments; --week: a row per day)")
     return parser
 
 
@@ -378,19 +382,42 @@ def cmd_tutor(args) -> int:
 
 
 def cmd_day(args) -> int:
-    from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
+    import csv
+    import json
 
+    from keeltui.ambient import day as days
+    from keeltui.ambient.timeline import Live
+    from keeltui.services.day import day_timeline
+
+    now = time.time()
     try:
-        start, end = day_bounds(args.date, time.time())
+        start, end = days.day_bounds(args.date, now)
     except ValueError as exc:
         _err(f"day: --date: {exc}")
         return EXIT_USAGE
     config = _load_config(args)
     store = _open_store(config, readonly=True)
     _refuse_if_quiet(store)  # the day names drift windows and focus commitments
-    # Records are stored when a span ends: one that ends after midnight belongs here too.
-    for line in render_day(store.events_between(DAY_KINDS, start, end + 86400), start):
-        print(line)
+    live = Live(now=now)  # the running focus session comes from the store
+    if args.week:
+        week = []
+        for back in range(6, -1, -1):
+            d0, d1 = days.day_bounds(time.strftime("%Y-%m-%d", time.localtime(start - back * 86400 + 43200)), now)
+            week.append((d0, day_timeline(store, d0, d1, live)))
+        if args.json:
+            print(json.dumps([days.day_json(t, d0) for d0, t in week], indent=1))
+        elif args.csv:
+            csv.writer(sys.stdout, lineterminator="\n").writerows(days.week_csv_rows(week))
+        else:
+            print("\n".join(days.render_week(week)))
+        return EXIT_OK
+    timeline = day_timeline(store, start, end, live)
+    if args.json:
+        print(json.dumps(days.day_json(timeline, start), indent=1))
+    elif args.csv:
+        csv.writer(sys.stdout, lineterminator="\n").writerows(days.day_csv_rows(timeline, start))
+    else:
+        print("\n".join(days.render_day(timeline, start, running=start <= now < end)))
     return EXIT_OK
 
 

@@ -35,6 +35,8 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("stop_focus", "f8", "app", "stop the focus session"),
     KeyAction("settings", "f2", "app", "settings: ambient mode and cadence"),
     KeyAction("day", "f3", "app", "your day: time on task, drifting and away"),
+    KeyAction("that_was_work", "f10", "app", "that was work: the drift on screen was not drift"),
+    KeyAction("day_work", "w", "day view", "that was work: the chosen drift episode was not drift"),
     # The Chief room, wherever the focus is inside it.
     KeyAction("stop_reply", "escape", "room", "stop the Chief reply on its way"),
     KeyAction("chief_retry", "f5", "room", "ask again after a failed, cut or stopped reply"),
