@@ -147,6 +147,8 @@ async def drift(pilot, app: KeelApp, script: Script, window: Window, message: st
 
 async def leave_composer(pilot) -> None:
     await pilot.press("escape")
+    # The room's single-letter keys (f, z) reach the room only once the composer let go.
+    await wait_for(pilot, lambda: getattr(pilot.app.focused, "id", None) != "composer-input", what="the composer left")
 
 
 # ---------------------------------------------------------------- drift surfaces
