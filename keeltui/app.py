@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
     from keeltui.panes.ambient_controller import AmbientController
     from keeltui.panes.search_bar import SearchBar  # mounted on first use (Ctrl+F)
+    from keeltui.panes.row_text import PagerWanted  # loaded with the room's row keys
     from keeltui.tutor_view import TutorPane
 
 log = logging.getLogger("keeltui.app")
@@ -762,6 +763,34 @@ class KeelApp(App):
             self.run_worker(self.room.redraw_rows([self.store.message(i) for i in stale]), group="redraw")
             self.status_line.message = ""
         return user_id
+
+    # -- the owner's editor and pager (keeltui/panes/editor_bridge.py) -------------------
+
+    @on(Composer.EditorWanted)
+    def _draft_in_editor(self, message: Composer.EditorWanted) -> None:
+        from keeltui.panes.editor_bridge import edit_draft
+
+        message.stop()
+        if self.quiet and message.composer.id == "chief-composer":
+            self.bell()  # Quiet Mode: the room's draft is not screen-safe
+            return
+        self._terminal_back(edit_draft(self, message.composer.input))
+
+    def on_pager_wanted(self, message: PagerWanted) -> None:
+        from keeltui.panes.editor_bridge import page_text
+
+        message.stop()
+        if self.quiet:
+            self.bell()  # Quiet Mode: no room text on screen
+            return
+        self._terminal_back(page_text(self, message.row.text, f"keeltui-row-{message.row.row_id}.md"))
+
+    def _terminal_back(self, problem: str) -> None:
+        """The editor or pager ended: its failure in one line, or an older one of its lines cleared."""
+        if problem:
+            self.status_line.message = problem
+        elif self.status_line.message.startswith(("editor:", "pager:")):
+            self.status_line.message = self.database_problem
 
     async def action_search_room(self) -> None:
         if not self.quiet:

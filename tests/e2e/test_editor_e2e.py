@@ -1,0 +1,96 @@
+"""$EDITOR both ways, as the owner sees it: the real app in tmux lends the terminal to a
+scripted editor or pager (VISUAL/PAGER set to a small shell script) and takes it back."""
+
+from __future__ import annotations
+
+import stat
+
+import pytest
+
+from keeltui.store import Store
+from tests.conftest import write_config
+from tests.support.tmux import keeltui_command
+
+PLACEHOLDER = "Write to the Chief"
+
+# Shows that it has the terminal, waits for a line (so the test sees it there), then
+# writes two more lines into the draft, as an owner finishing a long prompt would.
+EDITOR = """#!/bin/sh
+printf 'SCRIPTED EDITOR on %s\\n' "$(basename "$1")"
+read answer
+printf 'second line\\nthird line\\n' >> "$1"
+"""
+
+# Shows the row's file as it is, then waits for a line (as `less` waits for q).
+PAGER = """#!/bin/sh
+printf 'SCRIPTED PAGER\\n'
+cat "$1"
+printf '\\nPAGER END\\n'
+read answer
+"""
+
+
+def _script(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+def _config(tmp_path, loopback):
+    return write_config(tmp_path / "config.toml", loopback.url,
+                        f'\n[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n')
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_draft_goes_to_the_editor_and_comes_back_unsent(tmp_path, loopback, tmux, e2e_env, size):
+    tmux.width, tmux.height = size
+    env = {**e2e_env, "VISUAL": _script(tmp_path, "editor.sh", EDITOR), "EDITOR": "/bin/false"}
+    tmux.start(keeltui_command(_config(tmp_path, loopback)), env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("first line")
+    tmux.wait_text("first line")
+    tmux.send("C-n")
+    # The app is suspended: the editor has the whole terminal, the room is gone from it.
+    screen = tmux.wait_text("SCRIPTED EDITOR on draft.md")
+    assert "Chief" not in screen and "first line" not in screen, screen
+    tmux.send("Enter")
+    screen = tmux.wait_for(lambda s: "third line" in s, what="the edited draft in the composer")
+    assert "first line" in screen and "second line" in screen, screen
+    assert "SCRIPTED EDITOR" not in screen, "the app did not redraw after the editor"
+    assert not loopback.requests, "the edited draft was sent without Enter"
+    tmux.send("Enter")
+    tmux.wait_text("Hello from the loopback brain.")
+    users = [row.content for row in Store(tmp_path / "k.db").messages(1) if row.role == "user"]
+    assert users == ["first line\nsecond line\nthird line"]
+
+
+def test_an_editor_that_cannot_run_says_which_and_keeps_the_draft(tmp_path, loopback, tmux, e2e_env):
+    env = {**e2e_env, "VISUAL": str(tmp_path / "no-such-editor"), "EDITOR": "/bin/false"}
+    tmux.start(keeltui_command(_config(tmp_path, loopback)), env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("keep me")
+    tmux.wait_text("keep me")
+    tmux.send("C-n")
+    screen = tmux.wait_text("no-such-editor")
+    line = next(line for line in screen.splitlines() if "no-such-editor" in line)
+    assert "editor: command not found: " in line, screen
+    assert "keep me" in screen and "Traceback" not in screen
+    tmux.send("Enter")  # the draft is still the composer's: Enter sends it
+    tmux.wait_text("Hello from the loopback brain.")
+    assert [row.content for row in Store(tmp_path / "k.db").messages(1) if row.role == "user"] == ["keep me"]
+
+
+def test_a_focused_row_opens_read_only_in_the_pager(tmp_path, loopback, tmux, e2e_env):
+    Store(tmp_path / "k.db").add_report("cron:x", "nightly backup: 42 files\n\nsecond paragraph")
+    env = {**e2e_env, "PAGER": _script(tmp_path, "pager.sh", PAGER)}
+    tmux.start(keeltui_command(_config(tmp_path, loopback)), env)
+    tmux.wait_text("nightly backup")
+    tmux.send("Escape")  # onto the newest row: the report
+    tmux.wait_text("i Write")
+    tmux.send("v")
+    screen = tmux.wait_text("PAGER END")
+    assert "SCRIPTED PAGER\nnightly backup: 42 files\n\nsecond paragraph\n" in screen, screen
+    assert PLACEHOLDER not in screen
+    tmux.send("Enter")
+    tmux.wait_for(lambda s: PLACEHOLDER in s and "PAGER END" not in s, what="the room back")
