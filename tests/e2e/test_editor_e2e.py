@@ -94,3 +94,46 @@ def test_a_focused_row_opens_read_only_in_the_pager(tmp_path, loopback, tmux, e2
     assert PLACEHOLDER not in screen
     tmux.send("Enter")
     tmux.wait_for(lambda s: PLACEHOLDER in s and "PAGER END" not in s, what="the room back")
+
+
+# Ctrl+C while the pager has the terminal: the signal goes to the whole foreground process
+# group, keeltui included. The script sends it as the terminal would (kill -INT 0).
+INTERRUPTED_PAGER = """#!/bin/sh
+trap 'printf "pager got Ctrl+C\\\\n"' INT
+kill -INT 0
+printf 'PAGER END\\n'
+read answer
+"""
+
+
+def test_ctrl_c_in_the_pager_does_not_end_the_app(tmp_path, loopback, tmux, e2e_env):
+    Store(tmp_path / "k.db").add_report("cron:x", "a report to read")
+    env = {**e2e_env, "PAGER": _script(tmp_path, "pager.sh", INTERRUPTED_PAGER)}
+    tmux.start(keeltui_command(_config(tmp_path, loopback)), env)
+    tmux.wait_text("a report to read")
+    tmux.send("Escape")
+    tmux.wait_text("i Write")
+    tmux.send("v")
+    tmux.wait_text("PAGER END")
+    tmux.send("Enter")
+    tmux.wait_text(PLACEHOLDER)
+    tmux.send("i")  # back to the composer: the app still takes keys
+    tmux.wait_text("^n Editor")  # the composer's keys in the footer: it has the focus
+    tmux.type("still here")
+    tmux.wait_text("still here")
+    assert not tmux.pane_dead()
+
+
+def test_quiet_mode_keeps_the_room_draft_out_of_the_editor(tmp_path, loopback, tmux, e2e_env):
+    ran = tmp_path / "editor-ran"
+    env = {**e2e_env, "VISUAL": _script(tmp_path, "editor.sh", f"#!/bin/sh\ntouch {ran}\nread answer\n")}
+    tmux.start(keeltui_command(_config(tmp_path, loopback)), env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("a private draft")
+    tmux.wait_text("a private draft")
+    tmux.send("C-g")
+    tmux.wait_text("Quiet Mode is on")
+    tmux.send("C-n")
+    tmux.send("C-g")  # handled after Ctrl+N: had the editor run, it would have taken this key
+    tmux.wait_text("a private draft")
+    assert not ran.exists()

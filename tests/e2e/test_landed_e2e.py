@@ -64,3 +64,17 @@ def test_the_tmux_signal_is_a_message_on_the_client_that_looks_elsewhere(tmp_pat
         client.wait_text("The long answer is here.")
     finally:
         client.close()
+
+
+def test_outside_tmux_a_terminal_that_lost_the_focus_gets_the_bell(tmp_path, loopback, tmux, e2e_env):
+    loopback.queue(Reply(text="The long answer is here.", delay=2.0))
+    # No $TMUX for the app: only the terminal's focus report says where the owner is.
+    tmux.start("env -u TMUX -u TMUX_PANE " + keeltui_command(_config(tmp_path, loopback, "bell")), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("take your time")
+    tmux.send("Enter")
+    tmux.wait_text("take your time")
+    tmux._tmux("send-keys", "-H", "1b", "5b", "4f")  # ESC [ O: the terminal lost the focus
+    tmux.wait_for(lambda _: _landed(tmp_path), what="the reply to land")
+    flag = lambda: tmux._tmux("display", "-p", "-t", ":0", "#{window_bell_flag}").stdout.strip()  # noqa: E731
+    tmux.wait_for(lambda _: flag() == "1", what="the bell (tmux's bell flag on the window)")
