@@ -76,7 +76,7 @@ class Composer(Horizontal):
 
     # Ctrl+O / Ctrl+R live on the tutor pane, so they work wherever focus is inside it.
 
-    BINDINGS = [bind("editor", "open_editor", "Editor")]
+    BINDINGS = [bind("editor", "open_editor", "Editor", show=False)]  # the README lists it; the footer stays as it was
 
     verdict_mode: reactive[bool] = reactive(False)
     busy: reactive[bool] = reactive(False)

@@ -118,7 +118,7 @@ def test_ctrl_c_in_the_pager_does_not_end_the_app(tmp_path, loopback, tmux, e2e_
     tmux.send("Enter")
     tmux.wait_text(PLACEHOLDER)
     tmux.send("i")  # back to the composer: the app still takes keys
-    tmux.wait_text("^n Editor")  # the composer's keys in the footer: it has the focus
+    tmux.wait_text("esc Leave input")  # the composer's keys in the footer: it has the focus
     tmux.type("still here")
     tmux.wait_text("still here")
     assert not tmux.pane_dead()
