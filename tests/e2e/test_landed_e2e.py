@@ -78,3 +78,18 @@ def test_outside_tmux_a_terminal_that_lost_the_focus_gets_the_bell(tmp_path, loo
     tmux.wait_for(lambda _: _landed(tmp_path), what="the reply to land")
     flag = lambda: tmux._tmux("display", "-p", "-t", ":0", "#{window_bell_flag}").stdout.strip()  # noqa: E731
     tmux.wait_for(lambda _: flag() == "1", what="the bell (tmux's bell flag on the window)")
+
+
+def test_a_long_tutor_turn_that_lands_while_no_client_shows_it_rings_the_bell(tmp_path, loopback, tmux, e2e_env):
+    from tests.e2e.test_tutor_e2e import _script, _start_session
+
+    _script(loopback, [Reply(text="Tell me what you already know.", delay=2.0)])
+    _start_session(tmux, _config(tmp_path, loopback, "bell"), e2e_env, "tide tables")
+    # Bells rung while the session was opened (an extra Enter) are cleared by leaving the
+    # window and coming back; no client shows the session, so the owner is not looking.
+    tmux._tmux("new-window", "-n", "elsewhere")
+    tmux._tmux("select-window", "-t", ":0")
+    assert tmux._tmux("display", "-p", "-t", ":0", "#{window_bell_flag}").stdout.strip() == "0"
+    tmux.wait_text("Tell me what you already know.")
+    flag = lambda: tmux._tmux("display", "-p", "-t", ":0", "#{window_bell_flag}").stdout.strip()  # noqa: E731
+    tmux.wait_for(lambda _: flag() == "1", what="the bell (tmux's bell flag on the window)")
