@@ -12,10 +12,13 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
+import termios  # keeltui runs on POSIX terminals only
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from keeltui.textsafe import one_line
 
@@ -72,7 +75,8 @@ def _run(command: str, path: Path, env: Mapping[str, str]) -> str:
         return "no command to run"
     try:
         # The terminal is the child's (the app is suspended): no pipes, its own tty.
-        finished = subprocess.run([*argv, str(path)], env=dict(env), check=False)
+        with _tty_kept():
+            finished = subprocess.run([*argv, str(path)], env=dict(env), check=False)
     except FileNotFoundError:
         return f"command not found: {shown!r}"
     except OSError as exc:
@@ -80,6 +84,26 @@ def _run(command: str, path: Path, env: Mapping[str, str]) -> str:
     if finished.returncode != 0:
         return f"{shown!r} failed (exit status {finished.returncode})"
     return ""
+
+
+@contextmanager
+def _tty_kept() -> Iterator[None]:
+    """The terminal's modes as they were before the child, whatever it leaves behind
+    (an editor killed in raw mode): the app would otherwise take them as the modes to
+    give back when it ends."""
+    try:
+        fd = sys.__stdin__.fileno() if sys.__stdin__ is not None else 0
+        saved = termios.tcgetattr(fd)
+    except (OSError, ValueError, termios.error):
+        yield  # not a terminal (tests, a pipe): nothing to keep
+        return
+    try:
+        yield
+    finally:
+        try:
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
+        except termios.error:
+            pass
 
 
 def _private_file(text: str, name: str) -> Path:

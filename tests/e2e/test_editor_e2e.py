@@ -137,3 +137,17 @@ def test_quiet_mode_keeps_the_room_draft_out_of_the_editor(tmp_path, loopback, t
     tmux.send("C-g")  # handled after Ctrl+N: had the editor run, it would have taken this key
     tmux.wait_text("a private draft")
     assert not ran.exists()
+
+
+def test_an_editor_that_leaves_the_terminal_raw_does_not_leave_it_so_after_the_app(tmp_path, loopback, tmux, e2e_env):
+    from tests.e2e.test_hostile_e2e import _assert_terminal_given_back, _in_shell
+
+    # An editor killed mid-session leaves raw mode behind; the app must not adopt it as
+    # the terminal's modes to give back when it ends.
+    editor = _script(tmp_path, "editor.sh", '#!/bin/sh\nstty raw -echo\nprintf "more" >> "$1"\n')
+    tmux.start(_in_shell(keeltui_command(_config(tmp_path, loopback))), {**e2e_env, "VISUAL": editor})
+    tmux.wait_text(PLACEHOLDER)
+    tmux.send("C-n")
+    tmux.wait_text("more")
+    tmux.send("C-q")
+    _assert_terminal_given_back(tmux)
