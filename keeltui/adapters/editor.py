@@ -55,34 +55,35 @@ def pager_command(env: Mapping[str, str]) -> tuple[str, bool]:
     return editor_command(env), True
 
 
-SHOWN_CHARS = 40
+SHOWN_CHARS = 30
+"""The status line is one line, 80 columns at the least: the program's name and its
+arguments, not the folders it lives in."""
 
 
-def shown_command(command: str) -> str:
-    """The command for a one-line message: a long path keeps its end, where its name is."""
-    line = one_line(command, 1000)
-    return line if len(line) <= SHOWN_CHARS else "…" + line[-(SHOWN_CHARS - 1):]
+def shown_command(argv: list[str]) -> str:
+    """The command for a one-line message: the program's name, then its arguments."""
+    return one_line(" ".join([os.path.basename(argv[0]), *argv[1:]]), SHOWN_CHARS)
 
 
 def _run(command: str, path: Path, env: Mapping[str, str]) -> str:
     """Run ``command`` on ``path`` in the foreground; a problem line, or "" on success."""
-    shown = shown_command(command)
     try:
         argv = shlex.split(command)
     except ValueError as exc:
-        return f"cannot run {shown!r}: {exc}"
+        return f"cannot run {one_line(command, SHOWN_CHARS)!r}: {exc}"
     if not argv:
         return "no command to run"
+    shown = shown_command(argv)
     try:
         # The terminal is the child's (the app is suspended): no pipes, its own tty.
         with _tty_kept():
             finished = subprocess.run([*argv, str(path)], env=dict(env), check=False)
     except FileNotFoundError:
-        return f"command not found: {shown!r}"
+        return f"{shown!r} not found"
     except OSError as exc:
         return f"cannot run {shown!r}: {exc.strerror or exc}"
     if finished.returncode != 0:
-        return f"{shown!r} failed (exit status {finished.returncode})"
+        return f"{shown!r} failed (exit {finished.returncode})"
     return ""
 
 
@@ -127,11 +128,11 @@ def edit_text(text: str, env: Mapping[str, str]) -> Outcome:
     try:
         problem = _run(command, path, env)
         if problem:
-            return Outcome(None, f"editor: {problem}; the draft is unchanged")
+            return Outcome(None, f"editor: {problem}; draft kept")
         try:
             saved = path.read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
-            return Outcome(None, f"editor: cannot read back {path}: {exc.strerror}; the draft is unchanged")
+            return Outcome(None, f"editor: cannot read back {path}: {exc.strerror}; draft kept")
     finally:
         _remove(path)
     return Outcome(saved[:-1] if saved.endswith("\n") else saved)

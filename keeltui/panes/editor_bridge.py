@@ -34,7 +34,7 @@ def edit_draft(app: App, field: TextArea) -> str:
     try:
         outcome = _suspended(app, lambda: edit_text(field.text, os.environ))
     except SuspendNotSupported:
-        return "editor: this terminal cannot lend the screen to another program; the draft is unchanged"
+        return "editor: this terminal cannot lend the screen to another program; draft kept"
     if outcome.text is None:
         return outcome.problem
     field.load_text(outcome.text)

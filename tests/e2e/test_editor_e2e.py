@@ -74,7 +74,7 @@ def test_an_editor_that_cannot_run_says_which_and_keeps_the_draft(tmp_path, loop
     tmux.send("C-n")
     screen = tmux.wait_text("no-such-editor")
     line = next(line for line in screen.splitlines() if "no-such-editor" in line)
-    assert "editor: command not found: " in line, screen
+    assert "editor: 'no-such-editor' not found; draft kept" in line, screen
     assert "keep me" in screen and "Traceback" not in screen
     tmux.send("Enter")  # the draft is still the composer's: Enter sends it
     tmux.wait_text("Hello from the loopback brain.")
