@@ -6,6 +6,7 @@ Markdown, or None (Escape). The caller copies; this screen only asks.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -40,8 +41,9 @@ class CodeChooser(ModalScreen[int | None]):
         self._blocks = blocks
 
     def compose(self) -> ComposeResult:
-        options = [Option(f"{n}  {block.label()}", id=str(n - 1)) for n, block in enumerate(self._blocks, 1)]
-        options.append(Option("   the whole reply, as Markdown", id=str(WHOLE_REPLY)))
+        # Text, not markup: a code line such as "x[/]" is shown as it is, never parsed.
+        options = [Option(Text(f"{n}  {block.label()}"), id=str(n - 1)) for n, block in enumerate(self._blocks, 1)]
+        options.append(Option(Text("   the whole reply, as Markdown"), id=str(WHOLE_REPLY)))
         with Vertical():
             yield Static("Copy which code block? (Enter or its number; Escape: none)", classes="-title", markup=False)
             yield OptionList(*options, id="code-blocks")
