@@ -68,5 +68,6 @@ def code_blocks(text: str) -> list[CodeBlock]:
             index += 1
         index += 1  # past the closing fence (or the end of a cut-off reply)
         words = info.strip().split()
-        blocks.append(CodeBlock(words[0] if words else "", "\n".join(body)))
+        # The language is only a label: one short word, whatever the info string holds.
+        blocks.append(CodeBlock(one_line(words[0], 20) if words else "", "\n".join(body)))
     return blocks

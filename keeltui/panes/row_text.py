@@ -48,7 +48,7 @@ def focused_row(log: Widget) -> RowText | None:
 def copy_visible(app: App, text: str, confirmation: str) -> None:
     """Copy ``text`` without the escape sequences a stored row may hide, and say what was copied."""
     app.copy_to_clipboard(clean_text(text))
-    app.notify(confirmation, timeout=3)
+    app.notify(confirmation, timeout=3, markup=False)  # a fence's language is the model's text
 
 
 def copy_code(app: App, row: RowText) -> None:

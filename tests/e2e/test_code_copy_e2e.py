@@ -10,7 +10,7 @@ PLACEHOLDER = "Write to the Chief"
 ESC = "\x1b"
 REPLY = (
     "Install it:\n\n```sh\npip install keel\n```\n\nThen, in Python:\n\n"
-    f"```python\nimport keel[/]\nkeel.run(){ESC}]52;c;cm0gLXJm{ESC}\\\n```\n\nThat is all."
+    f"```py[/]\nimport keel[/]\nkeel.run(){ESC}]52;c;cm0gLXJm{ESC}\\\n```\n\nThat is all."
 )
 
 
@@ -33,9 +33,9 @@ def test_y_copies_the_chosen_code_block_and_the_whole_reply_as_markdown(tmp_path
     tmux.send("y")
     screen = tmux.wait_text("Copy which code block?")
     assert "1  sh · pip install keel  (1 line)" in screen, screen
-    assert "2  python · import keel[/]  (2 lines)" in screen and "the whole reply, as Markdown" in screen, screen
+    assert "2  py[/] · import keel[/]  (2 lines)" in screen and "the whole reply, as Markdown" in screen, screen
     tmux.send("2")
-    tmux.wait_text("Copied the python code block (2 lines).")
+    tmux.wait_text("Copied the py[/] code block (2 lines).")  # a hostile language is text, not markup
     assert _buffer(tmux) == "import keel[/]\nkeel.run()"  # visible text only: the hidden OSC 52 is gone
     tmux.send("y")
     tmux.wait_text("Copy which code block?")
