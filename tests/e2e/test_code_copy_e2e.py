@@ -31,9 +31,9 @@ def test_y_copies_the_chosen_code_block_and_the_whole_reply_as_markdown(tmp_path
     tmux.send("Escape")  # onto the newest row: the reply
     tmux.wait_text("y Copy code")
     tmux.send("y")
-    screen = tmux.wait_text("Copy which code block?")
-    assert "1  sh · pip install keel  (1 line)" in screen, screen
-    assert "2  py[/] · import keel[/]  (2 lines)" in screen and "the whole reply, as Markdown" in screen, screen
+    options = ("Copy which code block?", "1  sh · pip install keel  (1 line)", "2  py[/] · import keel[/]  (2 lines)",
+               "the whole reply, as Markdown")
+    tmux.wait_for(lambda s: all(option in s for option in options), what=f"the chooser: {options}")
     tmux.send("2")
     tmux.wait_text("Copied the py[/] code block (2 lines).")  # a hostile language is text, not markup
     assert _buffer(tmux) == "import keel[/]\nkeel.run()"  # visible text only: the hidden OSC 52 is gone

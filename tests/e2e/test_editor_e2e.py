@@ -55,9 +55,9 @@ def test_the_draft_goes_to_the_editor_and_comes_back_unsent(tmp_path, loopback, 
     screen = tmux.wait_text("SCRIPTED EDITOR on draft.md")
     assert "Chief" not in screen and "first line" not in screen, screen
     tmux.send("Enter")
-    screen = tmux.wait_for(lambda s: "third line" in s, what="the edited draft in the composer")
-    assert "first line" in screen and "second line" in screen, screen
-    assert "SCRIPTED EDITOR" not in screen, "the app did not redraw after the editor"
+    # The app redraws over the editor's screen, the edited draft in its composer.
+    tmux.wait_for(lambda s: all(line in s for line in ("first line", "second line", "third line", "Chief"))
+                  and "SCRIPTED EDITOR" not in s, what="the edited draft in the redrawn app")
     assert not loopback.requests, "the edited draft was sent without Enter"
     tmux.send("Enter")
     tmux.wait_text("Hello from the loopback brain.")
@@ -72,7 +72,7 @@ def test_an_editor_that_cannot_run_says_which_and_keeps_the_draft(tmp_path, loop
     tmux.type("keep me")
     tmux.wait_text("keep me")
     tmux.send("C-n")
-    screen = tmux.wait_text("no-such-editor")
+    screen = tmux.wait_for(lambda s: "no-such-editor" in s and "keep me" in s, what="the line and the draft, redrawn")
     line = next(line for line in screen.splitlines() if "no-such-editor" in line)
     assert "editor: 'no-such-editor' not found; draft kept" in line, screen
     assert "keep me" in screen and "Traceback" not in screen
