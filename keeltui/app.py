@@ -54,6 +54,8 @@ if TYPE_CHECKING:
     from keeltui.panes.ambient_controller import AmbientController
     from keeltui.panes.search_bar import SearchBar  # mounted on first use (Ctrl+F)
     from keeltui.services.chief_turns import ChiefTurns
+    from keeltui.panes.row_text import PagerWanted  # loaded with the room's row keys
+    from keeltui.panes.landed_signal import TurnLanded  # loaded with the first long reply
     from keeltui.tutor_view import TutorPane
 
 log = logging.getLogger("keeltui.app")
@@ -148,6 +150,7 @@ class KeelApp(App):
         self._stop_reply: asyncio.Event | None = None  # how to stop the reply on its way (not its state)
         self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
         self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
+        self._reply_started_at = 0.0  # monotonic: how long the owner waited (the landed signal)
 
     @property
     def chief(self) -> ChiefTurns:
@@ -451,6 +454,7 @@ class KeelApp(App):
             self.status_line.message = ""  # about the stopped reply: a new turn makes it untrue
         self.reply_phase = REPLY_WAITING
         self.room.retry_ready = False
+        self._reply_started_at = time.monotonic()
         self._stop_reply = asyncio.Event()
         self.run_worker(self._chief_reply(user_id, self._stop_reply), name="chief-reply", group="chief",
                         exit_on_error=False)
@@ -510,6 +514,8 @@ class KeelApp(App):
             self.status_line.message = STOPPED_LINE
         if message.row is not None:
             self.room.end_stream(message.row)
+            if message.row.status != chief_controls.STOPPED:  # stopped: the owner was there
+                self._signal_landed("the Chief's reply", time.monotonic() - self._reply_started_at)
         self.refresh_room()
         if message.error:
             self.status_line.message = message.error
@@ -782,6 +788,43 @@ class KeelApp(App):
             self.run_worker(self.room.redraw_rows([self.store.message(i) for i in stale]), group="redraw")
             self.status_line.message = ""
         return user_id
+
+    # -- the owner's editor and pager (keeltui/panes/editor_bridge.py) -------------------
+
+    @on(Composer.EditorWanted)
+    def _draft_in_editor(self, message: Composer.EditorWanted) -> None:
+        from keeltui.panes.editor_bridge import edit_draft
+
+        message.stop()
+        if self.quiet and message.composer.id == "chief-composer":
+            self.bell()  # Quiet Mode: the room's draft is not screen-safe
+            return
+        self._terminal_back(edit_draft(self, message.composer.input))
+
+    def on_pager_wanted(self, message: PagerWanted) -> None:
+        from keeltui.panes.editor_bridge import page_text
+
+        message.stop()
+        if self.quiet:
+            self.bell()  # Quiet Mode: no room text on screen
+            return
+        self._terminal_back(page_text(self, message.row.text, f"keeltui-row-{message.row.row_id}.md"))
+
+    def on_turn_landed(self, message: TurnLanded) -> None:
+        message.stop()
+        self._signal_landed(message.what, message.seconds)
+
+    def _signal_landed(self, what: str, seconds: float) -> None:
+        from keeltui.panes.landed_signal import signal_landed
+
+        signal_landed(self, self.config.ui, self.quiet, what, seconds)
+
+    def _terminal_back(self, problem: str) -> None:
+        """The editor or pager ended: its failure in one line, or an older one of its lines cleared."""
+        if problem:
+            self.status_line.message = problem
+        elif self.status_line.message.startswith(("editor:", "pager:")):
+            self.status_line.message = self.database_problem
 
     async def action_search_room(self) -> None:
         if not self.quiet:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from keeltui.ambient.modes import AMBIENT_MODES, DEFAULT_CADENCE_SECS, parse_cadence, parse_mode
 from keeltui.paths import default_config_path, default_database_path, default_status_path
+from keeltui.landed import LANDED_SIGNALS
 from keeltui.keymap import BINDING_IDS  # every id a [keys] entry may remap (the one registry)
 
 EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
@@ -218,6 +219,16 @@ class PathsConfig:
 
 
 @dataclass
+class UIConfig:
+    landed_signal: str = "bell"
+    """How a long reply (or tutor turn) that lands while keeltui is not in front says so:
+    bell (the terminal's bell), tmux (a tmux message; the bell outside tmux) or off.
+    Never in Quiet Mode."""
+    landed_after_secs: float = 5.0
+    """Only a reply that took at least this many seconds gets that signal."""
+
+
+@dataclass
 class Config:
     owner: OwnerConfig = field(default_factory=OwnerConfig)
     """Names."""
@@ -241,6 +252,8 @@ class Config:
     """Focus mode."""
     paths: PathsConfig = field(default_factory=PathsConfig)
     """Where files live."""
+    ui: UIConfig = field(default_factory=UIConfig)
+    """How the app tells you things."""
     keys: dict[str, str] = field(default_factory=dict)
     """Key remaps by binding id, e.g. quiet = "ctrl+q" (see README for the ids)."""
 
@@ -360,6 +373,11 @@ def validate(config: Config, path: str) -> None:
             path, "tasks.provider",
             f"unknown provider {config.tasks.provider!r} (allowed: {', '.join(TASK_PROVIDERS)})",
         )
+    if config.ui.landed_signal not in LANDED_SIGNALS:
+        raise ConfigError(
+            path, "ui.landed_signal",
+            f"unknown signal {config.ui.landed_signal!r} (allowed: {', '.join(LANDED_SIGNALS)})",
+        )
     _check_fraction(path, "chief.compact_at", config.chief.compact_at)
     for role in ("prober", "teacher"):
         levels: LevelConfig = getattr(config.context_warnings, role)
@@ -406,6 +424,7 @@ NUMBER_RANGES: tuple[tuple[str, float, float], ...] = (
     ("focus.default_minutes", 1, 24 * 60),
     ("focus.grace_secs", 0, _WEEK),
     ("focus.nudge_debounce_secs", 0, _WEEK),
+    ("ui.landed_after_secs", 0, _WEEK),
 ) + tuple((f"brain.context_windows.{role}", 0, 100_000_000) for role in ROLES)
 
 

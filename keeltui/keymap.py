@@ -58,6 +58,10 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("copy_message", "c", "row", "copy the focused message (OSC 52)"),
     KeyAction("fold_summary", "enter", "row", "fold or unfold a summary"),
     KeyAction("toggle_version", "enter", "row", "show or hide an earlier version"),
+    # The owner's own editor and pager, and code blocks (issue 22).
+    KeyAction("editor", "ctrl+n", "composer", "write the draft in $VISUAL/$EDITOR (Enter still sends)"),
+    KeyAction("pager", "v", "row", "read the focused message in $PAGER"),
+    KeyAction("copy_code", "y", "row", "copy the focused reply's code block (a chooser when there are several)"),
     # The tutor pane, wherever the focus is inside it.
     KeyAction("accept_plan", "ctrl+o", "tutor", "accept the tutor's plan"),
     KeyAction("decline_plan", "ctrl+r", "tutor", "decline the tutor's plan"),

@@ -33,6 +33,7 @@ from keeltui.panes.assessment import AssessmentCard
 from keeltui.panes.bindings import bind
 from keeltui.panes.composer import Composer
 from keeltui.panes.message import ChatMessage
+from keeltui.panes.landed_signal import TurnLanded
 from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
 from keeltui.panes.tutor_cards import JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
@@ -148,6 +149,7 @@ class TutorPane(Vertical):
         self._job_workers: dict[str, tuple[int, tj.Job, Worker]] = {}  # running jobs by id
         self.session_id: int | None = None
         self._busy_sessions: set[int] = set()
+        self._turn_started: dict[int, float] = {}  # monotonic, per session: for the landed signal
         self._workers: dict[int, Worker] = {}
         self._buffers: dict[int, StreamBuffer] = {}  # the streaming step's text, per session
         self._errors: dict[int, str] = {}  # why a session's last turn failed (this run)
@@ -538,6 +540,7 @@ class TutorPane(Vertical):
 
     def run_turn(self, session_id: int) -> None:
         self._busy_sessions.add(session_id)
+        self._turn_started.setdefault(session_id, time.monotonic())  # a turn a job wakes keeps its start
         self._errors.pop(session_id, None)
         self._buffers[session_id] = StreamBuffer()
         self._live_timer.resume()
@@ -618,6 +621,9 @@ class TutorPane(Vertical):
         if self.jobs.flush(session_id) and not outcome.error and not outcome.stopped:
             self.run_turn(session_id)
             return
+        started = self._turn_started.pop(session_id, None)
+        if started is not None and not outcome.stopped:  # stopped: the learner was there
+            self.post_message(TurnLanded("the tutor's turn", time.monotonic() - started))
         if not self.in_session:
             self._fill_session_list()
         if session_id == self.session_id and self.in_session:

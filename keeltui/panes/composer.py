@@ -14,6 +14,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, TextArea
 
+from keeltui.panes.bindings import bind
+
 
 class ComposerInput(TextArea):
     """A TextArea whose Enter sends instead of breaking the line."""
@@ -74,6 +76,8 @@ class Composer(Horizontal):
 
     # Ctrl+O / Ctrl+R live on the tutor pane, so they work wherever focus is inside it.
 
+    BINDINGS = [bind("editor", "open_editor", "Editor", show=False)]  # the README lists it; the footer stays as it was
+
     verdict_mode: reactive[bool] = reactive(False)
     busy: reactive[bool] = reactive(False)
 
@@ -97,6 +101,17 @@ class Composer(Horizontal):
             self.composer = composer
             self.accepted = accepted
             self.note = note
+
+        @property
+        def control(self) -> "Composer":
+            return self.composer
+
+    class EditorWanted(Message):
+        """The owner wants to write the draft in their own editor (the app lends it the terminal)."""
+
+        def __init__(self, composer: "Composer") -> None:
+            super().__init__()
+            self.composer = composer
 
         @property
         def control(self) -> "Composer":
@@ -146,6 +161,9 @@ class Composer(Horizontal):
         text = self.input.text.strip()
         self.input.clear()
         return text
+
+    def action_open_editor(self) -> None:
+        self.post_message(self.EditorWanted(self))
 
     def on_composer_input_send(self, event: ComposerInput.Send) -> None:
         event.stop()
