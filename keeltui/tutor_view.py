@@ -35,12 +35,13 @@ from keeltui.panes.composer import Composer
 from keeltui.panes.message import ChatMessage
 from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
-from keeltui.panes.tutor_cards import JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
+from keeltui.panes.tutor_cards import AbortedJobMark, JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
 from keeltui.panes.tutor_records import ConfirmDelete, RenameSession, SessionList, SummaryScreen, session_prompt
 from keeltui.tutor.outcome import TurnOutcome
 from keeltui.textsafe import clean_text
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
+from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
 from keeltui.tutor.mastery import map_statuses
 
@@ -672,6 +673,15 @@ class TutorPane(Vertical):
             if session_id not in self._busy_sessions:
                 self.run_turn(session_id)  # the teacher hears of it, so no promise hangs
         self._job_changed(session_id, job)
+
+    @on(AbortedJobMark.RerunRequested)
+    def _rerun_job(self, event: AbortedJobMark.RerunRequested) -> None:
+        """"Run again" on an aborted job: the learner asks for it, so the teacher may start it."""
+        event.stop()
+        if self.session_id is None or self.session_id in self._busy_sessions:
+            self.app.bell()
+            return
+        self._learner_acts(tx.user(tj.rerun_request(event.kind, event.title)))
 
     def _held(self) -> dict[str, str]:
         return self.jobs.held(self.session_id) if self.session_id is not None else {}
