@@ -363,6 +363,12 @@ def _job(name: str, args: Mapping[str, Any], messages: Sequence[MessageLike]) ->
     )
 
 
+def _excerpt(text: str, limit: int = 240) -> str:
+    """The bad JSON as sent (cut when long), so the model and the learner see what broke."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def _decode(arguments: Mapping[str, Any] | str | None) -> Mapping[str, Any]:
     if arguments is None:
         return {}
@@ -372,7 +378,9 @@ def _decode(arguments: Mapping[str, Any] | str | None) -> Mapping[str, Any]:
         try:
             arguments = json.loads(arguments)
         except json.JSONDecodeError as err:
-            raise _Refused(f"the arguments are not valid JSON ({err.msg})") from err
+            raise _Refused(
+                f"the arguments are not valid JSON ({err.msg} at character {err.pos}): {_excerpt(arguments)}"
+            ) from err
     if not isinstance(arguments, Mapping):
         raise _Refused("the arguments must be a JSON object")
     return arguments

@@ -274,7 +274,8 @@ async def test_a_turn_that_never_settles_stops_after_max_steps(make_turns, loopb
     loopback.queue(*[call("plan_init", {"mermaid": PLAN})] * 3)  # not a prober tool
     outcome = await turns.respond(session)
     assert outcome.steps == 3 and len(loopback.requests) == 3
-    assert outcome.error and "3 tries" in outcome.error
+    assert outcome.error and "3 model calls spent" in outcome.error
+    assert 'the last refused call: unknown tool "plan_init" for the prober' in outcome.error  # the last refusal, whole
     assert ts.needs_reply(turns.transcript(session))  # F5 may try again
 
 
