@@ -379,7 +379,7 @@ def _decode(arguments: Mapping[str, Any] | str | None) -> Mapping[str, Any]:
             arguments = json.loads(arguments)
         except json.JSONDecodeError as err:
             raise _Refused(
-                f"the arguments are not valid JSON ({err.msg} at character {err.pos}): {_excerpt(arguments)}"
+                f"the arguments are not valid JSON ({err.msg} at character {err.pos}): {_excerpt(err.doc)}"
             ) from err
     if not isinstance(arguments, Mapping):
         raise _Refused("the arguments must be a JSON object")
