@@ -174,8 +174,24 @@ class PlanMap(VerticalScroll):
 
 def plan_of(item: PlanItem) -> Plan:
     """The plan a card shows, rebuilt from the item's steps and edges."""
-    nodes = tuple(PlanNode(node_id, title, 0) for node_id, title in item.steps)
-    return Plan(nodes=nodes, edges=item.edges)
+    shapes = dict(item.shapes)
+    nodes = tuple(PlanNode(node_id, title, 0, shapes.get(node_id, "")) for node_id, title in item.steps)
+    return Plan(nodes=nodes, edges=item.edges, labels=item.labels)
+
+
+def card_plan(plan: Plan) -> Plan:
+    """The plan as the card draws it: a title in the brackets of its shape (``{Enough?}``),
+    followed by its labelled edges (``· no → Eat more``), as the teacher wrote them."""
+    titles = {node.id: node.title for node in plan.nodes}
+    nodes = []
+    for node in plan.nodes:
+        half = len(node.shape) // 2
+        title = f"{node.shape[:half]}{node.title}{node.shape[half:]}"
+        for before, after, label in plan.labels:
+            if before == node.id:
+                title += f"  · {label} → {titles.get(after, after)}"
+        nodes.append(PlanNode(node.id, title, node.line, node.shape))
+    return Plan(nodes=tuple(nodes), edges=plan.edges, labels=plan.labels)
 
 
 class PlanCard(Static):
@@ -211,7 +227,11 @@ class PlanCard(Static):
         parts: list = [head]
         if item.status == "superseded":
             return Group(*parts)  # an old plan stays one line: the live one is below
-        parts.append(PlanDrawing(map_lines(plan_of(item), {}), legend=False))
+        if item.changes:
+            parts.append(Text(f"Changed since v{item.version - 1}: " + "; ".join(item.changes), style="italic"))
+        elif item.version > 1:
+            parts.append(Text(f"The same steps as v{item.version - 1}, in the same order.", style="italic"))
+        parts.append(PlanDrawing(map_lines(card_plan(plan_of(item)), {}), legend=False))
         if item.status == "awaiting":
             parts.append(
                 Text(
