@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -38,7 +37,7 @@ from keeltui.panes.quiz import AskCard, QuizCard
 from keeltui.panes.tutor_cards import AbortedJobMark, JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
 from keeltui.panes.tutor_records import ConfirmDelete, RenameSession, SessionList, SummaryScreen, session_prompt
 from keeltui.tutor.outcome import TurnOutcome
-from keeltui.textsafe import clean_text
+from keeltui.textsafe import clean_text, one_line
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
 from keeltui.tutor import transcript as tx
@@ -85,6 +84,8 @@ class TutorPane(Vertical):
     TutorPane #tutor-picker { height: 1fr; padding: 1 2; }
     TutorPane .tutor-heading { text-style: bold; margin-bottom: 1; }
     TutorPane #tutor-session-list { height: auto; max-height: 1fr; }
+    TutorPane #tutor-review-due { color: $warning; margin-bottom: 1; }
+    TutorPane #tutor-review-due.-none { display: none; }
     TutorPane #tutor-topic { display: none; margin-top: 1; }
     TutorPane.-asking-topic #tutor-topic { display: block; }
     TutorPane #tutor-session { height: 1fr; }
@@ -166,6 +167,7 @@ class TutorPane(Vertical):
         with ContentSwitcher(initial="tutor-picker", id="tutor-switcher"):
             with Vertical(id="tutor-picker"):
                 yield Static("Tutor sessions — Enter opens, “New session” starts one", classes="tutor-heading")
+                yield Static("", id="tutor-review-due", markup=False)
                 yield SessionList(id="tutor-session-list")
                 yield Input(placeholder="What do you want to learn? (Enter starts, Escape cancels)", id="tutor-topic")
             with Horizontal(id="tutor-session"):
@@ -217,6 +219,7 @@ class TutorPane(Vertical):
             prompt = Text("● " if row.id in working else "  ", style="bold yellow")
             prompt.append_text(session_prompt(row))
             options.append(Option(prompt, id=f"session-{row.id}"))
+        self._show_review_due()
         listing = self.query_one("#tutor-session-list", OptionList)
         highlighted = listing.highlighted_option if keep_place else None
         listing.set_options(options)
@@ -229,6 +232,17 @@ class TutorPane(Vertical):
             listing.highlighted = listing.get_option_index(current)
         except Exception:  # the session vanished from the list: start at the top
             listing.highlighted = 0
+
+    def _show_review_due(self) -> None:
+        """Above the list: what is due for review today, across every topic."""
+        due = self.records.review_due()
+        line = self.query_one("#tutor-review-due", Static)
+        line.set_class(not due, "-none")
+        if due:
+            count = sum(len(steps) for _, steps in due)
+            topics = " · ".join(f"{one_line(clean_text(topic), 30)}: {', '.join(clean_text(s) for s in steps)}"
+                                for topic, steps in due)
+            line.update(f"↻ Review due today ({count} step{'s' if count != 1 else ''}) — {topics}")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -741,7 +755,7 @@ class TutorPane(Vertical):
         """Each node's mark: position and mastery, earlier sessions on the topic counted."""
         if plan is None or self.session_id is None:
             return {}
-        return map_statuses(plan, rows, time.time(), self.records.prior_for(self.session_id)[0])
+        return map_statuses(plan, rows, self.records.clock(), self.records.prior_for(self.session_id)[0])
 
     def _offer_review(self, session_id: int) -> None:
         """A new session on a studied topic: say what carries over and what is due."""
@@ -754,7 +768,7 @@ class TutorPane(Vertical):
         if self.session_id is None or not self.in_session:
             self.app.notify("Open a tutor session to see its summary.", timeout=3)
             return
-        lines = self.records.summary_lines(self.session_id)
+        lines = self.records.summary_lines(self.session_id) + [""] + self.records.mistake_lines(self.session_id)
         self.app.push_screen(SummaryScreen(self.records.title(self.session_id), lines))
 
     def on_session_list_rename_requested(self, message: SessionList.RenameRequested) -> None:

@@ -22,10 +22,11 @@ from keeltui.tutor.graph_layout import MapLine, map_lines
 from keeltui.tutor.mermaid import Plan, PlanNode
 from keeltui.tutor.session import PlanItem
 
-MARKERS = {"current": "▶", "current-review": "↻", "mastered": "✓", "review": "↻", "visited": "•", "pending": "○"}
+MARKERS = {"current": "▶", "current-review": "▶", "mastered": "✓", "review": "↻", "visited": "•", "pending": "○"}
 STYLES = {"current": "bold reverse", "current-review": "bold reverse yellow", "mastered": "bold green",
           "review": "bold yellow", "visited": "", "pending": "dim"}
-CURRENT = ("current", "current-review")  # the step the learner is on (↻: answered wrong there)
+CURRENT = ("current", "current-review")  # the step the learner is on (↻ after it: also to review)
+REVIEW_TAIL = " ↻"  # the current step keeps ▶; being due for review too is said after its title
 LEGEND = ("▶ now", "✓ mastered", "↻ review", "• seen", "○ to do")
 MIN_TITLE = 8  # the least room a title gets beside its lanes
 ROOMY_TITLE = 16  # with less room than this, lanes drop their gaps (one cell each)
@@ -57,7 +58,7 @@ def wrapped(lines: list[MapLine], width: int) -> list[tuple[Text, str | None]]:
         marker = MARKERS.get(line.status, MARKERS["pending"])
         gutter = max(len(line.lanes), len(line.below)) + 1
         room = max(MIN_TITLE, width - gutter)
-        title = clean_text(line.title).replace("\n", " ")
+        title = clean_text(line.title).replace("\n", " ") + (REVIEW_TAIL if line.status == "current-review" else "")
         pieces = textwrap.wrap(title, room, break_long_words=True) or [""]
         for number, piece in enumerate(pieces):
             row = Text(no_wrap=True, overflow="ellipsis")
@@ -140,7 +141,8 @@ class PlanMap(VerticalScroll):
             return
         self._map = drawn
         self.lines = [
-            (MARKERS.get(line.status, MARKERS["pending"]), line.title, line.status)
+            (MARKERS.get(line.status, MARKERS["pending"]),
+             line.title + (REVIEW_TAIL if line.status == "current-review" else ""), line.status)
             for line in drawn
             if line.node_id is not None
         ]

@@ -24,6 +24,7 @@ from .phases import awaiting_verdict, ok_tool_calls, pending_question, phase_of
 from .transcript import (
     ASK,
     ASSISTANT,
+    DONT_KNOW,
     PLAN_ACCEPTED,
     PLAN_DECLINED,
     PLAN_INIT,
@@ -73,8 +74,10 @@ def choices_of(call: Mapping[str, Any]) -> list[str]:
 
 
 def quiz_pick(call: Mapping[str, Any], choice: int) -> Message:
-    """The learner picked ``choice`` (0-based): graded locally, worded for the model."""
+    """The learner picked ``choice`` (0-based, or ``DONT_KNOW``): graded locally, worded for the model."""
     choices = choices_of(call)
+    if choice == DONT_KNOW:
+        return user("I don't know — graded wrong.", quiz_answer(str(call.get("id")), DONT_KNOW, False))
     if not 0 <= choice < len(choices):
         raise ValueError(f"choice {choice} is not one of the {len(choices)} options")
     right = choice == correct_index(call)
