@@ -160,6 +160,7 @@ class TutorPane(Vertical):
         self._items: dict[str, ts.Item] = {}
         self._keys: list[str] = []
         self._focused_for: str | None = None  # the item or state focus last moved for
+        self._restored = False  # the last open session is reopened on the tab's first show
 
     # -- layout -----------------------------------------------------------------------
 
@@ -271,6 +272,7 @@ class TutorPane(Vertical):
         """Back to the session list."""
         self.remove_class("-asking-topic")
         self._post_context(None)  # no session in view: its percentage and warning go
+        self.records.remember_open(None)
         self._fill_session_list(keep_place=False)
         self.query_one(ContentSwitcher).current = "tutor-picker"
         self.refresh_bindings()
@@ -284,6 +286,7 @@ class TutorPane(Vertical):
         if session_id != self.session_id:
             self._clear_log()
         self.session_id = session_id
+        self.records.remember_open(session_id)
         self._focused_for = None
         self.query_one(ContentSwitcher).current = "tutor-session"
         self.refresh_bindings()
@@ -365,6 +368,9 @@ class TutorPane(Vertical):
         verdict = awaiting_verdict(rows)
         title = self.records.title(session_id) if session_id is not None else ""
         header = f"{title}  ·  {phase_of(rows)}"
+        progress = self.records.progress(session_id) if session_id is not None else ""
+        if progress:
+            header += f"  ·  {progress}"
         if verdict:
             header += "  ·  the plan waits for your verdict"
         if busy:
@@ -432,6 +438,13 @@ class TutorPane(Vertical):
             self.composer.focus_input()
 
     def on_show(self) -> None:
+        # The first time the tab shows, it comes back where the learner left it (never
+        # at mount: the Chief room has the keys and the status line then).
+        if not self._restored:
+            self._restored = True
+            last = self.records.last_open()
+            if last is not None and not self.in_session:
+                self.open_session(last)
         # The tab became visible: put the keyboard where the learner will want it.
         self.call_after_refresh(self._focus_default)
 
@@ -670,9 +683,18 @@ class TutorPane(Vertical):
         message.stop()
         session_id = message.session_id
         self._job_workers.pop(message.job.job_id, None)
+        if session_id != self.session_id or not self.in_session:
+            self._say_landed_elsewhere(session_id, message.job, message.steer)
         if self.jobs.settle(session_id, message.steer, turn_running=session_id in self._busy_sessions):
             self.run_turn(session_id)  # the steer wakes the teacher
         self._job_changed(session_id, message.job)
+
+    def _say_landed_elsewhere(self, session_id: int, job: tj.Job, steer) -> None:
+        """One quiet line for a job that finished in a session not on screen."""
+        part = tj.steer_part(steer) or {}
+        outcome = "failed" if part.get("status") == tj.FAILED else "finished"
+        title = one_line(clean_text(self.records.title(session_id)), 40)
+        self.app.notify(f"{job.kind.capitalize()} job {outcome} in “{title}”.", timeout=4, markup=False)
 
     def action_abort_job(self) -> None:
         """F9: abort the newest job running in the open session (the usage so far is kept)."""

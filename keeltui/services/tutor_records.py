@@ -26,6 +26,7 @@ from keeltui.tutor.session_rows import SessionRow, stamp
 from keeltui.tutor.transcript import DONT_KNOW, PLAN_INIT, QUIZ, QUIZ_ANSWER, USER, arguments_of, iter_parts, role_of
 
 KIND = "tutor"
+LAST_SESSION_KEY = "tutor_last_session"
 STATUS_WORDS = {"current": "current step", "current-review": "current step, to review", "mastered": "mastered", "review": "to review",
                 "visited": "seen, not answered", "pending": "not yet"}
 
@@ -118,6 +119,27 @@ class TutorRecords:
             if summary.review:
                 due.append((conversation.title or f"Session {conversation.id}", [title for _, title in summary.review]))
         return due
+
+    def progress(self, session_id: int) -> str:
+        """``"2/4 mastered · 1 to review"`` for the session header ('' before a plan)."""
+        conversation = self.conversation(session_id)
+        if conversation is None:
+            return ""
+        rows = self.transcript(conversation)
+        prior = self._prior(conversation, self.store.conversations(KIND))[0]
+        return mastery.progress_text(latest_plan(rows), rows, self.clock(), prior)
+
+    def remember_open(self, session_id: int | None) -> None:
+        """The session the learner has open (None: the list), so the Tutor tab reopens it."""
+        if session_id is None:
+            self.store.delete_state(LAST_SESSION_KEY)
+        elif self.store.get_state(LAST_SESSION_KEY) != session_id:
+            self.store.set_state(LAST_SESSION_KEY, session_id)
+
+    def last_open(self) -> int | None:
+        """The session the learner last had open, if it still exists."""
+        session_id = self.store.get_state(LAST_SESSION_KEY)
+        return session_id if isinstance(session_id, int) and self.conversation(session_id) is not None else None
 
     def find_session(self, ref: str) -> Conversation | None:
         """A tutor session by id, or by a title that names exactly one session."""
