@@ -73,6 +73,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("tutor_rename_session", "r", "session list", "rename a tutor session"),
     KeyAction("tutor_delete_session", "delete,d", "session list", "delete a tutor session (asks first)"),
     KeyAction("quiz_answer", "enter", "quiz", "answer the tutor's quiz"),
+    KeyAction("quiz_dont_know", "0", "quiz", "answer the tutor's quiz with “I don't know”"),
 )
 
 BINDING_IDS: tuple[str, ...] = tuple(action.id for action in ACTIONS)

@@ -71,7 +71,7 @@ class Services:
         """The learner's records (list, summary, rename, delete), read once per change."""
         from keeltui.services.tutor_records import TutorRecords
 
-        return TutorRecords(self.store)
+        return TutorRecords(self.store, clock=self.clock)
 
     @cached_property
     def tutor_jobs(self) -> TutorJobs:
