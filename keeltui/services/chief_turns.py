@@ -13,9 +13,12 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from keeltui.brain import Brain, BrainError, StreamDone, TextDelta, Usage, estimate_tokens, is_context_overflow
+from keeltui.brain import (
+    Brain, BrainError, BrainHTTPError, StreamDone, TextDelta, Usage, estimate_tokens, is_context_overflow,
+)
 from keeltui.chief import context as chief_context
 from keeltui.chief import controls
+from keeltui.chief import failure_words as fw
 from keeltui.chief.turn_kinds import SUMMARY, SUMMARY_SOURCE
 from keeltui.config import Config
 from keeltui.store import Row, Store
@@ -48,6 +51,13 @@ class ChiefTurns:
         self.brain = brain
         self.config = config
         self._clock = clock
+        self._learned_window: int | None = None
+        """The window the endpoint really has, learned from a "context length exceeded":
+        later turns fit it at once instead of each paying one refused call first."""
+
+    def _window(self) -> int:
+        configured = self.brain.window_for("chief")
+        return min(configured, self._learned_window) if self._learned_window else configured
 
     @property
     def room_id(self) -> int:
@@ -68,13 +78,17 @@ class ChiefTurns:
         """The messages for the next call, bounded by the chief model's window."""
         rows, summary = self.context_rows()
         return chief_context.build_context(
-            self.config.chief.system_prompt, rows, summary, window_tokens or self.brain.window_for("chief"),
+            self.config.chief.system_prompt, rows, summary, window_tokens or self._window(),
         ).messages
 
     async def _compacted_before_call(self, messages: list[dict]) -> list[dict]:
         """The context, compacted first if it would reach ``chief.compact_at`` (not only after a turn)."""
-        window = self.brain.window_for("chief")
-        if chief_context.needs_compaction(chief_context.estimate_fraction(messages, window),
+        window = self._window()
+        # Measured before the window bounds it: a bounded context has already dropped its
+        # oldest rows, and rows must reach a summary before they leave the context.
+        rows, summary = self.context_rows()
+        whole = chief_context.build_context(self.config.chief.system_prompt, rows, summary).messages
+        if chief_context.needs_compaction(chief_context.estimate_fraction(whole, window),
                                           self.config.chief.compact_at):
             if await self.compact() is not None:
                 messages = self.context()
@@ -112,6 +126,7 @@ class ChiefTurns:
         usage: Usage | None = None
         retried = False
         error: BrainError | None = None
+        folded: int | None = None
         try:
             while True:
                 try:
@@ -133,10 +148,16 @@ class ChiefTurns:
                         break
                     # The endpoint's window is smaller than the prompt: fold older turns into a
                     # summary (keeping only the turn being answered) and try once more, tighter.
+                    # Nothing leaves the context unless a summary holds it: when the fold
+                    # fails, the turn fails saying so rather than dropping rows silently.
                     retried = True
                     tight = max(MIN_WINDOW, int(estimate_tokens(messages) * RETRY_SHARE))
-                    window = min(self.brain.window_for("chief"), tight)
-                    await self.compact(keep_recent=1, window_tokens=window)
+                    window = min(self._window(), tight)
+                    folded = await self._fold_for_retry(window)
+                    if folded is None:
+                        error = exc
+                        break
+                    self._learned_window = window
                     messages = self.context(window)
         except asyncio.CancelledError:
             # Never leave the row "streaming" for good, and settle it in one write: the
@@ -146,32 +167,76 @@ class ChiefTurns:
             if stop is not None and stop.is_set():
                 self.store.update_message(reply_id, content=text, status=controls.STOPPED)
             else:
-                self._settle_cut_off(reply_id, text, "stopped before the reply was complete")
+                self._settle_cut_off(reply_id, text, "keeltui closed before the reply was complete")
             raise
         if error is not None:
             text = "".join(pieces)
-            self.store.update_message(
-                reply_id, content=text, status="partial" if text else "error",
-                parts=[{"type": "error", "message": str(error)}],
-            )
-            return TurnResult(reply_id, text, None, error=str(error))
+            part = await self._failure_part(error, bool(text), folded)
+            status = "partial" if text else "error"
+            self.store.update_message(reply_id, content=text, status=status, parts=[part])
+            return TurnResult(reply_id, text, None, error=fw.failure_words(status, [part]))
         text = "".join(pieces)
         if not text.strip():
             # A 200 with no usable stream (a proxy's HTML page, an empty answer) is a failure too.
             problem = f"the brain at {self.brain.base_url} sent an empty or unreadable reply"
-            self.store.update_message(reply_id, status="error", parts=[{"type": "error", "message": problem}])
-            return TurnResult(reply_id, "", None, error=problem)
+            part = fw.error_part(fw.UNREADABLE, problem, url=self.brain.base_url)
+            self.store.update_message(reply_id, status="error", parts=[part])
+            return TurnResult(reply_id, "", None, error=fw.failure_words("error", [part]))
         self.store.update_message(
             reply_id, content=text, status="complete", usage=usage.as_dict() if usage else None
         )
         compact = usage is not None and chief_context.needs_compaction(usage.fraction, self.config.chief.compact_at)
         return TurnResult(reply_id, text, usage, needs_compaction=compact)
 
+    async def _failure_part(self, error: BrainError, had_text: bool, folded: int | None) -> dict:
+        """The error part stored with a failed reply: its kind and the facts its words need."""
+        status = error.status if isinstance(error, BrainHTTPError) else None
+        detail = error.detail if isinstance(error, BrainHTTPError) else ""
+        kind = fw.classify(type(error).__name__, status, detail, context_overflow=is_context_overflow(error),
+                           had_text=had_text)
+        facts: dict = {"url": self.brain.base_url, "status": status}
+        if kind == fw.BAD_KEY:
+            facts["variable"] = self.config.brain.api_key_env
+        elif kind == fw.UNKNOWN_MODEL:
+            facts["model"] = self.brain.model_for("chief")
+            facts["models"] = await self._models_offered()
+        elif kind == fw.CONTEXT_TOO_LONG:
+            facts["folded"] = folded or 0
+        elif kind == fw.RATE_LIMITED and isinstance(error, BrainHTTPError):
+            facts["retry_after"] = error.retry_after
+        elif kind == fw.STALLED:
+            facts["timeout_secs"] = self.config.brain.timeout_secs
+        elif kind == fw.SERVER_ERROR and detail:
+            facts["detail"] = detail[:160]
+        return fw.error_part(kind, str(error), **facts)
+
+    async def _models_offered(self) -> list[str]:
+        """What ``/v1/models`` lists, for the words of an unknown model ([] if it cannot say)."""
+        try:
+            return (await asyncio.wait_for(self.brain.list_models(), timeout=5))[:20]
+        except (BrainError, asyncio.TimeoutError):
+            return []
+
+    async def _fold_for_retry(self, window: int) -> int | None:
+        """Fold all but the turn being answered into a summary; how many rows it took in.
+
+        0 when there was nothing older to fold (the turn alone is cut to fit, with a marker
+        saying so); None when there was, but no summary could be written.
+        """
+        rows, previous = self.context_rows()
+        covers = chief_context.summary_covers(previous) if previous else 0
+        cut = chief_context.compaction_cut(rows, covers or None, 1)
+        if cut is None:
+            return 0
+        if await self.compact(keep_recent=1, window_tokens=window) is None:
+            return None
+        return sum(1 for row in rows if covers < row.id <= cut and row.turn_kind not in (SUMMARY,))
+
     def _settle_cut_off(self, reply_id: int, text: str, why: str) -> None:
         try:
             self.store.update_message(
                 reply_id, content=text, status="partial" if text else "error",
-                parts=[{"type": "error", "message": why}],
+                parts=[fw.error_part(fw.CLOSED, why)],
             )
         except Exception:  # already leaving; what was persisted while streaming stays
             pass
@@ -185,7 +250,7 @@ class ChiefTurns:
         if cut is None:
             return None
         request = chief_context.summary_request(
-            rows, previous, cut, window_tokens or self.brain.window_for("chief")
+            rows, previous, cut, window_tokens or self._window()
         )
         try:
             completion = await self.brain.complete("chief", request)
