@@ -23,6 +23,7 @@ from textual.widgets import TabbedContent
 from textual.worker import Worker, WorkerState
 
 from keeltui.brain import Brain, BrainError, BrainHTTPError
+from keeltui.chief.failure_words import BRAIN_GONE, reply_failure_kind
 from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on, screen_safe
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
@@ -506,7 +507,7 @@ class KeelApp(App):
         self.refresh_room()
         if message.error:
             self.status_line.message = message.error
-            if self.brain_online is not False:
+            if self.brain_online is not False and reply_failure_kind(message.row) in BRAIN_GONE:
                 self.set_brain_online(False, message.error)
         elif self.brain_online is not True:
             self.set_brain_online(True)

@@ -37,8 +37,11 @@ class BrainTimeout(BrainError):
 
 
 class BrainHTTPError(BrainError):
-    def __init__(self, status: int, message: str, detail: str = "", retry_after: float | None = None) -> None:
+    def __init__(self, status: int, message: str, detail: str = "", retry_after: float | None = None,
+                 said: str = "") -> None:
         self.status = status
+        self.said = said or detail
+        """The server's own error message, without its code (for the failure's words)."""
         self.retry_after = retry_after
         """Seconds the server asked us to wait (``Retry-After``), when it said."""
         self.detail = detail
@@ -201,7 +204,7 @@ class Brain:
             detail = _short(whole)
             return BrainHTTPError(
                 exc.status_code, f"the brain at {where} answered HTTP {exc.status_code}: {detail}",
-                detail=f"{whole} {_error_code(exc)}".strip(), retry_after=_retry_after(exc),
+                detail=f"{whole} {_error_code(exc)}".strip(), retry_after=_retry_after(exc), said=detail,
             )
         if isinstance(exc, (openai.APIResponseValidationError, ValueError, KeyError, TypeError, AttributeError)):
             return BrainReplyError(f"the brain at {where} sent a reply keeltui cannot read: {_short(str(exc))}")

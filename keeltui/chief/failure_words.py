@@ -155,3 +155,14 @@ def failure_words(status: str, parts) -> str:
     why = words_for(part) if part is not None else "the reply did not finish: F5 retries"
     # The facts came from a server (its error text, its model names): one clean line.
     return one_line(f"cut off: {why}" if status == "partial" else f"no reply: {why}", 400)
+
+
+BRAIN_GONE = (UNREACHABLE, DROPPED, STALLED)
+"""Failures that mean nothing answers (the app says the brain is offline and probes it
+again); a refused key, an unknown model or a 429 come from a server that is there."""
+
+
+def reply_failure_kind(row) -> str | None:
+    """The kind of a settled reply's failure, if it failed."""
+    part = find_error(getattr(row, "parts", None)) if row is not None else None
+    return part.get("kind") if part is not None else None

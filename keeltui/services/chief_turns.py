@@ -19,7 +19,7 @@ from keeltui.brain import (
 from keeltui.chief import context as chief_context
 from keeltui.chief import controls
 from keeltui.chief import failure_words as fw
-from keeltui.chief.turn_kinds import SUMMARY, SUMMARY_SOURCE
+from keeltui.chief.turn_kinds import NOTICE, SUMMARY, SUMMARY_SOURCE
 from keeltui.config import Config
 from keeltui.store import Row, Store
 
@@ -206,8 +206,8 @@ class ChiefTurns:
             facts["retry_after"] = error.retry_after
         elif kind == fw.STALLED:
             facts["timeout_secs"] = self.config.brain.timeout_secs
-        elif kind == fw.SERVER_ERROR and detail:
-            facts["detail"] = detail[:160]
+        elif kind == fw.SERVER_ERROR and isinstance(error, BrainHTTPError):
+            facts["detail"] = error.said[:160]
         return fw.error_part(kind, str(error), **facts)
 
     async def _models_offered(self) -> list[str]:
@@ -230,7 +230,9 @@ class ChiefTurns:
             return 0
         if await self.compact(keep_recent=1, window_tokens=window) is None:
             return None
-        return sum(1 for row in rows if covers < row.id <= cut and row.turn_kind not in (SUMMARY,))
+        # What the model saw of them: turns and reports (not the app's own notices).
+        return sum(1 for row in rows if covers < row.id <= cut and row.turn_kind not in (SUMMARY, NOTICE)
+                   and row.status != "superseded")
 
     def _settle_cut_off(self, reply_id: int, text: str, why: str) -> None:
         try:
