@@ -443,6 +443,10 @@ def validate_more(config: Config, path: str) -> None:
             config.keys[binding_id] = parse_keys(keys)
         except KeySpecError as exc:
             raise ConfigError(path, f"keys.{binding_id}", str(exc)) from None
+    from keeltui.keymap import remap_problem
+
+    if (problem := remap_problem(config.keys)) is not None:
+        raise ConfigError(path, f"keys.{problem[0]}", problem[1])
 
 
 NAME_MAX = 40
