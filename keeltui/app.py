@@ -145,6 +145,8 @@ class KeelApp(App):
         self._main: MainScreen | None = None
         self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
         self._stop_reply: asyncio.Event | None = None  # how to stop the reply on its way (not its state)
+        self._unsaved_reply = None
+        """A reply shown but not written (disk full): stored by F5 (or the next turn) once it can be."""
         self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
         self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
 
@@ -437,9 +439,23 @@ class KeelApp(App):
         field.move_cursor(field.document.end)
         composer.focus_input()
 
+    def _save_unsaved_reply(self) -> bool:
+        """Store the reply the screen holds but the disk refused; False (said on the status
+        line) while it still cannot be written."""
+        if self._unsaved_reply is None:
+            return True
+        try:
+            self.chief.save_unsaved(self._unsaved_reply)
+        except StoreError as exc:
+            self.status_line.message = f"the reply on screen is still not saved: {exc}"
+            return False
+        self._unsaved_reply = None
+        return True
+
     def _start_reply(self, user_id: int) -> None:
         import asyncio
 
+        self._save_unsaved_reply()  # the new turn is stored, so the disk has room again
         self.refresh_room()
         if self.status_line.message == STOPPED_LINE:
             self.status_line.message = ""  # about the stopped reply: a new turn makes it untrue
@@ -468,7 +484,10 @@ class KeelApp(App):
                 self.post_message(ChiefFirstChunk())
 
         try:
-            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop)
+            result = await self.chief.reply(
+                user_id, on_delta, on_start, stop=stop,
+                on_unsaved=lambda line: self.post_message(StatusMessage(f"the reply is not being saved: {line}")),
+            )
         except StoreError as exc:
             # The reply could not be stored (the disk filled mid-stream): what was shown
             # stays, marked cut off; the row settles as cut off at the next start.
@@ -477,6 +496,15 @@ class KeelApp(App):
             row = replace(started[0], content="".join(shown), status="partial") if started else None
             self.post_message(ChiefReplyFinished(row, None))  # the composer is free again either way
             self.post_message(StatusMessage(str(exc)))
+            return
+        if result.unsaved is not None:
+            # The row on disk is behind the screen: the screen shows all that came, as not saved.
+            from dataclasses import replace
+
+            self._unsaved_reply = result
+            shown = replace(started[0], content=result.text, status="partial", parts=[result.unsaved])
+            self.post_message(ChiefReplyFinished(shown, result.error))
+            self.post_message(StatusMessage(result.unsaved["message"]))
             return
         self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error))
         if result.needs_compaction and await self.chief.compact() is not None:
@@ -727,6 +755,8 @@ class KeelApp(App):
     async def _answer_again(self, *, only_unfinished: bool) -> None:
         if self.quiet or self.reply_phase != REPLY_IDLE:
             self.bell()
+            return
+        if not self._save_unsaved_reply():
             return
         _, old_reply = self.chief.last_exchange()
         user_id = self.chief.prepare_again(only_unfinished=only_unfinished)

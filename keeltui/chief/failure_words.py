@@ -136,7 +136,7 @@ def words_for(part: dict) -> str:
         return "keeltui was closed before the reply finished: F5 asks again"
     if kind == UNSAVED:
         why = part.get("detail") or "the database could not be written"
-        return f"not saved ({why}): the text above was on screen only; F5 asks again once there is room"
+        return f"not saved ({why}): this text was on screen only; F5 stores it and asks again once there is room"
     message = str(part.get("message") or "").strip()
     return message or "the reply did not finish: F5 retries"
 

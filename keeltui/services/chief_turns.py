@@ -21,7 +21,7 @@ from keeltui.chief import controls
 from keeltui.chief import failure_words as fw
 from keeltui.chief.turn_kinds import NOTICE, SUMMARY, SUMMARY_SOURCE
 from keeltui.config import Config
-from keeltui.store import Row, Store
+from keeltui.store import Row, Store, StoreWriteError
 
 PERSIST_EVERY_SECS = 0.5
 CONTEXT_ROWS_WITHOUT_SUMMARY = 400
@@ -43,6 +43,9 @@ class TurnResult:
     needs_compaction: bool = False
     """The context reached ``chief.compact_at``: call :meth:`ChiefTurns.compact` next
     (after the reply is on screen, so the summary call never delays it)."""
+    unsaved: dict | None = None
+    """The reply could not be written (disk full): its error part. The text above is
+    the whole of what was shown; :meth:`ChiefTurns.save_unsaved` stores it once it can."""
 
 
 class ChiefTurns:
@@ -100,6 +103,7 @@ class ChiefTurns:
         on_delta: Callable[[str], None] | None = None,
         on_start: Callable[[int], None] | None = None,
         stop: asyncio.Event | None = None,
+        on_unsaved: Callable[[str], None] | None = None,
     ) -> TurnResult:
         """Stream the companion's reply to ``user_id`` into a new row.
 
@@ -107,12 +111,15 @@ class ChiefTurns:
         ``partial``) and the error is returned in one line. Setting ``stop`` ends the
         stream at once (even before its first chunk); the text so far is kept as
         ``stopped``.
+
+        ``on_unsaved`` hears, once, that the reply can no longer be written (disk full)
+        while it goes on streaming to the screen.
         """
         if stop is not None:
-            return await self._reply_until_stopped(user_id, on_delta, on_start, stop)
-        return await self._reply(user_id, on_delta, on_start, None)
+            return await self._reply_until_stopped(user_id, on_delta, on_start, stop, on_unsaved)
+        return await self._reply(user_id, on_delta, on_start, None, on_unsaved)
 
-    async def _reply(self, user_id, on_delta, on_start, stop: asyncio.Event | None) -> TurnResult:
+    async def _reply(self, user_id, on_delta, on_start, stop: asyncio.Event | None, on_unsaved=None) -> TurnResult:
         """The reply itself; ``stop`` only says whether a cancellation is the owner's stop."""
         messages = self.context()
         messages = await self._compacted_before_call(messages)
@@ -127,6 +134,7 @@ class ChiefTurns:
         retried = False
         error: BrainError | None = None
         folded: int | None = None
+        unsaved_said = False
         try:
             while True:
                 try:
@@ -137,8 +145,14 @@ class ChiefTurns:
                                 on_delta(event.text)
                             now = self._clock()
                             if now - last_persist >= PERSIST_EVERY_SECS:
-                                self.store.update_message(reply_id, content="".join(pieces))
                                 last_persist = now
+                                try:
+                                    self.store.update_message(reply_id, content="".join(pieces))
+                                except StoreWriteError as exc:
+                                    # The disk is full: the text goes on to the screen, which says so.
+                                    if on_unsaved is not None and not unsaved_said:
+                                        unsaved_said = True
+                                        on_unsaved(str(exc))
                         elif isinstance(event, StreamDone):
                             usage = event.completion.usage
                     break
@@ -169,24 +183,42 @@ class ChiefTurns:
             else:
                 self._settle_cut_off(reply_id, text, "keeltui closed before the reply was complete")
             raise
+        text = "".join(pieces)
         if error is not None:
-            text = "".join(pieces)
             part = await self._failure_part(error, bool(text), folded)
             status = "partial" if text else "error"
-            self.store.update_message(reply_id, content=text, status=status, parts=[part])
+            if (unsaved := self._write_or_unsaved(reply_id, text, status, [part])) is not None:
+                return unsaved
             return TurnResult(reply_id, text, None, error=fw.failure_words(status, [part]))
-        text = "".join(pieces)
         if not text.strip():
             # A 200 with no usable stream (a proxy's HTML page, an empty answer) is a failure too.
             problem = f"the brain at {self.brain.base_url} sent an empty or unreadable reply"
             part = fw.error_part(fw.UNREADABLE, problem, url=self.brain.base_url)
-            self.store.update_message(reply_id, status="error", parts=[part])
+            if (unsaved := self._write_or_unsaved(reply_id, "", "error", [part])) is not None:
+                return unsaved
             return TurnResult(reply_id, "", None, error=fw.failure_words("error", [part]))
-        self.store.update_message(
-            reply_id, content=text, status="complete", usage=usage.as_dict() if usage else None
-        )
+        if (unsaved := self._write_or_unsaved(reply_id, text, "complete", None, usage)) is not None:
+            return unsaved
         compact = usage is not None and chief_context.needs_compaction(usage.fraction, self.config.chief.compact_at)
         return TurnResult(reply_id, text, usage, needs_compaction=compact)
+
+    def _write_or_unsaved(self, reply_id: int, text: str, status: str, parts: list | None,
+                          usage: Usage | None = None) -> TurnResult | None:
+        """Settle the reply row; when the write fails (disk full), a result that says the
+        text is on screen only (the row stays as last written until :meth:`save_unsaved`)."""
+        try:
+            self.store.update_message(reply_id, content=text, status=status, parts=parts,
+                                      usage=usage.as_dict() if usage else None)
+            return None
+        except StoreWriteError as exc:
+            part = fw.error_part(fw.UNSAVED, str(exc), detail=_why_unsaved(str(exc)))
+            return TurnResult(reply_id, text, None, error=fw.failure_words("partial", [part]), unsaved=part)
+
+    def save_unsaved(self, result: TurnResult) -> None:
+        """Store a reply that was shown but not saved, as cut off by the failed write
+        (so F5 may ask again); StoreWriteError while the disk is still full."""
+        assert result.unsaved is not None
+        self.store.update_message(result.reply_id, content=result.text, status="partial", parts=[result.unsaved])
 
     async def _failure_part(self, error: BrainError, had_text: bool, folded: int | None) -> dict:
         """The error part stored with a failed reply: its kind and the facts its words need."""
@@ -266,7 +298,7 @@ class ChiefTurns:
             parts=chief_context.summary_parts(cut),
         )
 
-    async def _reply_until_stopped(self, user_id, on_delta, on_start, stop: asyncio.Event) -> TurnResult:
+    async def _reply_until_stopped(self, user_id, on_delta, on_start, stop: asyncio.Event, on_unsaved=None) -> TurnResult:
         reply_id: list[int] = []
         shown: list[str] = []
 
@@ -280,7 +312,7 @@ class ChiefTurns:
             if on_delta is not None:
                 on_delta(piece)
 
-        streaming = asyncio.ensure_future(self._reply(user_id, delta, started, stop))
+        streaming = asyncio.ensure_future(self._reply(user_id, delta, started, stop, on_unsaved))
         stopping = asyncio.ensure_future(stop.wait())
         await asyncio.wait({streaming, stopping}, return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
@@ -332,3 +364,13 @@ class ChiefTurns:
             return None
         self.supersede(user.id, *([reply.id] if reply is not None else []))
         return self.add_user_turn(text)
+
+
+def _why_unsaved(line: str) -> str:
+    """The short cause of a failed write, for the row's words (the whole line names the file)."""
+    lowered = line.lower()
+    if "full" in lowered or "no space" in lowered:
+        return "the disk is full"
+    if "read-only" in lowered or "readonly" in lowered:
+        return "the database is read-only"
+    return "the database could not be written"
