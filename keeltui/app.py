@@ -48,6 +48,7 @@ from keeltui.store import Row, Store, StoreError
 from keeltui.wiring import Services, wire
 
 if TYPE_CHECKING:
+    from keeltui.services.chief_turns import TurnResult
     import asyncio
 
     from textual.timer import Timer
@@ -145,7 +146,7 @@ class KeelApp(App):
         self._main: MainScreen | None = None
         self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
         self._stop_reply: asyncio.Event | None = None  # how to stop the reply on its way (not its state)
-        self._unsaved_reply = None
+        self._unsaved_reply: TurnResult | None = None
         """A reply shown but not written (disk full): stored by F5 (or the next turn) once it can be."""
         self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
         self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
@@ -483,11 +484,11 @@ class KeelApp(App):
                 first.append(True)
                 self.post_message(ChiefFirstChunk())
 
+        def on_unsaved(line: str) -> None:
+            self.post_message(StatusMessage(f"the reply is not being saved: {line}"))
+
         try:
-            result = await self.chief.reply(
-                user_id, on_delta, on_start, stop=stop,
-                on_unsaved=lambda line: self.post_message(StatusMessage(f"the reply is not being saved: {line}")),
-            )
+            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop, on_unsaved=on_unsaved)
         except StoreError as exc:
             # The reply could not be stored (the disk filled mid-stream): what was shown
             # stays, marked cut off; the row settles as cut off at the next start.
@@ -502,8 +503,8 @@ class KeelApp(App):
             from dataclasses import replace
 
             self._unsaved_reply = result
-            shown = replace(started[0], content=result.text, status="partial", parts=[result.unsaved])
-            self.post_message(ChiefReplyFinished(shown, result.error))
+            on_screen = replace(started[0], content=result.text, status="partial", parts=[result.unsaved])
+            self.post_message(ChiefReplyFinished(on_screen, result.error))
             self.post_message(StatusMessage(result.unsaved["message"]))
             return
         self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error))
