@@ -41,6 +41,7 @@ from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITI
 from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
+from keeltui.panes.render_caches import release_render_caches
 from keeltui.panes.status_line import StatusLine
 from keeltui.adapters.status_file import write_status
 from keeltui.statusfile import StatusState, render_status
@@ -385,6 +386,7 @@ class KeelApp(App):
             self._room_cursor = rows[-1].id
         if rows or refreshed:
             self.room.append_rows(refreshed + rows)
+            release_render_caches()  # rows pruned from the room must not live on in Textual's caches
 
     def _page_in_backlog(self, before_id: int) -> None:
         with self._store_guarded():

@@ -157,9 +157,10 @@ def failure_words(status: str, parts) -> str:
     return one_line(f"cut off: {why}" if status == "partial" else f"no reply: {why}", 400)
 
 
-BRAIN_GONE = (UNREACHABLE, DROPPED, STALLED)
-"""Failures that mean nothing answers (the app says the brain is offline and probes it
-again); a refused key, an unknown model or a 429 come from a server that is there."""
+BRAIN_GONE = (UNREACHABLE, DROPPED, STALLED, SERVER_ERROR)
+"""Failures after which the brain is taken as offline (the app says so and probes it again,
+as start-up's check does); a refused key, an unknown model or a 429 come from a server
+that is there and needs something else, said in the row's own words."""
 
 
 def reply_failure_kind(row) -> str | None:
