@@ -43,7 +43,7 @@ from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
 from keeltui.panes.render_caches import release_render_caches
 from keeltui.panes.status_line import StatusLine
-from keeltui.adapters.status_file import write_status
+from keeltui.adapters.status_file import HEARTBEAT_SECS as STATUS_HEARTBEAT_SECS, write_status
 from keeltui.statusfile import StatusState, render_status
 from keeltui.store import Row, Store, StoreError
 from keeltui.wiring import Services, wire
@@ -211,6 +211,8 @@ class KeelApp(App):
         if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
             self.room.composer.focus_input()
         self.set_interval(STORE_POLL_SECS, self._poll_store)
+        # Rewritten unchanged now and then: a line that stops being refreshed reads as stale.
+        self.set_interval(STATUS_HEARTBEAT_SECS, self._status_heartbeat)
         self._attach_ambient()
         self.call_after_refresh(self._mount_tutor)
         self._update_status()
@@ -639,11 +641,21 @@ class KeelApp(App):
         # The status file (tmux, `keeltui status`) mirrors the warning whichever pane shows.
         line = render_status(state._replace(context_warning=self._tutor_context[1]))
         if line != self._status_written:
+            self._write_status_file(line)
+
+    def _write_status_file(self, line: str) -> None:
+        """Write the status file; a failed write is tried again at the next change or heartbeat
+        (until then `keeltui status` says the line is stale)."""
+        try:
+            write_status(self._status_path, line, config_stamp=self._config_stamp)
             self._status_written = line
-            try:
-                write_status(self._status_path, line, config_stamp=self._config_stamp)
-            except OSError as exc:
-                self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
+        except OSError as exc:
+            self._status_written = None
+            self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
+
+    def _status_heartbeat(self) -> None:
+        self._status_written = None  # the same line again, with a fresh time (or a retry after a failure)
+        self._update_status()
 
     def action_toggle_quiet(self) -> None:
         with self._store_guarded():

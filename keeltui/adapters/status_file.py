@@ -14,6 +14,11 @@ from pathlib import Path
 from keeltui.adapters.process_probe import pid_alive
 from keeltui.statusfile import IDLE
 
+HEARTBEAT_SECS = 60.0
+"""The app rewrites the file at least this often, changed or not."""
+STALE_AFTER_SECS = 3 * HEARTBEAT_SECS
+"""A running app's line older than this was not refreshed: the app cannot write the file."""
+
 
 def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp: str = "") -> None:
     """Replace the status file in one rename, so a reader never sees half a line.
@@ -21,7 +26,9 @@ def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp:
     ``config_stamp`` names the config the writer validated, so that ``keeltui
     status`` may skip validating it again while it is unchanged.
     """
-    payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp}
+    import time
+
+    payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp, "at": time.time()}
     _replace(path, json.dumps(payload, ensure_ascii=False))
 
 
@@ -55,10 +62,18 @@ def read_status_payload(path: Path) -> tuple[str, str]:
         line = str(payload.get("line", IDLE))
         pid = payload.get("pid")
         stamp = str(payload.get("config", ""))
+        at = payload.get("at")
     except (OSError, ValueError, AttributeError):
         return NOT_RUNNING, ""
     if isinstance(pid, int) and not pid_alive(pid):
         return NOT_RUNNING, stamp
+    if isinstance(at, (int, float)):
+        import time
+
+        if time.time() - at > STALE_AFTER_SECS:
+            # The app runs but has not refreshed its line (a full disk, a folder gone read-only).
+            since = time.strftime("%H:%M", time.localtime(at))
+            return f"{line} (stale: not updated since {since})", stamp
     return line, stamp
 
 
