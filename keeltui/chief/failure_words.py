@@ -119,7 +119,9 @@ def words_for(part: dict) -> str:
         return f"the model server has no model {model!r}{http}; {_offered(part.get('models'))}: set brain.model"
     if kind == CONTEXT_TOO_LONG:
         folded = part.get("folded")
-        if isinstance(folded, int) and folded > 0:
+        if folded == -1:
+            summary = "and no summary could be written to make room (nothing was dropped)"
+        elif isinstance(folded, int) and folded > 0:
             summary = f"even after folding {folded} older rows into a summary"
         else:
             summary = "and nothing older was left to fold into a summary"

@@ -30,6 +30,8 @@ RETRY_SHARE = 0.5
 makes room for it) fills at most this share of what was refused: the server's real
 window is smaller than ``brain.context_window`` says."""
 MIN_WINDOW = 256
+FOLD_STEPS = 6
+"""At most this many summary calls for one fold (each step folds what fits one call)."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +235,7 @@ class ChiefTurns:
             facts["model"] = self.brain.model_for("chief")
             facts["models"] = await self._models_offered()
         elif kind == fw.CONTEXT_TOO_LONG:
-            facts["folded"] = folded or 0
+            facts["folded"] = -1 if folded is None else folded  # -1: there was more, but no summary of it
         elif kind == fw.RATE_LIMITED and isinstance(error, BrainHTTPError):
             facts["retry_after"] = error.retry_after
         elif kind == fw.STALLED:
@@ -260,8 +262,13 @@ class ChiefTurns:
         cut = chief_context.compaction_cut(rows, covers or None, 1)
         if cut is None:
             return 0
-        if await self.compact(keep_recent=1, window_tokens=window) is None:
+        newest = await self.compact(keep_recent=1, window_tokens=window)
+        if newest is None:
             return None
+        summary = self.store.message(newest)
+        reached = chief_context.summary_covers(summary) if summary is not None else cut
+        if reached < cut:
+            return None  # not all of it could be folded: nothing is dropped unsummarised
         # What the model saw of them: turns and reports (not the app's own notices).
         return sum(1 for row in rows if covers < row.id <= cut and row.turn_kind not in (SUMMARY, NOTICE)
                    and row.status != "superseded")
@@ -276,27 +283,37 @@ class ChiefTurns:
             pass
 
     async def compact(self, keep_recent: int | None = None, window_tokens: int | None = None) -> int | None:
-        """Fold older turns into a summary row; the latest turns stay verbatim."""
-        rows, previous = self.context_rows()
-        covers = chief_context.summary_covers(previous) if previous else None
+        """Fold older turns into a summary row; the latest turns stay verbatim.
+
+        When the rows to fold do not fit one summary call, they are folded in steps
+        (each summary takes in the one before it): a request cut to fit would leave its
+        oldest rows out of every summary. Returns the newest summary's id.
+        """
         keep = keep_recent if keep_recent is not None else self.config.chief.keep_recent
-        cut = chief_context.compaction_cut(rows, covers, keep)
-        if cut is None:
-            return None
-        request = chief_context.summary_request(
-            rows, previous, cut, window_tokens or self._window()
-        )
-        try:
-            completion = await self.brain.complete("chief", request)
-        except BrainError:
-            return None  # the next turn tries again; nothing is lost
-        text = completion.text.strip()
-        if not text:
-            return None
-        return self.store.add_message(
-            self.room_id, "assistant", text, source=SUMMARY_SOURCE, turn_kind=SUMMARY,
-            parts=chief_context.summary_parts(cut),
-        )
+        window = window_tokens or self._window()
+        newest: int | None = None
+        for _ in range(FOLD_STEPS):
+            rows, previous = self.context_rows()
+            covers = chief_context.summary_covers(previous) if previous else None
+            cut = chief_context.compaction_cut(rows, covers, keep)
+            if cut is None:
+                return newest
+            step = chief_context.fitting_cut(rows, previous, cut, window)
+            request = chief_context.summary_request(rows, previous, step, window)
+            try:
+                completion = await self.brain.complete("chief", request)
+            except BrainError:
+                return newest  # the next turn tries again; nothing is lost
+            text = completion.text.strip()
+            if not text:
+                return newest
+            newest = self.store.add_message(
+                self.room_id, "assistant", text, source=SUMMARY_SOURCE, turn_kind=SUMMARY,
+                parts=chief_context.summary_parts(step),
+            )
+            if step == cut:
+                return newest
+        return newest
 
     async def _reply_until_stopped(self, user_id, on_delta, on_start, stop: asyncio.Event, on_unsaved=None) -> TurnResult:
         reply_id: list[int] = []
