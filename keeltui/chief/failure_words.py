@@ -133,6 +133,8 @@ def words_for(part: dict) -> str:
         said = f": {detail}" if detail else ""
         return f"the model server at {url} failed{http}{said}; F5 retries"
     if kind == UNREADABLE:
+        if part.get("detail"):
+            return f"{part['detail']}: F5 retries"
         return f"the brain at {url} sent an empty or unreadable reply: F5 retries"
     if kind == CLOSED:
         return "keeltui was closed before the reply finished: F5 asks again"

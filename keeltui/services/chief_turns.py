@@ -240,6 +240,8 @@ class ChiefTurns:
             facts["retry_after"] = error.retry_after
         elif kind == fw.STALLED:
             facts["timeout_secs"] = self.config.brain.timeout_secs
+        elif kind == fw.UNREADABLE:
+            facts["detail"] = str(error)[:200]  # the brain's own line: what it could not read
         elif kind == fw.SERVER_ERROR and isinstance(error, BrainHTTPError):
             facts["detail"] = error.said[:160]
         return fw.error_part(kind, str(error), **facts)
