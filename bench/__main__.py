@@ -17,7 +17,7 @@ if str(REPO) not in sys.path:
 
 from bench import machine, peers, readme, report, sentinel_day  # noqa: E402
 from bench.context import Context, Subject, err  # noqa: E402
-from bench.measures import code_stream, first_chunk_peers, long_chat, paging, profile  # noqa: E402
+from bench.measures import code_stream, first_chunk_peers, long_chat, paging, profile, soak  # noqa: E402
 from bench.ollama_shim import OllamaShim  # noqa: E402
 from bench.env import Workspace, seed_room  # noqa: E402
 from bench.loop import Switchboard  # noqa: E402
@@ -40,6 +40,7 @@ MEASURES = {
     "idle": idle.run,
     "sentinel": sentinel_day.run,
     "profile": profile.run,
+    "soak": soak.run,
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from bench import side_by_side
+from bench import side_by_side, soak_report
 from bench.causes import CAUSES, measured
 from bench.stats import Results, Series
 
@@ -233,6 +233,7 @@ def render(r: Results, info: dict[str, str], args) -> str:
     _report(r, add)
     _idle(r, add)
     _sentinel(r, add)
+    soak_report.render(r, add)
     _peers(r, add)
     errors = [(k, e) for k, s in r.series.items() for e in s.errors]
     if errors:

@@ -23,6 +23,7 @@ from textual.widgets import TabbedContent
 from textual.worker import Worker, WorkerState
 
 from keeltui.brain import Brain, BrainError, BrainHTTPError
+from keeltui.chief.failure_words import BRAIN_GONE, reply_failure_kind
 from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on, screen_safe
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
@@ -40,13 +41,15 @@ from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITI
 from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
+from keeltui.panes.render_caches import release_render_caches
 from keeltui.panes.status_line import StatusLine
-from keeltui.adapters.status_file import write_status
+from keeltui.adapters.status_file import HEARTBEAT_SECS as STATUS_HEARTBEAT_SECS, write_status
 from keeltui.statusfile import StatusState, render_status
 from keeltui.store import Row, Store, StoreError
 from keeltui.wiring import Services, wire
 
 if TYPE_CHECKING:
+    from keeltui.services.chief_turns import TurnResult
     import asyncio
 
     from textual.timer import Timer
@@ -148,6 +151,8 @@ class KeelApp(App):
         self._main: MainScreen | None = None
         self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
         self._stop_reply: asyncio.Event | None = None  # how to stop the reply on its way (not its state)
+        self._unsaved_reply: TurnResult | None = None
+        """A reply shown but not written (disk full): stored by F5 (or the next turn) once it can be."""
         self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
         self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
         self._reply_started_at = 0.0  # monotonic: how long the owner waited (the landed signal)
@@ -216,6 +221,8 @@ class KeelApp(App):
         if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
             self.room.composer.focus_input()
         self.set_interval(STORE_POLL_SECS, self._poll_store)
+        # Rewritten unchanged now and then: a line that stops being refreshed reads as stale.
+        self.set_interval(STATUS_HEARTBEAT_SECS, self._status_heartbeat)
         self._attach_ambient()
         self.call_after_refresh(self._mount_tutor)
         self._update_status()
@@ -391,6 +398,7 @@ class KeelApp(App):
             self._room_cursor = rows[-1].id
         if rows or refreshed:
             self.room.append_rows(refreshed + rows)
+            release_render_caches()  # rows pruned from the room must not live on in Textual's caches
 
     def _page_in_backlog(self, before_id: int) -> None:
         with self._store_guarded():
@@ -446,9 +454,23 @@ class KeelApp(App):
         field.move_cursor(field.document.end)
         composer.focus_input()
 
+    def _save_unsaved_reply(self) -> bool:
+        """Store the reply the screen holds but the disk refused; False (said on the status
+        line) while it still cannot be written."""
+        if self._unsaved_reply is None:
+            return True
+        try:
+            self.chief.save_unsaved(self._unsaved_reply)
+        except StoreError as exc:
+            self.status_line.message = f"the reply on screen is still not saved: {exc}"
+            return False
+        self._unsaved_reply = None
+        return True
+
     def _start_reply(self, user_id: int) -> None:
         import asyncio
 
+        self._save_unsaved_reply()  # the new turn is stored, so the disk has room again
         self.refresh_room()
         if self.status_line.message == STOPPED_LINE:
             self.status_line.message = ""  # about the stopped reply: a new turn makes it untrue
@@ -477,8 +499,11 @@ class KeelApp(App):
                 first.append(True)
                 self.post_message(ChiefFirstChunk())
 
+        def on_unsaved(line: str) -> None:
+            self.post_message(StatusMessage(f"the reply is not being saved: {line}"))
+
         try:
-            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop)
+            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop, on_unsaved=on_unsaved)
         except StoreError as exc:
             # The reply could not be stored (the disk filled mid-stream): what was shown
             # stays, marked cut off; the row settles as cut off at the next start.
@@ -487,6 +512,15 @@ class KeelApp(App):
             row = replace(started[0], content="".join(shown), status="partial") if started else None
             self.post_message(ChiefReplyFinished(row, None))  # the composer is free again either way
             self.post_message(StatusMessage(str(exc)))
+            return
+        if result.unsaved is not None:
+            # The row on disk is behind the screen: the screen shows all that came, as not saved.
+            from dataclasses import replace
+
+            self._unsaved_reply = result
+            on_screen = replace(started[0], content=result.text, status="partial", parts=[result.unsaved])
+            self.post_message(ChiefReplyFinished(on_screen, result.error))
+            self.post_message(StatusMessage(result.unsaved["message"]))
             return
         self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error))
         if result.needs_compaction and await self.chief.compact() is not None:
@@ -519,7 +553,7 @@ class KeelApp(App):
         self.refresh_room()
         if message.error:
             self.status_line.message = message.error
-            if self.brain_online is not False:
+            if self.brain_online is not False and reply_failure_kind(message.row) in BRAIN_GONE:
                 self.set_brain_online(False, message.error)
         elif self.brain_online is not True:
             self.set_brain_online(True)
@@ -622,11 +656,21 @@ class KeelApp(App):
         # The status file (tmux, `keeltui status`) mirrors the warning whichever pane shows.
         line = render_status(state._replace(context_warning=self._tutor_context[1]))
         if line != self._status_written:
+            self._write_status_file(line)
+
+    def _write_status_file(self, line: str) -> None:
+        """Write the status file; a failed write is tried again at the next change or heartbeat
+        (until then `keeltui status` says the line is stale)."""
+        try:
+            write_status(self._status_path, line, config_stamp=self._config_stamp)
             self._status_written = line
-            try:
-                write_status(self._status_path, line, config_stamp=self._config_stamp)
-            except OSError as exc:
-                self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
+        except OSError as exc:
+            self._status_written = None
+            self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
+
+    def _status_heartbeat(self) -> None:
+        self._status_written = None  # the same line again, with a fresh time (or a retry after a failure)
+        self._update_status()
 
     def action_toggle_quiet(self) -> None:
         with self._store_guarded():
@@ -752,6 +796,8 @@ class KeelApp(App):
     async def _answer_again(self, *, only_unfinished: bool) -> None:
         if self.quiet or self.reply_phase != REPLY_IDLE:
             self.bell()
+            return
+        if not self._save_unsaved_reply():
             return
         _, old_reply = self.chief.last_exchange()
         user_id = self.chief.prepare_again(only_unfinished=only_unfinished)

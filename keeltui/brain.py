@@ -37,8 +37,13 @@ class BrainTimeout(BrainError):
 
 
 class BrainHTTPError(BrainError):
-    def __init__(self, status: int, message: str, detail: str = "") -> None:
+    def __init__(self, status: int, message: str, detail: str = "", retry_after: float | None = None,
+                 said: str = "") -> None:
         self.status = status
+        self.said = said or detail
+        """The server's own error message, without its code (for the failure's words)."""
+        self.retry_after = retry_after
+        """Seconds the server asked us to wait (``Retry-After``), when it said."""
         self.detail = detail
         """The server's own error text and code, whole (the message is cut for one line)."""
         super().__init__(message)
@@ -199,7 +204,7 @@ class Brain:
             detail = _short(whole)
             return BrainHTTPError(
                 exc.status_code, f"the brain at {where} answered HTTP {exc.status_code}: {detail}",
-                detail=f"{whole} {_error_code(exc)}".strip(),
+                detail=f"{whole} {_error_code(exc)}".strip(), retry_after=_retry_after(exc), said=detail,
             )
         if isinstance(exc, (openai.APIResponseValidationError, ValueError, KeyError, TypeError, AttributeError)):
             return BrainReplyError(f"the brain at {where} sent a reply keeltui cannot read: {_short(str(exc))}")
@@ -498,6 +503,16 @@ def _error_code(exc) -> str:
     if isinstance(inner, dict):
         return " ".join(str(inner.get(k) or "") for k in ("code", "type")).strip()
     return ""
+
+
+def _retry_after(exc) -> float | None:
+    """The ``Retry-After`` seconds of an HTTP answer (a number only; a date is ignored)."""
+    try:
+        value = exc.response.headers.get("retry-after")
+        seconds = float(value) if value is not None else None
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return seconds if seconds is not None and 0 <= seconds < 7 * 24 * 3600 else None
 
 
 def _short(text: str, limit: int = 160) -> str:

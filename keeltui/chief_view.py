@@ -274,8 +274,9 @@ class ChiefRoom(RoomControls):
             return SystemLine(row.id, row.turn_kind, row.content, id=f"row-{row.id}")
         speaker = self.owner_name if row.role == "user" else self.companion_name
         if row.status == "streaming":
-            return StreamingReply(row.id, row.role, speaker, row.content, row.status, id=f"row-{row.id}")
-        return ChatMessage(row.id, row.role, speaker, row.content, row.status, plain_first=plain_first, id=f"row-{row.id}")
+            return StreamingReply(row.id, row.role, speaker, row.content, row.status, parts=row.parts, id=f"row-{row.id}")
+        return ChatMessage(row.id, row.role, speaker, row.content, row.status, plain_first=plain_first,
+                           parts=row.parts, id=f"row-{row.id}")
 
     @property
     def mounted_ids(self) -> list[int]:
@@ -321,7 +322,7 @@ class ChiefRoom(RoomControls):
             widget = kept.get(row.id)
             if isinstance(widget, (ChatMessage, StreamingReply)) and widget is not self._streaming \
                     and (widget.row_text != row.content or widget.status != row.status):
-                widget.set_content(row.content, row.status)
+                widget.set_content(row.content, row.status, row.parts)
         first_kept = kept[min(kept)] if kept else None
         above = [self._widget_for(row, plain_first) for row in rows if first_kept is not None and row.id < first_kept.row_id]
         below = [self._widget_for(row, plain_first) for row in rows
@@ -348,7 +349,7 @@ class ChiefRoom(RoomControls):
                     new.append(self._widget_for(row))
             elif isinstance(existing, (ChatMessage, StreamingReply)) and existing is not self._streaming:
                 if existing.row_text != row.content or existing.status != row.status:
-                    existing.set_content(row.content, row.status)
+                    existing.set_content(row.content, row.status, row.parts)
         if not new:
             return
         for empty in log.query(".room-empty"):
@@ -510,6 +511,6 @@ class ChiefRoom(RoomControls):
         widget = self._streaming
         self._streaming = None
         if widget is not None and widget.is_attached:
-            widget.finish(row.content, row.status)
+            widget.finish(row.content, row.status, row.parts)
         else:
             self.append_rows([row])

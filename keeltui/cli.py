@@ -370,8 +370,11 @@ def cmd_plan(args) -> int:
         except OSError as exc:
             _err(f"plan check: cannot read {args.file}: {exc.strerror}")
             return EXIT_USAGE
+    from keeltui.textsafe import clean_text
+
     code, output = check_plan_command(source)
-    print(output, file=sys.stdout if code == 0 else sys.stderr)
+    # The plan is a model's text: its labels and the parser's quotes of them are cleaned.
+    print(clean_text(output), file=sys.stdout if code == 0 else sys.stderr)
     return code
 
 

@@ -389,21 +389,37 @@ def validate(config: Config, path: str) -> None:
     validate_more(config, path)
 
 
+_USERINFO = re.compile(r"(//)[^/?#]*@")
+
+
+def redact_url(value: str) -> str:
+    """``value`` with any ``user:password@`` replaced: what an error may print of a URL."""
+    return _USERINFO.sub(r"\1***@", value)
+
+
 def _check_url(path: str, key: str, value: str) -> str:
-    """An http(s) URL with a host that urllib can parse (``http://[::1`` is refused here)."""
+    """An http(s) URL with a host that urllib can parse (``http://[::1`` is refused here).
+
+    A URL that carries a user or password is refused: the base URL is shown on screen,
+    stored in notices and printed by doctor and chat, so a secret in it would leak
+    everywhere. Every message here prints the URL with that part masked.
+    """
     from urllib.parse import urlsplit
 
+    shown = redact_url(value)
     if any(ch.isspace() or not ch.isprintable() for ch in value):
-        raise ConfigError(path, key, f"a URL has no spaces or control characters: {value!r}")
+        raise ConfigError(path, key, f"a URL has no spaces or control characters: {shown!r}")
     try:
         parts = urlsplit(value)
         parts.port  # raises ValueError for a bad port
     except ValueError as exc:
-        raise ConfigError(path, key, f"not a URL ({exc}): {value!r}") from None
+        raise ConfigError(path, key, f"not a URL ({redact_url(str(exc))}): {shown!r}") from None
     if parts.scheme not in ("http", "https"):
-        raise ConfigError(path, key, f"must start with http:// or https://, got {value!r}")
+        raise ConfigError(path, key, f"must start with http:// or https://, got {shown!r}")
+    if "@" in parts.netloc:
+        raise ConfigError(path, key, f"no user or password in a URL ({shown}): name the key's variable in brain.api_key_env")
     if not parts.hostname:
-        raise ConfigError(path, key, f"names no host: {value!r}")
+        raise ConfigError(path, key, f"names no host: {shown!r}")
     return value
 
 
@@ -462,6 +478,10 @@ def validate_more(config: Config, path: str) -> None:
             config.keys[binding_id] = parse_keys(keys)
         except KeySpecError as exc:
             raise ConfigError(path, f"keys.{binding_id}", str(exc)) from None
+    from keeltui.keymap import remap_problem
+
+    if (problem := remap_problem(config.keys)) is not None:
+        raise ConfigError(path, f"keys.{problem[0]}", problem[1])
 
 
 NAME_MAX = 40

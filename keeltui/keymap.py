@@ -86,3 +86,54 @@ def action(binding_id: str) -> KeyAction:
         if entry.id == binding_id:
             return entry
     raise KeyError(binding_id)
+
+
+TYPING_PLACES = ("app", "room", "tutor", "search")
+"""Places whose bindings also fire while a text field there has the focus."""
+TYPING_KEYS = ("enter", "space", "backspace", "delete")
+
+
+def _typed(key: str) -> bool:
+    """Whether ``key`` (one normalised spec) is what a person types into a text field."""
+    *modifiers, name = key.split("+")
+    if any(modifier != "shift" for modifier in modifiers):
+        return False
+    if name in TYPING_KEYS or len(name) == 1:
+        return True
+    from keeltui.keyspec import NAMED_KEYS
+
+    return name not in NAMED_KEYS  # a character's name: comma, full_stop, exclamation_mark
+
+
+def _places_meet(one: KeyAction, other: KeyAction) -> bool:
+    """Whether a key bound in both places would reach both: the same place, or one app-wide."""
+    return one.where == other.where or "app" in (one.where, other.where)
+
+
+def remap_problem(remaps: dict[str, str]) -> tuple[str, str] | None:
+    """``(binding id, what is wrong)`` for the first remap that would eat typing or collide
+    with another binding in the same place; None when every remap is safe.
+
+    ``remaps`` maps binding ids to normalised key lists (keyspec.parse_keys). Collisions
+    the defaults already have on purpose (Escape leaves the composer and stops a reply)
+    are not new, so they are not refused.
+    """
+    def keys_of(entry: KeyAction, table: dict[str, str]) -> set[str]:
+        return set(table.get(entry.id, entry.keys).split(","))
+
+    for binding_id, keys in remaps.items():
+        entry = action(binding_id)
+        if entry.where in TYPING_PLACES:
+            for key in keys.split(","):
+                if _typed(key):
+                    return binding_id, (f"{key!r} is typed as text: bound to {entry.does!r} ({entry.where}) "
+                                        f"it would fire while you type; choose a chord (ctrl+…) or an F-key")
+        for other in ACTIONS:
+            if other.id == binding_id or not _places_meet(entry, other):
+                continue
+            shared = keys_of(entry, remaps) & keys_of(other, remaps)
+            if shared and not keys_of(entry, {}) & keys_of(other, {}):
+                key = sorted(shared)[0]
+                return binding_id, (f"{key!r} is also the key of {other.id!r} ({other.does}, {other.where}): "
+                                    f"one of the two would never fire")
+    return None

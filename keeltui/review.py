@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Iterable
 
+from keeltui.chief.failure_words import failure_words
 from keeltui.chief.turn_kinds import badge
 from keeltui.markdown_fences import close_open_fence
 from keeltui.textsafe import clean_text
@@ -14,6 +16,17 @@ _BOLD = "\x1b[1m"
 _RESET = "\x1b[0m"
 # Turns the owner stopped or replaced (Escape, regenerate, edit) are kept, and say so.
 _MARKS = {"stopped": "stopped", "superseded": "earlier version"}
+_LINES = re.compile(r"\n|\u2028|\u2029")
+CONTINUED = "│ "
+"""Before every later line of a multi-line row in ``keeltui log``: a row's text can never
+start a line of its own, so no row can print what reads as another speaker's entry."""
+
+
+def _continued(first: str, body: str) -> str:
+    """``first`` + the body's first line, each later line indented under it and marked."""
+    head, *rest = _LINES.split(body)
+    pad = " " * len(_stamp(0)) + "  " + CONTINUED
+    return "\n".join([first + head, *(pad + line for line in rest)])
 
 
 def _stamp(created_at: float) -> str:
@@ -38,10 +51,10 @@ def format_log(rows: Iterable, owner: str, companion: str, *, color: bool = Fals
             if color:
                 label = f"{_BOLD}{label}{_RESET}"
             if row.status in ("partial", "error"):
-                body += " [cut off]"
+                body += f" [{failure_words(row.status, getattr(row, 'parts', None))}]"
             elif row.status in _MARKS:
                 body += f" [{_MARKS[row.status]}]"
-        lines.append(f"{_stamp(row.created_at)}  {label} {body}")
+        lines.append(_continued(f"{_stamp(row.created_at)}  {label} ", body))
     return lines
 
 
@@ -56,6 +69,6 @@ def format_markdown(rows: Iterable, owner: str, companion: str) -> str:
             # A fence the message left open would swallow every message after it.
             mark = f" · *{_MARKS[row.status]}*" if row.status in _MARKS else ""
             if row.status in ("partial", "error"):
-                body += "\n\n*[cut off]*"
+                body += f"\n\n*[{failure_words(row.status, getattr(row, 'parts', None))}]*"
             out.append(f"**{_speaker(row, owner, companion)}** · {_stamp(row.created_at)}{mark}\n\n{close_open_fence(body)}\n")
     return "\n".join(out) + "\n"

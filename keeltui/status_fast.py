@@ -66,6 +66,11 @@ def status_path(config_path: str | None) -> str | None:
     return os.path.expanduser(named) if named else os.path.join(xdg_dir("user_state_dir"), "status")
 
 
+STALE_AFTER_SECS = 180.0
+"""A running app rewrites its line at least once a minute (``adapters.status_file.HEARTBEAT_SECS``):
+one older than three of those was not refreshed, so the app cannot write the file."""
+
+
 def read_payload(path: str) -> tuple[str, str]:
     """(the line to print, the config stamp its writer validated) from the status file."""
     try:
@@ -80,12 +85,20 @@ def read_payload(path: str) -> tuple[str, str]:
         line = str(payload.get("line", IDLE))
         pid = payload.get("pid")
         stamp = str(payload.get("config", ""))
+        at = payload.get("at")
     except (ValueError, AttributeError):  # half a file or not ours: as if the app were not running
         return NOT_RUNNING, ""
     from keeltui.adapters.process_probe import pid_alive
 
     if isinstance(pid, int) and not pid_alive(pid):
         return NOT_RUNNING, stamp
+    if isinstance(at, (int, float)):
+        import time
+
+        if time.time() - at > STALE_AFTER_SECS:
+            # The app runs but has not refreshed its line (a full disk, a folder gone read-only).
+            since = time.strftime("%H:%M", time.localtime(at))
+            return f"{line} (stale: not updated since {since})", stamp
     return line, stamp
 
 

@@ -36,6 +36,10 @@ class Reply:
     delay: float = 0.0
     """Seconds before the first byte."""
     error_message: str = "scripted failure"
+    error_code: str | None = None
+    """The error's ``code`` (e.g. ``context_length_exceeded``), for a status other than 200."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """Extra response headers (e.g. ``Retry-After`` with a 429)."""
 
 
 def _usage_for(request: dict, text: str, usage: dict | None) -> dict:
@@ -99,16 +103,20 @@ class LoopbackBrain:
                     self._send(reply.status, reply.raw_body.encode())
                     return
                 if reply.status != 200:
-                    body = json.dumps({"error": {"message": reply.error_message, "type": "server_error"}})
-                    self._send(reply.status, body.encode())
+                    error = {"message": reply.error_message, "type": "server_error"}
+                    if reply.error_code:
+                        error["code"] = reply.error_code
+                    self._send(reply.status, json.dumps({"error": error}).encode(), headers=reply.headers)
                     return
                 if request.get("stream"):
                     self._stream(request, reply)
                 else:
                     self._complete(request, reply)
 
-            def _send(self, status: int, body: bytes, ctype: str = "application/json"):
+            def _send(self, status: int, body: bytes, ctype: str = "application/json", headers=None):
                 self.send_response(status)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()

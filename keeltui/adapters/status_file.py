@@ -15,6 +15,10 @@ from keeltui.status_fast import NOT_RUNNING, read_payload, validated_path, valid
 
 __all__ = ["NOT_RUNNING", "read_status", "read_status_payload", "remember_validated", "status_validated", "write_status"]
 
+HEARTBEAT_SECS = 60.0
+"""The app rewrites the file at least this often, changed or not (the reader's stale limit,
+``status_fast.STALE_AFTER_SECS``, is three of these)."""
+
 
 def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp: str = "") -> None:
     """Replace the status file in one rename, so a reader never sees half a line.
@@ -22,7 +26,9 @@ def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp:
     ``config_stamp`` names the config the writer validated, so that ``keeltui
     status`` may skip validating it again while it is unchanged.
     """
-    payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp}
+    import time
+
+    payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp, "at": time.time()}
     _replace(path, json.dumps(payload, ensure_ascii=False))
 
 

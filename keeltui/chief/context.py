@@ -258,3 +258,31 @@ def _fit_summary_lines(lines: list[str], window_tokens: int, keep_first: bool) -
     if dropped:
         head.append(f"[{dropped} earlier lines left out: they did not fit]")
     return head + rest
+
+
+def fitting_cut(rows: Sequence[Row], previous_summary: Row | None, up_to_id: int, window_tokens: int) -> int:
+    """The newest row id, at most ``up_to_id``, whose summary request fits ``window_tokens``
+    whole (no line left out). Folding in steps of this size means every row reaches a
+    summary: a request cut to fit would drop its oldest lines unsummarised."""
+    start = summary_covers(previous_summary) if previous_summary else 0
+    ids = [row.id for row in rows if start < row.id <= up_to_id]
+    if window_tokens <= 0 or not ids:
+        return up_to_id
+
+    def fits(cut: int) -> bool:
+        content = summary_request(rows, previous_summary, cut, 0)[-1]["content"]
+        lines = content.split("\n") if content else []
+        budget = int(window_tokens * CHARS_PER_TOKEN * FIT_SHARE) - len(SUMMARY_INSTRUCTIONS)
+        limit = row_limit(window_tokens)
+        return sum(min(len(line), limit) + 1 for line in lines) <= budget
+
+    if fits(up_to_id):
+        return up_to_id
+    low, high = 0, len(ids) - 1  # ids[low] always fits: one row is cut to a row's share
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(ids[middle]):
+            low = middle
+        else:
+            high = middle - 1
+    return ids[low]

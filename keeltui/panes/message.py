@@ -22,6 +22,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
+from keeltui.chief.failure_words import failure_words
 from keeltui.chief.streaming import StreamBuffer, body_blocks, changed_span, reserved_rows, split_settled
 from keeltui.panes.bindings import bind
 from keeltui.panes.versions import folded_line, status_mark
@@ -38,13 +39,14 @@ GAP = Strip([], 0)
 row), so the flush that adds it repaints only the bar, not a row of spaces."""
 
 
-def speaker_header(speaker: str, status: str) -> Text:
-    """The first line of a turn: who speaks, and whether the reply is still coming or was cut."""
+def speaker_header(speaker: str, status: str, parts=None) -> Text:
+    """The first line of a turn: who speaks, and whether the reply is still coming, or
+    why it did not finish (the words stored with the row: chief/failure_words.py)."""
     header = Text(speaker, style="bold")
     if status == "streaming":
         header.append("  …", style="dim")
     elif status in ("partial", "error"):
-        header.append("  (cut off: the brain stopped answering)", style="bold red")
+        header.append(f"  ({clean_text(failure_words(status, parts))})", style="bold red")
     else:
         header.append_text(status_mark(status))
     return header
@@ -106,13 +108,15 @@ class ChatMessage(Static, can_focus=True):
     """An earlier version (status ``superseded``) is drawn folded until Enter unfolds it."""
 
     def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "complete",
-                 *, plain_first: bool = False, id: str | None = None) -> None:
+                 *, plain_first: bool = False, parts: list | None = None, id: str | None = None) -> None:
         """``plain_first``: draw the text as it is for the first frame, Markdown right after."""
         self.row_id = row_id
         self.role = role
         self.speaker = speaker
         self.row_text = content
         self.status = status
+        self.parts = parts or []
+        """The row's parts: a failed reply's error part gives its header its words."""
         self._plain = plain_first
         folded = " -folded" if status == "superseded" else ""  # an earlier version: one line
         super().__init__(self._renderable(), id=id, classes=f"-{role}{folded}")
@@ -126,7 +130,7 @@ class ChatMessage(Static, can_focus=True):
         self.update(self._renderable())
 
     def _renderable(self):
-        header = speaker_header(self.speaker, self.status)
+        header = speaker_header(self.speaker, self.status, self.parts)
         body = clean_text(self.row_text)
         if not body.strip():
             return header
@@ -137,10 +141,12 @@ class ChatMessage(Static, can_focus=True):
             return Group(header, Text(body))
         return Group(header, *body_renderables(self.row_text))
 
-    def set_content(self, content: str, status: str | None = None) -> None:
+    def set_content(self, content: str, status: str | None = None, parts: list | None = None) -> None:
         self.row_text = content
         if status is not None:
             self.status = status
+        if parts is not None:
+            self.parts = parts
         self.set_class(self.status == "superseded" and not self.unfolded, "-folded")
         self.update(self._renderable())
 
@@ -189,13 +195,16 @@ class StreamingReply(Widget, can_focus=True):
         """New text was drawn (the room shows "new text below" if the owner scrolled up)."""
 
     def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "streaming",
-                 *, buffer: StreamBuffer | None = None, id: str | None = None) -> None:
+                 *, buffer: StreamBuffer | None = None, parts: list | None = None, id: str | None = None) -> None:
         super().__init__(id=id, classes=f"-{role}")
         self.row_id = row_id
         self.role = role
         self.speaker = speaker
         self.row_text = content
         self.status = status
+        self.parts = parts or []
+        self._head: list[Strip] = []
+        """The header's lines: one while streaming; a failure's words may wrap."""
         self.buffer = buffer or StreamBuffer()
         self._live = buffer is not None
         """Fed by this process's worker (a row another process streams is re-read instead)."""
@@ -237,6 +246,7 @@ class StreamingReply(Widget, can_focus=True):
         self.buffer = buffer
         self._live = True
         self.status = "streaming"
+        self._head = []
         self.row_text = content
         if self._width > 0:
             self._rebuild(full=True)
@@ -245,8 +255,8 @@ class StreamingReply(Widget, can_focus=True):
 
     # -- rendering ------------------------------------------------------------------
 
-    def _header(self) -> Strip:
-        return self._lines(speaker_header(self.speaker, self.status))[0]
+    def _header_lines(self) -> list[Strip]:
+        return self._lines(speaker_header(self.speaker, self.status, self.parts)) or [GAP]
 
     def _lines(self, renderable) -> list[Strip]:
         console = self.app.console
@@ -259,6 +269,7 @@ class StreamingReply(Widget, can_focus=True):
     def _rebuild(self, full: bool) -> None:
         """Bring the cached strips up to date with ``row_text``."""
         blocks, tail = split_settled(self.row_text)
+        self._head = self._header_lines()
         if full:
             self._settled, self._settled_blocks = [], 0
         for block in blocks[self._settled_blocks:]:
@@ -296,7 +307,7 @@ class StreamingReply(Widget, can_focus=True):
         if width != self._width:
             self._width = width
             self._rebuild(full=True)
-        return 1 + self._box_rows()
+        return len(self._head or [GAP]) + self._box_rows()
 
     def on_resize(self) -> None:
         # The layout that resized the box painted all of it, yet Textual also marks the
@@ -309,7 +320,7 @@ class StreamingReply(Widget, can_focus=True):
         # The reserved rows below the text are empty room (no bar, no background): only
         # rows that hold text belong to the barred box.
         strips = super().render_lines(crop)
-        text_rows = self.styles.gutter.top + 1 + self._body_lines
+        text_rows = self.styles.gutter.top + len(self._head or [GAP]) + self._body_lines
         last = self.outer_size.height - self.styles.gutter.bottom
         if crop.bottom <= text_rows or not (self._live and self.status == "streaming"):
             return strips
@@ -319,7 +330,8 @@ class StreamingReply(Widget, can_focus=True):
     def render_line(self, y: int) -> Strip:
         if self._width <= 0:
             return Strip.blank(self.size.width)
-        line = self._header() if y == 0 else self._body(y - 1)
+        head = self._head or self._header_lines()
+        line = head[y] if y < len(head) else self._body(y - len(head))
         # The box's colours under the text, as a ChatMessage (a Static) draws the same row.
         return line.apply_style(self.rich_style)
 
@@ -370,7 +382,7 @@ class StreamingReply(Widget, can_focus=True):
             regions.append(Region(-bar, 1 + self._body_lines, self.outer_size.width, gave_up))
         return regions
 
-    def finish(self, content: str, status: str) -> None:
+    def finish(self, content: str, status: str, parts: list | None = None) -> None:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
@@ -378,14 +390,17 @@ class StreamingReply(Widget, can_focus=True):
         self.buffer.drain()
         self.row_text = content
         self.status = status
+        if parts is not None:
+            self.parts = parts
+        self._head = []
         self._live = False
         self._reserved = 0
         if self._width > 0:
             self._rebuild(full=True)
         self.refresh(layout=True)
 
-    def set_content(self, content: str, status: str | None = None) -> None:
-        self.finish(content, status or self.status)
+    def set_content(self, content: str, status: str | None = None, parts: list | None = None) -> None:
+        self.finish(content, status or self.status, parts)
 
     def action_copy(self) -> None:
         copy_row_text(self, self.row_text)
