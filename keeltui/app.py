@@ -460,14 +460,21 @@ class KeelApp(App):
             self.post_message(ChiefReplyStarted(started[0], buffer))
 
         def on_delta(piece: str) -> None:
+            buffer.thinking.end()  # the answer began: the thinking's time stops
             shown.append(piece)
             buffer.append(piece)
             if not first:
                 first.append(True)
                 self.post_message(ChiefFirstChunk())
 
+        def on_thinking(piece: str) -> None:
+            buffer.thinking.append(piece)  # drawn by the reply's widget on its timer
+            if not first:
+                first.append(True)
+                self.post_message(ChiefFirstChunk())
+
         try:
-            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop)
+            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop, on_thinking=on_thinking)
         except StoreError as exc:
             # The reply could not be stored (the disk filled mid-stream): what was shown
             # stays, marked cut off; the row settles as cut off at the next start.

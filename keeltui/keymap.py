@@ -56,6 +56,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("copy_message", "c", "row", "copy the focused message (OSC 52)"),
     KeyAction("fold_summary", "enter", "row", "fold or unfold a summary"),
     KeyAction("toggle_version", "enter", "row", "show or hide an earlier version"),
+    KeyAction("toggle_thinking", "t", "row", "show or hide a reply's thinking"),
     # The tutor pane, wherever the focus is inside it.
     KeyAction("accept_plan", "ctrl+o", "tutor", "accept the tutor's plan"),
     KeyAction("decline_plan", "ctrl+r", "tutor", "decline the tutor's plan"),

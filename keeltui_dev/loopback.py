@@ -36,6 +36,11 @@ class Reply:
     delay: float = 0.0
     """Seconds before the first byte."""
     error_message: str = "scripted failure"
+    reasoning: list[str] = field(default_factory=list)
+    """Stream these pieces as ``reasoning_content`` deltas before the text (a reasoning
+    model's thinking, as vLLM and DeepSeek send it); a non-streamed reply carries them joined."""
+    reasoning_delay: float = 0.0
+    """Seconds between two reasoning pieces (a model that thinks for a while)."""
 
 
 def _usage_for(request: dict, text: str, usage: dict | None) -> dict:
@@ -55,10 +60,13 @@ class LoopbackBrain:
         default: Reply | None = None,
         models: list[str] | None = None,
         port: int = 0,
+        lists_models: bool = True,
     ) -> None:
+        """``lists_models`` False: ``/v1/models`` answers 404, as some servers' do."""
         self.responder = responder
         self.default = default or Reply(text="Hello from the loopback brain.")
         self.models = models or ["loop-model"]
+        self.lists_models = lists_models
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self._queue: list[Reply] = []
@@ -74,7 +82,7 @@ class LoopbackBrain:
                 pass
 
             def do_GET(self):
-                if self.path.rstrip("/").endswith("/models"):
+                if self.path.rstrip("/").endswith("/models") and brain.lists_models:
                     body = json.dumps(
                         {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "loop"} for m in brain.models]}
                     ).encode()
@@ -116,6 +124,8 @@ class LoopbackBrain:
 
             def _complete(self, request: dict, reply: Reply):
                 message: dict = {"role": "assistant", "content": reply.text or None}
+                if reply.reasoning:
+                    message["reasoning_content"] = "".join(reply.reasoning)
                 if reply.tool_calls:
                     message["tool_calls"] = [
                         {
@@ -162,7 +172,14 @@ class LoopbackBrain:
                 pieces = reply.chunks if reply.chunks is not None else _split(reply.text)
                 try:
                     self._event(self._chunk(request, {"role": "assistant", "content": ""}))
-                    for index, piece in enumerate(pieces):
+                    for index, piece in enumerate(reply.reasoning):
+                        # The gate holds every piece after the first, reasoning and text alike.
+                        if index and reply.gate is not None and not reply.gate.acquire(timeout=120):
+                            return
+                        self._event(self._chunk(request, {"reasoning_content": piece}))
+                        if reply.reasoning_delay:
+                            time.sleep(reply.reasoning_delay)
+                    for index, piece in enumerate(pieces, start=len(reply.reasoning)):
                         if index and reply.gate is not None and not reply.gate.acquire(timeout=120):
                             return  # the test is gone: drop the stream
                         if reply.stall_after is not None and index >= reply.stall_after:

@@ -13,9 +13,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from keeltui.brain import Brain, BrainError, StreamDone, TextDelta, Usage, estimate_tokens, is_context_overflow
+from keeltui.brain import Brain, BrainError, StreamDone, TextDelta, ThinkingDelta, Usage, estimate_tokens, is_context_overflow
 from keeltui.chief import context as chief_context
 from keeltui.chief import controls
+from keeltui.chief.thinking import LiveThinking
 from keeltui.chief.turn_kinds import SUMMARY, SUMMARY_SOURCE
 from keeltui.config import Config
 from keeltui.store import Row, Store
@@ -86,19 +87,21 @@ class ChiefTurns:
         on_delta: Callable[[str], None] | None = None,
         on_start: Callable[[int], None] | None = None,
         stop: asyncio.Event | None = None,
+        on_thinking: Callable[[str], None] | None = None,
     ) -> TurnResult:
         """Stream the companion's reply to ``user_id`` into a new row.
 
         Never raises for brain failures: the partial reply is kept (status
         ``partial``) and the error is returned in one line. Setting ``stop`` ends the
         stream at once (even before its first chunk); the text so far is kept as
-        ``stopped``.
+        ``stopped``. A reasoning model's thinking goes to ``on_thinking`` and is stored
+        with the row, apart from its text (never sent back as context).
         """
         if stop is not None:
-            return await self._reply_until_stopped(user_id, on_delta, on_start, stop)
-        return await self._reply(user_id, on_delta, on_start, None)
+            return await self._reply_until_stopped(user_id, on_delta, on_start, stop, on_thinking)
+        return await self._reply(user_id, on_delta, on_start, None, on_thinking)
 
-    async def _reply(self, user_id, on_delta, on_start, stop: asyncio.Event | None) -> TurnResult:
+    async def _reply(self, user_id, on_delta, on_start, stop: asyncio.Event | None, on_thinking=None) -> TurnResult:
         """The reply itself; ``stop`` only says whether a cancellation is the owner's stop."""
         messages = self.context()
         messages = await self._compacted_before_call(messages)
@@ -108,6 +111,7 @@ class ChiefTurns:
         if on_start is not None:
             on_start(reply_id)
         pieces: list[str] = []
+        thought = LiveThinking(self._clock)
         last_persist = self._clock()
         usage: Usage | None = None
         retried = False
@@ -116,13 +120,19 @@ class ChiefTurns:
             while True:
                 try:
                     async for event in self.brain.stream("chief", messages):
-                        if isinstance(event, TextDelta):
-                            pieces.append(event.text)
-                            if on_delta is not None:
-                                on_delta(event.text)
+                        if isinstance(event, (TextDelta, ThinkingDelta)):
+                            if isinstance(event, ThinkingDelta):
+                                thought.append(event.text)
+                                if on_thinking is not None:
+                                    on_thinking(event.text)
+                            else:
+                                thought.end()
+                                pieces.append(event.text)
+                                if on_delta is not None:
+                                    on_delta(event.text)
                             now = self._clock()
                             if now - last_persist >= PERSIST_EVERY_SECS:
-                                self.store.update_message(reply_id, content="".join(pieces))
+                                self.store.update_message(reply_id, content="".join(pieces), **_thought_fields(thought))
                                 last_persist = now
                         elif isinstance(event, StreamDone):
                             usage = event.completion.usage
@@ -143,26 +153,29 @@ class ChiefTurns:
             # owner's stop keeps the text as stopped; anything else (the app closing on
             # a signal) marks it cut off with everything received.
             text = "".join(pieces)
+            thought.end()
             if stop is not None and stop.is_set():
-                self.store.update_message(reply_id, content=text, status=controls.STOPPED)
+                self.store.update_message(reply_id, content=text, status=controls.STOPPED, **_thought_fields(thought))
             else:
                 self._settle_cut_off(reply_id, text, "stopped before the reply was complete")
             raise
+        thought.end()
         if error is not None:
             text = "".join(pieces)
             self.store.update_message(
                 reply_id, content=text, status="partial" if text else "error",
-                parts=[{"type": "error", "message": str(error)}],
+                parts=[{"type": "error", "message": str(error)}], **_thought_fields(thought),
             )
             return TurnResult(reply_id, text, None, error=str(error))
         text = "".join(pieces)
         if not text.strip():
             # A 200 with no usable stream (a proxy's HTML page, an empty answer) is a failure too.
             problem = f"the brain at {self.brain.base_url} sent an empty or unreadable reply"
-            self.store.update_message(reply_id, status="error", parts=[{"type": "error", "message": problem}])
+            self.store.update_message(reply_id, status="error", parts=[{"type": "error", "message": problem}],
+                                      **_thought_fields(thought))
             return TurnResult(reply_id, "", None, error=problem)
         self.store.update_message(
-            reply_id, content=text, status="complete", usage=usage.as_dict() if usage else None
+            reply_id, content=text, status="complete", usage=usage.as_dict() if usage else None, **_thought_fields(thought)
         )
         compact = usage is not None and chief_context.needs_compaction(usage.fraction, self.config.chief.compact_at)
         return TurnResult(reply_id, text, usage, needs_compaction=compact)
@@ -199,7 +212,7 @@ class ChiefTurns:
             parts=chief_context.summary_parts(cut),
         )
 
-    async def _reply_until_stopped(self, user_id, on_delta, on_start, stop: asyncio.Event) -> TurnResult:
+    async def _reply_until_stopped(self, user_id, on_delta, on_start, stop: asyncio.Event, on_thinking=None) -> TurnResult:
         reply_id: list[int] = []
         shown: list[str] = []
 
@@ -213,7 +226,7 @@ class ChiefTurns:
             if on_delta is not None:
                 on_delta(piece)
 
-        streaming = asyncio.ensure_future(self._reply(user_id, delta, started, stop))
+        streaming = asyncio.ensure_future(self._reply(user_id, delta, started, stop, on_thinking))
         stopping = asyncio.ensure_future(stop.wait())
         await asyncio.wait({streaming, stopping}, return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
@@ -265,3 +278,10 @@ class ChiefTurns:
             return None
         self.supersede(user.id, *([reply.id] if reply is not None else []))
         return self.add_user_turn(text)
+
+
+
+def _thought_fields(thought: LiveThinking) -> dict:
+    """What ``update_message`` stores of a reply's thinking (nothing for a model that did not think)."""
+    text = thought.text
+    return {"thinking": text, "thought_secs": thought.seconds()} if text else {}
