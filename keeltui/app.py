@@ -873,6 +873,13 @@ class KeelApp(App):
             self.status_line.message = str(exc)
         self.status_line.model = self.config.brain.model_for("chief")
 
+    def on_settings_screen_open_wanted(self, message) -> None:
+        """The settings dialog's Models… and Persona… buttons."""
+        if message.what == "models":
+            self.action_models()
+        elif message.what == "persona":
+            self.action_persona()
+
     def action_persona(self) -> None:
         from keeltui.panes.persona_editor import PersonaEditor
 

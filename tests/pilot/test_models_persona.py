@@ -1,0 +1,40 @@
+"""The settings dialog leads to the model picker and the persona editor (pilot)."""
+
+from __future__ import annotations
+
+from tests.support.pilot import wait_for
+
+
+async def test_settings_open_the_model_picker_and_the_persona_editor(make_app):
+    from keeltui.panes.modals import SettingsScreen
+    from keeltui.panes.model_picker import ModelPicker
+    from keeltui.panes.persona_editor import PersonaEditor
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted, what="the ambient controller")
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="the settings")
+        await pilot.click("#models")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelPicker), what="the model picker")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ModelPicker), what="the picker to close")
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="the settings again")
+        await pilot.click("#persona")
+        await wait_for(pilot, lambda: isinstance(app.screen, PersonaEditor), what="the persona editor")
+        await pilot.press("escape")  # keeps the old one: nothing saved, no line in the room
+        await wait_for(pilot, lambda: not isinstance(app.screen, PersonaEditor), what="the editor to close")
+        assert app.store.messages(app.store.chief_id()) == []
+
+
+async def test_in_quiet_mode_the_persona_stays_hidden(make_app):
+    from keeltui.panes.persona_editor import PersonaEditor
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.quiet, what="Quiet Mode")
+        app.action_persona()
+        await pilot.pause()
+        assert not isinstance(app.screen, PersonaEditor)
