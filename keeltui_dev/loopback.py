@@ -61,12 +61,15 @@ class LoopbackBrain:
         models: list[str] | None = None,
         port: int = 0,
         lists_models: bool = True,
+        models_delay: float = 0.0,
     ) -> None:
-        """``lists_models`` False: ``/v1/models`` answers 404, as some servers' do."""
+        """``lists_models`` False: ``/v1/models`` answers 404, as some servers' do;
+        ``models_delay``: seconds before it answers (a server that hangs on its list)."""
         self.responder = responder
         self.default = default or Reply(text="Hello from the loopback brain.")
         self.models = models or ["loop-model"]
         self.lists_models = lists_models
+        self.models_delay = models_delay
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self._queue: list[Reply] = []
@@ -82,13 +85,19 @@ class LoopbackBrain:
                 pass
 
             def do_GET(self):
-                if self.path.rstrip("/").endswith("/models") and brain.lists_models:
-                    body = json.dumps(
-                        {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "loop"} for m in brain.models]}
-                    ).encode()
-                    self._send(200, body)
-                else:
-                    self._send(404, b'{"error": {"message": "not found"}}')
+                if brain.models_delay:
+                    time.sleep(brain.models_delay)
+                try:
+                    if self.path.rstrip("/").endswith("/models") and brain.lists_models:
+                        body = json.dumps(
+                            {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "loop"}
+                                                        for m in brain.models]}
+                        ).encode()
+                        self._send(200, body)
+                    else:
+                        self._send(404, b'{"error": {"message": "not found"}}')
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the client gave up waiting (a hung list, on purpose)
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)

@@ -7,6 +7,7 @@ the next call without a restart; it is saved to config.toml under ``[brain.model
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from keeltui.adapters.config_file import ConfigWriteError, write_settings
@@ -14,6 +15,11 @@ from keeltui.brain import Brain, BrainError
 from keeltui.config import Config
 from keeltui.model_roles import LABELS, check_model_name, config_key
 from keeltui.paths import default_config_path
+
+
+LIST_TIMEOUT_SECS = 5.0
+"""The picker waits this long for the list, then opens to a typed name: an endpoint that
+hangs must not hold the dialog for ``brain.timeout_secs``."""
 
 
 class ChoiceError(Exception):
@@ -47,9 +53,11 @@ class ModelChoice:
     async def available(self) -> tuple[list[str], str | None]:
         """The endpoint's models, or ``([], problem)`` when it lists none (the name is typed then)."""
         try:
-            return await self.brain.list_models(), None
+            return await asyncio.wait_for(self.brain.list_models(), LIST_TIMEOUT_SECS), None
         except BrainError as exc:
             return [], str(exc)
+        except asyncio.TimeoutError:
+            return [], f"no list from {self.brain.base_url} within {LIST_TIMEOUT_SECS:g} s"
 
     def choose(self, role: str, name: str) -> str:
         """Use ``name`` for ``role`` from the next call and save it; the line that says so."""

@@ -62,3 +62,14 @@ def test_a_persona_change_is_saved_and_recorded_as_a_persona_line(tmp_path, stor
             services.persona.change("   ")
         out = run_keeltui(path, "log", "--kind", "persona").stdout
         assert "[Persona]" in out and "lighthouse keeper" in out
+
+
+
+async def test_an_endpoint_that_hangs_on_its_list_opens_the_picker_to_a_typed_name(tmp_path, store, monkeypatch):
+    from keeltui.services import model_choice
+
+    monkeypatch.setattr(model_choice, "LIST_TIMEOUT_SECS", 0.3)
+    with LoopbackBrain(models_delay=3.0) as loopback:
+        services, _ = _services(tmp_path, loopback, store)
+        listed, problem = await services.models.available()
+        assert listed == [] and "within 0.3 s" in problem
