@@ -38,3 +38,34 @@ async def test_in_quiet_mode_the_persona_stays_hidden(make_app):
         app.action_persona()
         await pilot.pause()
         assert not isinstance(app.screen, PersonaEditor)
+
+
+def _shown(widget) -> str:
+    """The text a row draws (its lines as the terminal gets them)."""
+    from rich.console import Console
+
+    console = Console(width=80, record=True, file=None, color_system=None)
+    with console.capture() as captured:
+        console.print(widget._renderable())
+    return captured.get()
+
+
+async def test_a_stored_reply_shows_its_thinking_folded_and_t_unfolds_it(make_app):
+    from keeltui.panes.message import ChatMessage
+
+    app = make_app()
+    room = app.store.chief_id()
+    user = app.store.add_message(room, "user", "how deep is the harbour?")
+    reply = app.store.add_message(room, "assistant", "Twelve metres.", reply_to=user)
+    app.store.update_message(reply, thinking="Charts say 12 m at low water.", thought_secs=12.4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.room.row_widget(reply) is not None, what="the reply")
+        row = app.room.row_widget(reply)
+        assert isinstance(row, ChatMessage)
+        await wait_for(pilot, lambda: "▸ thought for 12 s" in _shown(row), what="the folded thinking")
+        assert "Charts say" not in _shown(row) and "Twelve metres." in _shown(row)
+        row.focus()
+        await pilot.press("t")
+        await wait_for(pilot, lambda: "Charts say 12 m at low water." in _shown(row), what="the unfolded thinking")
+        await pilot.press("t")
+        await wait_for(pilot, lambda: "Charts say" not in _shown(row), what="folded again")
