@@ -161,6 +161,7 @@ class LiveThinking:
         self._clock = clock
         self._lock = threading.Lock()
         self._pieces: list[str] = []
+        self._joined = ""  # the pieces joined once per change, not at every read
         self._started: float | None = None
         self._ended: float | None = None
         self.version = 0
@@ -183,7 +184,10 @@ class LiveThinking:
     @property
     def text(self) -> str:
         with self._lock:
-            return "".join(self._pieces)
+            if self._pieces:
+                self._joined += "".join(self._pieces)
+                self._pieces.clear()
+            return self._joined
 
     @property
     def ended(self) -> bool:

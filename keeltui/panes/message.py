@@ -372,7 +372,7 @@ class StreamingReply(Widget, can_focus=True):
     def render_line(self, y: int) -> Strip:
         if self._width <= 0:
             return Strip.blank(self.size.width)
-        head = self._head_rows()
+        head = len(self._head)  # built by the layout (get_content_height) and the flush
         line = self._head[y] if y < head else self._body(y - head)
         # The box's colours under the text, as a ChatMessage (a Static) draws the same row.
         return line.apply_style(self.rich_style)

@@ -43,6 +43,14 @@ def _palette(tmux, command: str) -> None:
     tmux.send("Enter")
 
 
+def _send(tmux, text: str) -> None:
+    """Type into the composer and send, once the words are seen there (the dialog that just
+    closed hands the keys back to the composer)."""
+    tmux.type(text)
+    tmux.wait_text(text)
+    tmux.send("Enter")
+
+
 def _status_line(screen: str) -> str:
     """The status line: the one that names the chat model (nothing else on screen says "model: ")."""
     return "\n".join(line for line in screen.splitlines() if "model: " in line)
@@ -68,8 +76,7 @@ def test_the_picker_lists_the_endpoint_models_switches_live_and_saves(tmp_path, 
         assert "# my endpoint, hand-tuned" in text and "# the loopback" in text and "# quiet while testing" in text
         assert os.stat(config).st_mode & 0o777 == 0o600
         # No restart: the next turn asks for the new model.
-        tmux.type("hi")
-        tmux.send("Enter")
+        _send(tmux, "ahoy matey")
         tmux.wait_text("Hello there.")
         assert loopback.requests[-1]["model"] == "qwen3:8b"
 
@@ -85,8 +92,7 @@ def test_an_endpoint_without_a_model_list_lets_the_name_be_typed(tmp_path, tmux,
         tmux.type("my-own:7b")
         tmux.send("Enter")
         tmux.wait_for(lambda s: "model: my-own:7b" in _status_line(s), what="the typed model in the status line")
-        tmux.type("hi")
-        tmux.send("Enter")
+        _send(tmux, "ahoy matey")
         tmux.wait_text("Typed model here.")
         assert loopback.requests[-1]["model"] == "my-own:7b"
         assert tomllib.loads(config.read_text())["brain"]["models"]["chief"] == "my-own:7b"
@@ -110,8 +116,7 @@ def test_the_persona_is_edited_in_the_app_saved_recorded_and_applied_from_the_ne
         saved = tomllib.loads(config.read_text(encoding="utf-8"))["chief"]["system_prompt"]
         assert saved.startswith("Speak like a ship's bosun. You are the owner's companion")
         assert "# my endpoint, hand-tuned" in config.read_text(encoding="utf-8")
-        tmux.type("ahoy")
-        tmux.send("Enter")
+        _send(tmux, "ahoy matey")
         tmux.wait_text("Aye.")
         messages = loopback.requests[-1]["messages"]
         assert messages[0] == {"role": "system", "content": saved}

@@ -56,6 +56,9 @@ def test_reasoning_content_streams_live_then_folds_and_stays_out_of_text_context
     assert "▾ thought for" in screen
     # The next turn's context carries the answer, never the thinking.
     tmux.send("i")
+    # Back in the composer once the footer no longer offers the row keys (typed at once,
+    # the words would land on the row).
+    tmux.wait_for(lambda s: "i Write" not in s, what="the composer to take the keys")
     loopback.queue(Reply(text="Still three."))
     _send(tmux, "and now?")
     tmux.wait_text("Still three.")
