@@ -126,11 +126,12 @@ def thought_label(seconds: float | None) -> str:
     return f"thought for {minutes} min {secs} s" if secs else f"thought for {minutes} min"
 
 
-def thinking_block(text: str, seconds: float | None, *, live: bool, unfolded: bool, key: str = "t") -> Text | None:
+def thinking_block(text: str, seconds: float | None, *, live: bool, unfolded: bool) -> Text | None:
     """The dim block drawn above a reply's answer; None when there was no thinking.
 
     Live (the model still thinks): its label with the seconds so far and the newest
-    lines. Afterwards folded to one line (``key`` unfolds it), or the whole thinking.
+    lines. Afterwards folded to one line, or the whole thinking. (The key that unfolds it
+    is the footer's to name: it may be remapped.)
     """
     body = clean_text(text).strip("\n")
     if not body.strip():
@@ -143,7 +144,7 @@ def thinking_block(text: str, seconds: float | None, *, live: bool, unfolded: bo
             block.append("\n" + line)
         return block
     if not unfolded:
-        block.append(f"▸ {thought_label(seconds)} ({key} shows it)", style="dim italic")
+        block.append(f"▸ {thought_label(seconds)}", style="dim italic")
         return block
     block.append(f"▾ {thought_label(seconds)}", style="dim italic")
     block.append("\n" + body)

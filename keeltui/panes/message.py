@@ -70,13 +70,6 @@ def body_renderables(text: str) -> list:
     return parts
 
 
-def toggle_thinking_key() -> str:
-    """The key that unfolds a reply's thinking, as the registry names it by default."""
-    from keeltui.keymap import action
-
-    return action("toggle_thinking").keys.split(",")[0]
-
-
 def copy_row_text(widget: Widget, text: str) -> None:
     """Copy a row through OSC 52, which works over SSH (tmux: `set -g set-clipboard on`).
 
@@ -146,8 +139,7 @@ class ChatMessage(Static, can_focus=True):
             return header
         if self.status == "superseded" and not self.unfolded:
             return folded_line(header, body)
-        block = thinking_block(self.thinking, self.thought_secs, live=False, unfolded=self.thinking_unfolded,
-                               key=toggle_thinking_key())
+        block = thinking_block(self.thinking, self.thought_secs, live=False, unfolded=self.thinking_unfolded)
         head = [header, block] if block is not None else [header]
         if self._plain:
             # No Markdown parser before the first frame (~40 ms of imports).
@@ -296,8 +288,7 @@ class StreamingReply(Widget, can_focus=True):
                self.thinking_unfolded)
         if key != self._head_key:
             self._head_key = key
-            block = thinking_block(text, secs, live=thinking, unfolded=self.thinking_unfolded,
-                                   key=toggle_thinking_key())
+            block = thinking_block(text, secs, live=thinking, unfolded=self.thinking_unfolded)
             self._head = [self._header()] + (self._lines(block) if block is not None else [])
         return len(self._head)
 

@@ -98,7 +98,7 @@ def test_thought_label(seconds, label):
 def test_the_block_is_folded_to_one_line_live_shows_the_newest_lines():
     assert thinking_block("", 3, live=False, unfolded=False) is None
     text = "one\ntwo\nthree\nfour"
-    assert thinking_block(text, 12, live=False, unfolded=False).plain == "▸ thought for 12 s (t shows it)"
+    assert thinking_block(text, 12, live=False, unfolded=False).plain == "▸ thought for 12 s"
     assert thinking_block(text, 12, live=False, unfolded=True).plain == "▾ thought for 12 s\none\ntwo\nthree\nfour"
     assert thinking_block(text, 3.2, live=True, unfolded=False).plain == "▾ thinking… 3 s\ntwo\nthree\nfour"
     # Escapes in a model's thinking never reach the terminal.
