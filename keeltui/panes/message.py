@@ -352,8 +352,9 @@ class StreamingReply(Widget, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         # The reserved rows below the text are empty room (no bar, no background): only
         # rows that hold text belong to the barred box.
+        head = self._head_rows()  # brought up to date before its lines are drawn
         strips = super().render_lines(crop)
-        text_rows = self.styles.gutter.top + self._head_rows() + self._body_lines
+        text_rows = self.styles.gutter.top + head + self._body_lines
         last = self.outer_size.height - self.styles.gutter.bottom
         if crop.bottom <= text_rows or not (self._live and self.status == "streaming"):
             return strips
