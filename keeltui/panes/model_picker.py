@@ -53,7 +53,8 @@ class ModelPicker(ModalScreen[tuple[str, str] | None]):
 
     def on_mount(self) -> None:
         if self._listed:
-            self._highlight_current(CHAT)
+            # After the list's own first layout, which highlights its first option.
+            self.call_after_refresh(self._highlight_current, CHAT)
             self.query_one("#models", OptionList).focus()
         else:
             self.query_one("#typed", Input).focus()

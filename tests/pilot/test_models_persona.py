@@ -69,3 +69,42 @@ async def test_a_stored_reply_shows_its_thinking_folded_and_t_unfolds_it(make_ap
         await wait_for(pilot, lambda: "Charts say 12 m at low water." in _shown(row), what="the unfolded thinking")
         await pilot.press("t")
         await wait_for(pilot, lambda: "Charts say" not in _shown(row), what="folded again")
+
+
+async def test_the_picker_follows_the_role_and_saves_the_judge_model(tmp_path):
+    from keeltui.config import load_config
+    from keeltui_dev.loopback import LoopbackBrain
+    from tests.conftest import app_for, write_config
+
+    with LoopbackBrain(models=["loop-model", "tiny-judge", "big"]) as loopback:
+        path = write_config(tmp_path / "config.toml", loopback.url,
+                            f'[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n')
+        stores: list = []
+        app = app_for(path, stores)
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                from textual.widgets import OptionList, Select
+
+                from keeltui.panes.model_picker import ModelPicker
+
+                app.action_models()
+                await wait_for(pilot, lambda: isinstance(app.screen, ModelPicker), what="the picker")
+                options = app.screen.query_one("#models", OptionList)
+
+                def highlighted() -> str:
+                    return "" if options.highlighted is None else str(options.get_option_at_index(options.highlighted).prompt)
+
+                # The model in use is highlighted when the picker opens.
+                await wait_for(pilot, lambda: highlighted() == "loop-model", what="the chat model highlighted")
+                app.screen.query_one(Select).value = "judge"
+                await pilot.pause()
+                options.highlighted = 2  # tiny-judge (sorted: big, loop-model, tiny-judge)
+                options.focus()
+                await pilot.press("enter")
+                await wait_for(pilot, lambda: not isinstance(app.screen, ModelPicker), what="the picker to close")
+                await wait_for(pilot, lambda: app.config.brain.models.judge == "tiny-judge", what="the judge model")
+                assert app.status_line.model == "loop-model"  # the chat model did not change
+            assert load_config(path, env={}).brain.models.judge == "tiny-judge"
+        finally:
+            for store in stores:
+                store.close()
