@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 import tomllib
 
-import pytest
-
 from keeltui_dev.loopback import LoopbackBrain, Reply
 from tests.support.tmux import keeltui_command
 
@@ -56,9 +54,8 @@ def _status_line(screen: str) -> str:
     return "\n".join(line for line in screen.splitlines() if "model: " in line)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_the_picker_lists_the_endpoint_models_switches_live_and_saves(tmp_path, tmux, e2e_env, size):
-    tmux.width, tmux.height = size
+def test_the_picker_lists_the_endpoint_models_switches_live_and_saves(tmp_path, tmux, e2e_env):
+    tmux.width, tmux.height = 80, 24  # the tightest pane the picker must fit
     with LoopbackBrain(models=["loop-model", "qwen3:8b", "llama3.2"], default=Reply(text="Hello there.")) as loopback:
         config = _config(tmp_path, loopback.url)
         tmux.start(keeltui_command(config), e2e_env)
