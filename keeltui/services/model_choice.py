@@ -17,7 +17,7 @@ from keeltui.model_roles import LABELS, check_model_name, config_key
 from keeltui.paths import default_config_path
 
 
-LIST_TIMEOUT_SECS = 5.0
+LIST_TIMEOUT_SECS = 10.0
 """The picker waits this long for the list, then opens to a typed name: an endpoint that
 hangs must not hold the dialog for ``brain.timeout_secs``."""
 
@@ -52,6 +52,9 @@ class ModelChoice:
 
     async def available(self) -> tuple[list[str], str | None]:
         """The endpoint's models, or ``([], problem)`` when it lists none (the name is typed then)."""
+        # The client is built (openai imported) first, off the event loop: the time limit is
+        # for the endpoint's answer, not for an import on a loaded machine.
+        await asyncio.to_thread(self.brain.warm)
         try:
             return await asyncio.wait_for(self.brain.list_models(), LIST_TIMEOUT_SECS), None
         except BrainError as exc:
