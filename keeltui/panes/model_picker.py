@@ -43,7 +43,11 @@ class ModelPicker(ModalScreen[tuple[str, str] | None]):
             names = offered(self._listed, self._current.get(CHAT, ""))
             if self._listed:
                 yield Label("Model (Enter uses it)")
-                yield OptionList(*names, id="models")
+                models = OptionList(*names, id="models")
+                # Highlighted from the start: a key pressed as the dialog appears moves from here.
+                current = self._current.get(CHAT, "")
+                models.highlighted = names.index(current) if current in names else 0
+                yield models
             yield Label("Or type a model's name")
             yield Input(placeholder="e.g. qwen3:8b", id="typed")
             yield Static("", id="error", classes="-error", markup=False)
@@ -53,8 +57,6 @@ class ModelPicker(ModalScreen[tuple[str, str] | None]):
 
     def on_mount(self) -> None:
         if self._listed:
-            # After the list's own first layout, which highlights its first option.
-            self.call_after_refresh(self._highlight_current, CHAT)
             self.query_one("#models", OptionList).focus()
         else:
             self.query_one("#typed", Input).focus()

@@ -33,11 +33,17 @@ def _config(tmp_path, url: str):
     return path
 
 
+HELP = {"Models": "Choose the model per role", "Persona": "See and edit the Chief's system prompt"}
+
+
 def _palette(tmux, command: str) -> None:
+    """Run a palette command, once the palette has narrowed its list to it (the help line
+    shows, the commands listed before typing are gone): Enter picks the top match."""
     tmux.send("C-p")
     tmux.wait_text("Search for commands")
     tmux.type(command)
-    tmux.wait_for(lambda s: command in s.split("Search for commands", 1)[-1], what=f"the palette offering {command}")
+    tmux.wait_for(lambda s: HELP[command] in s and "Chief / Tutor" not in s and "Quiet Mode" not in s,
+                  what=f"the palette narrowed to {command}")
     tmux.send("Enter")
 
 
