@@ -23,6 +23,7 @@ def _config(tmp_path, loopback):
 
 def _send(tmux, text: str) -> None:
     tmux.type(text)
+    tmux.wait_text(text)  # in the composer before Enter sends it
     tmux.send("Enter")
 
 
