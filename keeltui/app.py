@@ -225,6 +225,7 @@ class KeelApp(App):
         self.set_interval(STATUS_HEARTBEAT_SECS, self._status_heartbeat)
         self._attach_ambient()
         self.call_after_refresh(self._mount_tutor)
+        self.status_line.model = self.config.brain.model_for("chief")
         self._update_status()
         # The brain client costs ~0.4 s to import: after the first frame, off the UI thread.
         self.call_after_refresh(self._check_brain)
@@ -493,6 +494,7 @@ class KeelApp(App):
             self.post_message(ChiefReplyStarted(started[0], buffer))
 
         def on_delta(piece: str) -> None:
+            buffer.thinking.end()  # the answer began: the thinking's time stops
             shown.append(piece)
             buffer.append(piece)
             if not first:
@@ -502,8 +504,15 @@ class KeelApp(App):
         def on_unsaved(line: str) -> None:
             self.post_message(StatusMessage(f"the reply is not being saved: {line}"))
 
+        def on_thinking(piece: str) -> None:
+            buffer.thinking.append(piece)  # drawn by the reply's widget on its timer
+            if not first:
+                first.append(True)
+                self.post_message(ChiefFirstChunk())
+
         try:
-            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop, on_unsaved=on_unsaved)
+            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop, on_unsaved=on_unsaved,
+                                            on_thinking=on_thinking)
         except StoreError as exc:
             # The reply could not be stored (the disk filled mid-stream): what was shown
             # stays, marked cut off; the row settles as cut off at the next start.
@@ -938,6 +947,74 @@ class KeelApp(App):
         self.room.mark_match(None)
         self.room.composer.focus_input()
 
+    # -- the model per role and the Chief's persona (services/model_choice.py, services/persona.py) --
+
+    class ModelsListed(Message):
+        """What the endpoint's /v1/models listed (or why nothing): the picker opens with it."""
+
+        def __init__(self, listed: list[str], problem: str | None) -> None:
+            super().__init__()
+            self.listed, self.problem = listed, problem
+
+    def action_models(self) -> None:
+        """The model picker: listed off the UI thread first, then shown."""
+        self.run_worker(self._list_models(), name="list-models", group="models", exclusive=True, exit_on_error=False)
+
+    async def _list_models(self) -> None:
+        listed, problem = await self.services.models.available()
+        self.post_message(self.ModelsListed(listed, problem))
+
+    def on_keel_app_models_listed(self, message: "KeelApp.ModelsListed") -> None:
+        from keeltui.panes.model_picker import ModelPicker
+
+        if not self.ui_alive or isinstance(self.screen, ModelPicker):
+            return
+        picker = ModelPicker(self.services.models.current(), message.listed, message.problem, self.config.brain.base_url)
+        self.push_screen(picker, self._model_chosen)
+
+    def _model_chosen(self, choice: tuple[str, str] | None) -> None:
+        from keeltui.services.model_choice import ChoiceError
+
+        if choice is None:
+            return
+        try:
+            self.notify(self.services.models.choose(*choice), timeout=4)
+        except ChoiceError as exc:
+            self.status_line.message = str(exc)
+        self.status_line.model = self.config.brain.model_for("chief")
+
+    def on_settings_screen_open_wanted(self, message) -> None:
+        """The settings dialog's Models… and Persona… buttons."""
+        if message.what == "models":
+            self.action_models()
+        elif message.what == "persona":
+            self.action_persona()
+
+    def action_persona(self) -> None:
+        from keeltui.panes.persona_editor import PersonaEditor
+
+        if isinstance(self.screen, PersonaEditor):
+            return
+        if self.quiet:
+            self.notify("Quiet Mode is on: the Chief's persona stays hidden until it is turned off.", timeout=3)
+            return
+        self.push_screen(PersonaEditor(self.services.persona.text), self._persona_chosen)
+
+    def _persona_chosen(self, text: str | None) -> None:
+        from keeltui.services.model_choice import ChoiceError
+
+        if text is None:
+            return
+        with self._store_guarded():  # saved and applied, but the room's line could not be written: said
+            try:
+                line = self.services.persona.change(text)
+            except ChoiceError as exc:
+                self.status_line.message = str(exc)
+                return
+            if line:
+                self.notify(line, timeout=4)
+                self.refresh_room()
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Stop the reply", "Stop the Chief's reply on its way (Escape); its text is kept",
@@ -954,6 +1031,9 @@ class KeelApp(App):
         yield SystemCommand("Start focus", "Declare a focus session", self.action_start_focus)
         yield SystemCommand("Stop focus", "End the running focus session (reported in the room)", self.action_stop_focus)
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
+        yield SystemCommand("Models", "Choose the model per role (chat, judge, tutor) from the endpoint's list",
+                            self.action_models)
+        yield SystemCommand("Persona", "See and edit the Chief's system prompt", self.action_persona)
         yield SystemCommand("Your day", "Time on task, drifting and away today (F3)", self.action_day)
         yield SystemCommand("That was work", "The drift on screen was not drift: tell the judge (F10)", self.action_that_was_work)
         if self.tutor is not None:

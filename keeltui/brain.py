@@ -19,6 +19,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
 
+from keeltui.chief.thinking import THINKING, ThinkSplitter, split_think
 from keeltui.config import BrainConfig
 from keeltui.jsonextract import JSONExtractError, extract_json
 from keeltui.values import Usage  # the value type lives in the pure core; re-exported here
@@ -100,6 +101,15 @@ class Completion:
     tool_calls: tuple[ToolCall, ...] = ()
     finish_reason: str | None = None
     model: str = ""
+    thinking: str = ""
+    """The model's reasoning (``reasoning_content`` or a leading ``<think>`` block), never in ``text``."""
+
+
+@dataclass(frozen=True)
+class ThinkingDelta:
+    """A piece of streamed reasoning: shown apart, never part of the reply's text."""
+
+    text: str
 
 
 @dataclass(frozen=True)
@@ -116,7 +126,7 @@ class StreamDone:
     completion: Completion
 
 
-StreamEvent = TextDelta | StreamDone
+StreamEvent = TextDelta | ThinkingDelta | StreamDone
 
 
 def estimate_tokens(messages: list[dict], text: str = "") -> int:
@@ -263,6 +273,8 @@ class Brain:
         if tools:
             kwargs["tools"] = tools
         text_parts: list[str] = []
+        thinking_parts: list[str] = []
+        splitter = ThinkSplitter()  # a leading <think> block, however the chunks cut its tags
         calls: dict[int, _ToolCallBuffer] = {}
         raw_usage = None
         finish = None
@@ -289,10 +301,14 @@ class Brain:
                     model = event.get("model") or model
                     for choice in event.get("choices") or ():  # shapes checked by parse_sse_line
                         delta = choice.get("delta") or {}
+                        reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+                        if reasoning:
+                            thinking_parts.append(reasoning)
+                            yield ThinkingDelta(reasoning)
                         content = delta.get("content")
                         if content:
-                            text_parts.append(content)
-                            yield TextDelta(content)
+                            for kind, piece in splitter.feed(content):
+                                yield self._piece(kind, piece, text_parts, thinking_parts)
                         for call in delta.get("tool_calls") or ():
                             buffer = calls.setdefault(call.get("index") or 0, _ToolCallBuffer())
                             if call.get("id"):
@@ -312,6 +328,8 @@ class Brain:
             raise BrainReplyError(
                 f"the brain at {self.base_url} sent a reply keeltui cannot read: {_short(stray, 80)}"
             )
+        for kind, piece in splitter.finish():
+            yield self._piece(kind, piece, text_parts, thinking_parts)
         text = "".join(text_parts)
         tool_calls = tuple(
             ToolCall(b.id or f"call_{i}", b.name, "".join(b.arguments))
@@ -319,8 +337,17 @@ class Brain:
             if b.name
         )
         yield StreamDone(
-            Completion(text, self._usage(role, raw_usage, messages, text), tool_calls, finish, model)
+            Completion(text, self._usage(role, raw_usage, messages, text), tool_calls, finish, model,
+                       thinking="".join(thinking_parts))
         )
+
+    @staticmethod
+    def _piece(kind: str, piece: str, text_parts: list[str], thinking_parts: list[str]) -> TextDelta | ThinkingDelta:
+        if kind == THINKING:
+            thinking_parts.append(piece)
+            return ThinkingDelta(piece)
+        text_parts.append(piece)
+        return TextDelta(piece)
 
     async def complete(
         self,
@@ -344,14 +371,17 @@ class Brain:
             if not response.choices:
                 raise BrainReplyError(f"the brain at {self.config.base_url} returned no choices")
             choice = response.choices[0]
-            text = choice.message.content or ""
+            thinking, text = split_think(choice.message.content or "")
+            reasoning = getattr(choice.message, "reasoning_content", None) or getattr(choice.message, "reasoning", None)
+            if isinstance(reasoning, str) and reasoning:
+                thinking = reasoning + thinking
             tool_calls = tuple(
                 ToolCall(c.id, c.function.name, c.function.arguments or "")
                 for c in (choice.message.tool_calls or ())
                 if getattr(c, "function", None) is not None
             )
             usage = self._usage(role, response.usage, messages, text)
-            return Completion(text, usage, tool_calls, choice.finish_reason, response.model or "")
+            return Completion(text, usage, tool_calls, choice.finish_reason, response.model or "", thinking=thinking)
         except BrainError:
             raise
         except (openai.OpenAIError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -436,6 +466,10 @@ def _checked_event(event: dict) -> dict:
             raise _broken(f"a chunk's content is {type(content).__name__}, not text")
         if content:
             delta["content"] = _text(content)
+        for name in ("reasoning_content", "reasoning"):
+            # Reasoning is shown apart and worth no lost reply: an odd value is only dropped.
+            value = delta.get(name)
+            delta[name] = _text(value) if isinstance(value, str) else None
         calls = delta.get("tool_calls")
         if calls is not None and not (isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
             raise _broken("tool_calls is not a list of objects")
@@ -523,5 +557,5 @@ def _short(text: str, limit: int = 160) -> str:
 __all__ = [
     "Brain", "BrainError", "BrainUnavailable", "BrainTimeout", "BrainHTTPError", "BrainReplyError",
     "is_context_overflow",
-    "Completion", "ToolCall", "Usage", "TextDelta", "StreamDone", "JSONExtractError",
+    "Completion", "ToolCall", "Usage", "TextDelta", "ThinkingDelta", "StreamDone", "JSONExtractError",
 ]

@@ -274,9 +274,12 @@ class ChiefRoom(RoomControls):
             return SystemLine(row.id, row.turn_kind, row.content, id=f"row-{row.id}")
         speaker = self.owner_name if row.role == "user" else self.companion_name
         if row.status == "streaming":
-            return StreamingReply(row.id, row.role, speaker, row.content, row.status, parts=row.parts, id=f"row-{row.id}")
+            widget = StreamingReply(row.id, row.role, speaker, row.content, row.status, parts=row.parts, id=f"row-{row.id}")
+            widget.thinking, widget.thought_secs = getattr(row, "thinking", ""), getattr(row, "thought_secs", None)
+            return widget
         return ChatMessage(row.id, row.role, speaker, row.content, row.status, plain_first=plain_first,
-                           parts=row.parts, id=f"row-{row.id}")
+                           parts=row.parts, id=f"row-{row.id}",
+                           thinking=getattr(row, "thinking", ""), thought_secs=getattr(row, "thought_secs", None))
 
     @property
     def mounted_ids(self) -> list[int]:
@@ -350,6 +353,8 @@ class ChiefRoom(RoomControls):
             elif isinstance(existing, (ChatMessage, StreamingReply)) and existing is not self._streaming:
                 if existing.row_text != row.content or existing.status != row.status:
                     existing.set_content(row.content, row.status, row.parts)
+                if getattr(row, "thinking", "") != existing.thinking:  # another process streams it
+                    existing.set_thinking(getattr(row, "thinking", ""), getattr(row, "thought_secs", None))
         if not new:
             return
         for empty in log.query(".room-empty"):
@@ -511,6 +516,7 @@ class ChiefRoom(RoomControls):
         widget = self._streaming
         self._streaming = None
         if widget is not None and widget.is_attached:
+            widget.set_thinking(getattr(row, "thinking", ""), getattr(row, "thought_secs", None))
             widget.finish(row.content, row.status, row.parts)
         else:
             self.append_rows([row])

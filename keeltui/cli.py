@@ -50,9 +50,11 @@ def build_parser():
     p.add_argument("--kind", choices=[*FILTER_KINDS, "ambient"],
                    help="only rows of this kind (ambient: drift episodes, away periods, focus sessions)")
     p.add_argument("--limit", type=int, metavar="N", help="only the newest N rows")
+    p.add_argument("--thinking", action="store_true", help="also print each reply's thinking (reasoning models)")
 
     p = sub.add_parser("export", help="write the Chief room as Markdown")
     p.add_argument("--out", metavar="FILE", help="file to write (default: standard output)")
+    p.add_argument("--thinking", action="store_true", help="also write each reply's thinking (reasoning models)")
 
     p = sub.add_parser("chat", help="one turn through the doorway, or a line-mode chat with no text")
     p.add_argument("text", nargs="*", help="what to say (omit for the line-mode chat)")
@@ -244,7 +246,7 @@ def cmd_log(args) -> int:
         return EXIT_OK
     rows = _settled(store.query(store.chief_id(), since=since, kind=args.kind, limit=args.limit))
     color = sys.stdout.isatty()
-    for line in format_log(rows, config.owner.name, config.owner.companion, color=color):
+    for line in format_log(rows, config.owner.name, config.owner.companion, color=color, thinking=args.thinking):
         print(line)
     return EXIT_OK
 
@@ -258,7 +260,7 @@ def cmd_export(args) -> int:
     store = _open_store(config, readonly=True)
     _refuse_if_quiet(store)
     rows = _settled(store.messages(store.chief_id()))
-    text = format_markdown(rows, config.owner.name, config.owner.companion)
+    text = format_markdown(rows, config.owner.name, config.owner.companion, thinking=args.thinking)
     if args.out:
         try:
             from keeltui.dbfiles import open_private

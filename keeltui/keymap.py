@@ -62,6 +62,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("editor", "ctrl+n", "composer", "write the draft in $VISUAL/$EDITOR (Enter still sends)"),
     KeyAction("pager", "v", "row", "read the focused message in $PAGER"),
     KeyAction("copy_code", "y", "row", "copy the focused reply's code block (a chooser when there are several)"),
+    KeyAction("toggle_thinking", "t", "row", "show or hide a reply's thinking"),
     # The tutor pane, wherever the focus is inside it.
     KeyAction("accept_plan", "ctrl+o", "tutor", "accept the tutor's plan"),
     KeyAction("decline_plan", "ctrl+r", "tutor", "decline the tutor's plan"),

@@ -7,6 +7,7 @@ import time
 from typing import Iterable
 
 from keeltui.chief.failure_words import failure_words
+from keeltui.chief.thinking import thought_label
 from keeltui.chief.turn_kinds import badge
 from keeltui.markdown_fences import close_open_fence
 from keeltui.textsafe import clean_text
@@ -37,11 +38,18 @@ def _speaker(row, owner: str, companion: str) -> str:
     return owner if row.role == "user" else companion
 
 
-def format_log(rows: Iterable, owner: str, companion: str, *, color: bool = False) -> list[str]:
-    """One entry per row: system lines behind their badge in brackets."""
+def _thinking(row) -> str:
+    return clean_text(getattr(row, "thinking", "") or "").strip()
+
+
+def format_log(rows: Iterable, owner: str, companion: str, *, color: bool = False, thinking: bool = False) -> list[str]:
+    """One entry per row: system lines behind their badge in brackets. A reply's thinking
+    only when asked (``thinking``), in brackets before its text."""
     lines: list[str] = []
     for row in rows:
         body = clean_text(row.content)
+        if thinking and _thinking(row):
+            body = f"[{thought_label(getattr(row, 'thought_secs', None))}: {_thinking(row)}] {body}"
         if row.turn_kind:
             label = f"[{badge(row.turn_kind)}]"
             if color:
@@ -58,10 +66,14 @@ def format_log(rows: Iterable, owner: str, companion: str, *, color: bool = Fals
     return lines
 
 
-def format_markdown(rows: Iterable, owner: str, companion: str) -> str:
+def format_markdown(rows: Iterable, owner: str, companion: str, *, thinking: bool = False) -> str:
+    """The room as Markdown; a reply's thinking (when asked) as a folded ``<details>`` block."""
     out = ["# The Chief room", ""]
     for row in rows:
         body = clean_text(row.content)
+        if thinking and _thinking(row):
+            label = thought_label(getattr(row, "thought_secs", None))
+            body = f"<details><summary>{label}</summary>\n\n{close_open_fence(_thinking(row))}\n\n</details>\n\n{body}"
         if row.turn_kind:
             quoted = "\n".join(f"> {line}" for line in body.splitlines() or [""])
             out.append(f"> **[{badge(row.turn_kind)}]** · {_stamp(row.created_at)}\n>\n{quoted}\n")

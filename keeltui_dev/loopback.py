@@ -40,6 +40,11 @@ class Reply:
     """The error's ``code`` (e.g. ``context_length_exceeded``), for a status other than 200."""
     headers: dict[str, str] = field(default_factory=dict)
     """Extra response headers (e.g. ``Retry-After`` with a 429)."""
+    reasoning: list[str] = field(default_factory=list)
+    """Stream these pieces as ``reasoning_content`` deltas before the text (a reasoning
+    model's thinking, as vLLM and DeepSeek send it); a non-streamed reply carries them joined."""
+    reasoning_delay: float = 0.0
+    """Seconds between two reasoning pieces (a model that thinks for a while)."""
 
 
 def _usage_for(request: dict, text: str, usage: dict | None) -> dict:
@@ -59,10 +64,16 @@ class LoopbackBrain:
         default: Reply | None = None,
         models: list[str] | None = None,
         port: int = 0,
+        lists_models: bool = True,
+        models_delay: float = 0.0,
     ) -> None:
+        """``lists_models`` False: ``/v1/models`` answers 404, as some servers' do;
+        ``models_delay``: seconds before it answers (a server that hangs on its list)."""
         self.responder = responder
         self.default = default or Reply(text="Hello from the loopback brain.")
         self.models = models or ["loop-model"]
+        self.lists_models = lists_models
+        self.models_delay = models_delay
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self._queue: list[Reply] = []
@@ -78,13 +89,19 @@ class LoopbackBrain:
                 pass
 
             def do_GET(self):
-                if self.path.rstrip("/").endswith("/models"):
-                    body = json.dumps(
-                        {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "loop"} for m in brain.models]}
-                    ).encode()
-                    self._send(200, body)
-                else:
-                    self._send(404, b'{"error": {"message": "not found"}}')
+                if brain.models_delay:
+                    time.sleep(brain.models_delay)
+                try:
+                    if self.path.rstrip("/").endswith("/models") and brain.lists_models:
+                        body = json.dumps(
+                            {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "loop"}
+                                                        for m in brain.models]}
+                        ).encode()
+                        self._send(200, body)
+                    else:
+                        self._send(404, b'{"error": {"message": "not found"}}')
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the client gave up waiting (a hung list, on purpose)
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
@@ -124,6 +141,8 @@ class LoopbackBrain:
 
             def _complete(self, request: dict, reply: Reply):
                 message: dict = {"role": "assistant", "content": reply.text or None}
+                if reply.reasoning:
+                    message["reasoning_content"] = "".join(reply.reasoning)
                 if reply.tool_calls:
                     message["tool_calls"] = [
                         {
@@ -170,7 +189,14 @@ class LoopbackBrain:
                 pieces = reply.chunks if reply.chunks is not None else _split(reply.text)
                 try:
                     self._event(self._chunk(request, {"role": "assistant", "content": ""}))
-                    for index, piece in enumerate(pieces):
+                    for index, piece in enumerate(reply.reasoning):
+                        # The gate holds every piece after the first, reasoning and text alike.
+                        if index and reply.gate is not None and not reply.gate.acquire(timeout=120):
+                            return
+                        self._event(self._chunk(request, {"reasoning_content": piece}))
+                        if reply.reasoning_delay:
+                            time.sleep(reply.reasoning_delay)
+                    for index, piece in enumerate(pieces, start=len(reply.reasoning)):
                         if index and reply.gate is not None and not reply.gate.acquire(timeout=120):
                             return  # the test is gone: drop the stream
                         if reply.stall_after is not None and index >= reply.stall_after:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
-from keeltui.chief.turn_kinds import NOTICE, SUMMARY, badge
+from keeltui.chief.turn_kinds import NOTICE, PERSONA, SUMMARY, badge
 
 SUMMARY_INSTRUCTIONS = (
     "Summarise the conversation below for your own later use. Keep decisions, open "
@@ -75,8 +75,10 @@ def _as_message(row: Row) -> dict | None:
         if row.role not in ("user", "assistant") or not row.content:
             return None
         return {"role": row.role, "content": row.content}
-    if row.turn_kind in (SUMMARY, NOTICE):
-        return None  # summaries are handled apart; notices are the app talking to the owner
+    if row.turn_kind in (SUMMARY, NOTICE, PERSONA):
+        # Summaries are handled apart; notices are the app talking to the owner; the persona
+        # already stands in the system prompt.
+        return None
     return {
         "role": "user",
         "content": f"[background report — {badge(row.turn_kind)}; not said by you or the owner]\n{row.content}",
@@ -233,7 +235,7 @@ def summary_request(
             continue
         if row.turn_kind is None and row.content and row.status != "superseded":
             lines.append(f"{row.role}: {row.content}")
-        elif row.turn_kind not in (None, SUMMARY, NOTICE):
+        elif row.turn_kind not in (None, SUMMARY, NOTICE, PERSONA):
             lines.append(f"[background report — {badge(row.turn_kind)}]: {row.content}")
     if window_tokens > 0:
         lines = _fit_summary_lines(lines, window_tokens, keep_first=previous_summary is not None)

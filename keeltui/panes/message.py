@@ -24,6 +24,7 @@ from textual.widgets import Static
 
 from keeltui.chief.failure_words import failure_words
 from keeltui.chief.streaming import StreamBuffer, body_blocks, changed_span, reserved_rows, split_settled
+from keeltui.chief.thinking import thinking_block
 from keeltui.panes.bindings import bind
 from keeltui.panes.versions import folded_line, status_mark
 
@@ -102,14 +103,20 @@ class ChatMessage(Static, can_focus=True):
     BINDINGS = [
         bind("copy_message", "copy", "Copy"),
         bind("toggle_version", "toggle_version", "Show/hide"),
+        bind("toggle_thinking", "toggle_thinking", "Thinking"),
     ]
 
     unfolded = False
     """An earlier version (status ``superseded``) is drawn folded until Enter unfolds it."""
 
     def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "complete",
-                 *, plain_first: bool = False, parts: list | None = None, id: str | None = None) -> None:
-        """``plain_first``: draw the text as it is for the first frame, Markdown right after."""
+                 *, plain_first: bool = False, parts: list | None = None, id: str | None = None, thinking: str = "",
+                 thought_secs: float | None = None) -> None:
+        """``plain_first``: draw the text as it is for the first frame, Markdown right after.
+        ``thinking``: a reasoning model's thinking, drawn dim and folded above the text."""
+        self.thinking = thinking
+        self.thought_secs = thought_secs
+        self.thinking_unfolded = False
         self.row_id = row_id
         self.role = role
         self.speaker = speaker
@@ -136,10 +143,12 @@ class ChatMessage(Static, can_focus=True):
             return header
         if self.status == "superseded" and not self.unfolded:
             return folded_line(header, body)
+        block = thinking_block(self.thinking, self.thought_secs, live=False, unfolded=self.thinking_unfolded)
+        head = [header, block] if block is not None else [header]
         if self._plain:
             # No Markdown parser before the first frame (~40 ms of imports).
-            return Group(header, Text(body))
-        return Group(header, *body_renderables(self.row_text))
+            return Group(*head, Text(body))
+        return Group(*head, *body_renderables(self.row_text))
 
     def set_content(self, content: str, status: str | None = None, parts: list | None = None) -> None:
         self.row_text = content
@@ -154,7 +163,18 @@ class ChatMessage(Static, can_focus=True):
         copy_row_text(self, self.row_text)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_thinking":
+            return bool(self.thinking.strip())
         return self.status == "superseded" if action == "toggle_version" else True
+
+    def action_toggle_thinking(self) -> None:
+        self.thinking_unfolded = not self.thinking_unfolded
+        self.update(self._renderable())
+
+    def set_thinking(self, thinking: str, thought_secs: float | None) -> None:
+        if (thinking, thought_secs) != (self.thinking, self.thought_secs):
+            self.thinking, self.thought_secs = thinking, thought_secs
+            self.update(self._renderable())
 
     def action_toggle_version(self) -> None:
         self.unfolded = not self.unfolded
@@ -185,7 +205,7 @@ class StreamingReply(Widget, can_focus=True):
     StreamingReply:focus { background: $boost; }
     """
 
-    BINDINGS = [bind("copy_message", "copy", "Copy")]
+    BINDINGS = [bind("copy_message", "copy", "Copy"), bind("toggle_thinking", "toggle_thinking", "Thinking")]
 
     # Set by the layout pass that measured the box; Textual's default reactive then asks
     # for a second layout, which repainted the whole room a second time at every growth.
@@ -216,6 +236,11 @@ class StreamingReply(Widget, can_focus=True):
         self._reserved = 0
         self._timer: Timer | None = None
         self._drawn_at = 0.0
+        self.thinking = ""
+        """The stored thinking (a row drawn from the store); live, it comes from ``buffer.thinking``."""
+        self.thought_secs: float | None = None
+        self.thinking_unfolded = False
+        self._head_key: tuple | None = None
 
     def on_mount(self) -> None:
         if self._live:
@@ -258,6 +283,24 @@ class StreamingReply(Widget, can_focus=True):
     def _header_lines(self) -> list[Strip]:
         return self._lines(speaker_header(self.speaker, self.status, self.parts)) or [GAP]
 
+    def _thinking_now(self) -> tuple[str, float | None, bool]:
+        """(text, seconds, still thinking) of the thinking drawn above the answer."""
+        live = self.buffer.thinking
+        if self._live and live.text:
+            return live.text, live.seconds(), self.status == "streaming" and not live.ended
+        return self.thinking, self.thought_secs, False
+
+    def _head_rows(self) -> int:
+        """The header and the thinking block above the text, rebuilt when either changed."""
+        text, secs, thinking = self._thinking_now()
+        key = (self._width, self.status, len(text), round(secs or 0) if thinking else secs, thinking,
+               self.thinking_unfolded, len(self.parts))
+        if key != self._head_key or not self._head:
+            self._head_key = key
+            block = thinking_block(text, secs, live=thinking, unfolded=self.thinking_unfolded)
+            self._head = self._header_lines() + (self._lines(block) if block is not None else [])
+        return len(self._head)
+
     def _lines(self, renderable) -> list[Strip]:
         console = self.app.console
         options = console.options.update(width=max(1, self._width), highlight=False)
@@ -269,7 +312,8 @@ class StreamingReply(Widget, can_focus=True):
     def _rebuild(self, full: bool) -> None:
         """Bring the cached strips up to date with ``row_text``."""
         blocks, tail = split_settled(self.row_text)
-        self._head = self._header_lines()
+        self._head_key = None  # the header (its status, a failure's words) may have changed
+        self._head_rows()
         if full:
             self._settled, self._settled_blocks = [], 0
         for block in blocks[self._settled_blocks:]:
@@ -307,7 +351,7 @@ class StreamingReply(Widget, can_focus=True):
         if width != self._width:
             self._width = width
             self._rebuild(full=True)
-        return len(self._head or [GAP]) + self._box_rows()
+        return self._head_rows() + self._box_rows()
 
     def on_resize(self) -> None:
         # The layout that resized the box painted all of it, yet Textual also marks the
@@ -319,8 +363,9 @@ class StreamingReply(Widget, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         # The reserved rows below the text are empty room (no bar, no background): only
         # rows that hold text belong to the barred box.
+        head = self._head_rows()  # brought up to date before its lines are drawn
         strips = super().render_lines(crop)
-        text_rows = self.styles.gutter.top + len(self._head or [GAP]) + self._body_lines
+        text_rows = self.styles.gutter.top + head + self._body_lines
         last = self.outer_size.height - self.styles.gutter.bottom
         if crop.bottom <= text_rows or not (self._live and self.status == "streaming"):
             return strips
@@ -330,8 +375,8 @@ class StreamingReply(Widget, can_focus=True):
     def render_line(self, y: int) -> Strip:
         if self._width <= 0:
             return Strip.blank(self.size.width)
-        head = self._head or self._header_lines()
-        line = head[y] if y < len(head) else self._body(y - len(head))
+        head = len(self._head)  # built by the layout (get_content_height) and the flush
+        line = self._head[y] if y < head else self._body(y - head)
         # The box's colours under the text, as a ChatMessage (a Static) draws the same row.
         return line.apply_style(self.rich_style)
 
@@ -341,6 +386,14 @@ class StreamingReply(Widget, can_focus=True):
         self.buffer.append(text)
 
     def _flush(self) -> None:
+        if self._width > 0 and self.buffer.thinking.text:
+            rows = len(self._head)
+            key = self._head_key
+            if self._head_rows() != rows:
+                self.post_message(self.Grew())
+                self.refresh(layout=True)
+            elif self._head_key != key:
+                self.refresh(Region(0, 0, self.size.width, rows))
         piece = self.buffer.drain()
         if not piece or self._width <= 0:
             if piece:
@@ -364,22 +417,23 @@ class StreamingReply(Widget, can_focus=True):
         """The cells a flush changed, in content coordinates: the new words, and the bar
         and words of a reserved row that became a text row (not the line across the pane)."""
         bar = self.styles.gutter.left
+        top = len(self._head)
         regions = []
         for i in range(self._body_lines):
             new = self._body(i)
             if i >= len(before):
                 # On focus the whole text row takes the box's background, not only its words.
                 width = self.outer_size.width if self.has_focus else bar + max(1, new.cell_length)
-                regions.append(Region(-bar, 1 + i, width, 1))
+                regions.append(Region(-bar, top + i, width, 1))
             elif new is before[i] or new == before[i]:
                 continue  # settled lines keep their strips: no cell by cell look
             elif (span := changed_span(before[i], new)) is not None:
-                regions.append(Region(span[0], 1 + i, span[1] - span[0], 1))
+                regions.append(Region(span[0], top + i, span[1] - span[0], 1))
         if len(before) > self._body_lines:
             # The tail now takes fewer lines (plain lines became Markdown, whose soft breaks
             # join them): the rows it gave up are the box's reserve again, drawn blank.
             gave_up = len(before) - self._body_lines
-            regions.append(Region(-bar, 1 + self._body_lines, self.outer_size.width, gave_up))
+            regions.append(Region(-bar, top + self._body_lines, self.outer_size.width, gave_up))
         return regions
 
     def finish(self, content: str, status: str, parts: list | None = None) -> None:
@@ -404,3 +458,17 @@ class StreamingReply(Widget, can_focus=True):
 
     def action_copy(self) -> None:
         copy_row_text(self, self.row_text)
+
+    def set_thinking(self, thinking: str, thought_secs: float | None) -> None:
+        """The stored thinking (at the end of the stream: the exact seconds)."""
+        self.thinking, self.thought_secs = thinking, thought_secs
+        self.refresh(layout=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_thinking":
+            return bool(self._thinking_now()[0].strip())
+        return True
+
+    def action_toggle_thinking(self) -> None:
+        self.thinking_unfolded = not self.thinking_unfolded
+        self.refresh(layout=True)

@@ -26,6 +26,8 @@ class StatusLine(Widget):
     state: reactive[StatusState] = reactive(StatusState, always_update=True)
     message: reactive[str] = reactive("")
     """A one-line notice from the app (a worker failure, the brain going away)."""
+    model: reactive[str] = reactive("")
+    """The Chief room's chat model, shown at the end of the line (the model picker changes it)."""
 
     def render(self) -> Text:
         line = render_status(self.state)
@@ -43,6 +45,8 @@ class StatusLine(Widget):
         if self.state.judge and not self.state.quiet and "judge:" not in line and not self.state.no_evidence:
             extras.append(f"judge: {self.state.judge}")
         tail = Text()
+        if self.model:
+            extras.append(f"model: {one_line(self.model, 60)}")
         if extras:
             tail.append("  ·  " + "  ·  ".join(extras), style="dim")
         if self.message:

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from typing import Callable
 
 from keeltui.brain import (
-    Brain, BrainError, BrainHTTPError, StreamDone, TextDelta, Usage, estimate_tokens, is_context_overflow,
+    Brain, BrainError, BrainHTTPError, StreamDone, TextDelta, ThinkingDelta, Usage, estimate_tokens, is_context_overflow,
 )
 from keeltui.chief import context as chief_context
 from keeltui.chief import controls
 from keeltui.chief import failure_words as fw
+from keeltui.chief.thinking import LiveThinking
 from keeltui.chief.turn_kinds import NOTICE, SUMMARY, SUMMARY_SOURCE
 from keeltui.config import Config
 from keeltui.store import Row, Store, StoreWriteError
@@ -106,22 +107,25 @@ class ChiefTurns:
         on_start: Callable[[int], None] | None = None,
         stop: asyncio.Event | None = None,
         on_unsaved: Callable[[str], None] | None = None,
+        on_thinking: Callable[[str], None] | None = None,
     ) -> TurnResult:
         """Stream the companion's reply to ``user_id`` into a new row.
 
         Never raises for brain failures: the partial reply is kept (status
         ``partial``) and the error is returned in one line. Setting ``stop`` ends the
         stream at once (even before its first chunk); the text so far is kept as
-        ``stopped``.
+        ``stopped``. A reasoning model's thinking goes to ``on_thinking`` and is stored
+        with the row, apart from its text (never sent back as context).
 
         ``on_unsaved`` hears, once, that the reply can no longer be written (disk full)
         while it goes on streaming to the screen.
         """
         if stop is not None:
-            return await self._reply_until_stopped(user_id, on_delta, on_start, stop, on_unsaved)
-        return await self._reply(user_id, on_delta, on_start, None, on_unsaved)
+            return await self._reply_until_stopped(user_id, on_delta, on_start, stop, on_unsaved, on_thinking)
+        return await self._reply(user_id, on_delta, on_start, None, on_unsaved, on_thinking)
 
-    async def _reply(self, user_id, on_delta, on_start, stop: asyncio.Event | None, on_unsaved=None) -> TurnResult:
+    async def _reply(self, user_id, on_delta, on_start, stop: asyncio.Event | None, on_unsaved=None,
+                     on_thinking=None) -> TurnResult:
         """The reply itself; ``stop`` only says whether a cancellation is the owner's stop."""
         messages = self.context()
         messages = await self._compacted_before_call(messages)
@@ -131,6 +135,7 @@ class ChiefTurns:
         if on_start is not None:
             on_start(reply_id)
         pieces: list[str] = []
+        thought = LiveThinking(self._clock)
         last_persist = self._clock()
         usage: Usage | None = None
         retried = False
@@ -141,15 +146,21 @@ class ChiefTurns:
             while True:
                 try:
                     async for event in self.brain.stream("chief", messages):
-                        if isinstance(event, TextDelta):
-                            pieces.append(event.text)
-                            if on_delta is not None:
-                                on_delta(event.text)
+                        if isinstance(event, (TextDelta, ThinkingDelta)):
+                            if isinstance(event, ThinkingDelta):
+                                thought.append(event.text)
+                                if on_thinking is not None:
+                                    on_thinking(event.text)
+                            else:
+                                thought.end()
+                                pieces.append(event.text)
+                                if on_delta is not None:
+                                    on_delta(event.text)
                             now = self._clock()
                             if now - last_persist >= PERSIST_EVERY_SECS:
                                 last_persist = now
                                 try:
-                                    self.store.update_message(reply_id, content="".join(pieces))
+                                    self.store.update_message(reply_id, content="".join(pieces), **_thought_fields(thought))
                                 except StoreWriteError as exc:
                                     # The disk is full: the text goes on to the screen, which says so.
                                     if on_unsaved is not None and not unsaved_said:
@@ -180,37 +191,41 @@ class ChiefTurns:
             # owner's stop keeps the text as stopped; anything else (the app closing on
             # a signal) marks it cut off with everything received.
             text = "".join(pieces)
+            thought.end()
             if stop is not None and stop.is_set():
-                self.store.update_message(reply_id, content=text, status=controls.STOPPED)
+                self.store.update_message(reply_id, content=text, status=controls.STOPPED, **_thought_fields(thought))
             else:
                 self._settle_cut_off(reply_id, text, "keeltui closed before the reply was complete")
             raise
+        thought.end()
+        thinking = _thought_fields(thought)
         text = "".join(pieces)
         if error is not None:
             part = await self._failure_part(error, bool(text), folded)
             status = "partial" if text else "error"
-            if (unsaved := self._write_or_unsaved(reply_id, text, status, [part])) is not None:
+            if (unsaved := self._write_or_unsaved(reply_id, text, status, [part], thinking=thinking)) is not None:
                 return unsaved
             return TurnResult(reply_id, text, None, error=fw.failure_words(status, [part]))
         if not text.strip():
             # A 200 with no usable stream (a proxy's HTML page, an empty answer) is a failure too.
             problem = f"the brain at {self.brain.base_url} sent an empty or unreadable reply"
             part = fw.error_part(fw.UNREADABLE, problem, url=self.brain.base_url)
-            if (unsaved := self._write_or_unsaved(reply_id, "", "error", [part])) is not None:
+            if (unsaved := self._write_or_unsaved(reply_id, "", "error", [part], thinking=thinking)) is not None:
                 return unsaved
             return TurnResult(reply_id, "", None, error=fw.failure_words("error", [part]))
-        if (unsaved := self._write_or_unsaved(reply_id, text, "complete", None, usage)) is not None:
+        if (unsaved := self._write_or_unsaved(reply_id, text, "complete", None, usage, thinking=thinking)) is not None:
             return unsaved
         compact = usage is not None and chief_context.needs_compaction(usage.fraction, self.config.chief.compact_at)
         return TurnResult(reply_id, text, usage, needs_compaction=compact)
 
     def _write_or_unsaved(self, reply_id: int, text: str, status: str, parts: list | None,
-                          usage: Usage | None = None) -> TurnResult | None:
-        """Settle the reply row; when the write fails (disk full), a result that says the
-        text is on screen only (the row stays as last written until :meth:`save_unsaved`)."""
+                          usage: Usage | None = None, *, thinking: dict | None = None) -> TurnResult | None:
+        """Settle the reply row (``thinking``: its thinking's fields); when the write fails
+        (disk full), a result that says the text is on screen only (the row stays as last
+        written until :meth:`save_unsaved`)."""
         try:
             self.store.update_message(reply_id, content=text, status=status, parts=parts,
-                                      usage=usage.as_dict() if usage else None)
+                                      usage=usage.as_dict() if usage else None, **(thinking or {}))
             return None
         except StoreWriteError as exc:
             part = fw.error_part(fw.UNSAVED, str(exc), detail=_why_unsaved(str(exc)))
@@ -317,7 +332,8 @@ class ChiefTurns:
                 return newest
         return newest
 
-    async def _reply_until_stopped(self, user_id, on_delta, on_start, stop: asyncio.Event, on_unsaved=None) -> TurnResult:
+    async def _reply_until_stopped(self, user_id, on_delta, on_start, stop: asyncio.Event, on_unsaved=None,
+                                   on_thinking=None) -> TurnResult:
         reply_id: list[int] = []
         shown: list[str] = []
 
@@ -331,7 +347,7 @@ class ChiefTurns:
             if on_delta is not None:
                 on_delta(piece)
 
-        streaming = asyncio.ensure_future(self._reply(user_id, delta, started, stop, on_unsaved))
+        streaming = asyncio.ensure_future(self._reply(user_id, delta, started, stop, on_unsaved, on_thinking))
         stopping = asyncio.ensure_future(stop.wait())
         await asyncio.wait({streaming, stopping}, return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
@@ -393,3 +409,9 @@ def _why_unsaved(line: str) -> str:
     if "read-only" in lowered or "readonly" in lowered:
         return "the database is read-only"
     return "the database could not be written"
+
+
+def _thought_fields(thought: LiveThinking) -> dict:
+    """What ``update_message`` stores of a reply's thinking (nothing for a model that did not think)."""
+    text = thought.text
+    return {"thinking": text, "thought_secs": thought.seconds()} if text else {}
