@@ -69,6 +69,14 @@ class ComposerInput(TextArea):
             self.post_message(self.EndWanted())
             return
         await super()._on_key(event)
+        if not event._stop_propagation:
+            # Not typed text: a key bound here or above (Backspace, ←, Ctrl+↑, Escape).
+            # Run its binding now, as the app would once the key had bubbled up to it:
+            # by then the keys behind it in this field's queue (one read over SSH) would
+            # already have been typed, and Backspace would eat the wrong letter.
+            if await self.app._check_bindings(event.key):
+                event.stop()
+                event.prevent_default()
 
 
 class Composer(Horizontal):

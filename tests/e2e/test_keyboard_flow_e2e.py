@@ -32,7 +32,8 @@ def test_a_burst_with_enter_sends_what_came_before_and_keeps_what_came_after(tmp
     tmux.width, tmux.height = size
     tmux.start(keeltui_command(_config(tmp_path, loopback)), e2e_env)
     tmux.wait_text(PLACEHOLDER)
-    tmux.send("hello there", "Enter", "next words")  # one send-keys: one burst
+    # One send-keys: one burst. Backspace is a key binding, the rest typed text.
+    tmux.send("hello therx", "BSpace", "e", "Enter", "next words")
     screen = tmux.wait_text("Hello from the loopback brain.")
     assert _sent(tmp_path) == ["hello there"], screen
     lines = screen.splitlines()
