@@ -36,6 +36,7 @@ from keeltui.messages import (
 from keeltui.messages import ContextChanged
 from keeltui.messages import ChiefFirstChunk
 from keeltui.chief import controls as chief_controls
+from keeltui.chief.editing import Edit
 from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITING, RoomControls
 from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
@@ -144,7 +145,7 @@ class KeelApp(App):
         self._main: MainScreen | None = None
         self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
         self._stop_reply: asyncio.Event | None = None  # how to stop the reply on its way (not its state)
-        self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
+        self._editing: Edit | None = None  # the open edit of the last message (Ctrl+↑), shown above the composer
         self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
 
     # -- layout ---------------------------------------------------------------------
@@ -745,16 +746,37 @@ class KeelApp(App):
         if self.quiet or self.reply_phase != REPLY_IDLE or not chief_controls.can_edit(user, reply):
             self.bell()
             return
-        self._editing = user.id
-        self.room.composer.input.load_text(user.content)
-        self.room.composer.input.move_cursor(self.room.composer.input.document.end)  # ready to type on
+        field = self.room.composer.input
+        # A second Ctrl+↑ keeps the draft the first one saved: Escape must give that back.
+        draft = self._editing.draft if self._editing is not None else field.text
+        self._set_editing(Edit(user.id, user.created_at, draft))
+        field.load_text(user.content)
+        field.move_cursor(field.document.end)  # ready to type on
         self.room.composer.focus_input()
-        self.status_line.message = "Editing your last message: Enter resends it (the old one is kept, folded)."
+
+    def _set_editing(self, edit: Edit | None) -> None:
+        """The one place the edit state changes: the line above the composer follows it."""
+        self._editing = edit
+        self.room.edit_note = edit.note() if edit is not None else ""
+
+    @on(RoomControls.EditCancelled)
+    def _edit_cancelled(self) -> None:
+        """Escape while editing: the draft the composer held comes back; nothing is sent."""
+        edit = self._editing
+        if edit is None:
+            return
+        self._set_editing(None)
+        field = self.room.composer.input
+        field.load_text(edit.draft)
+        field.move_cursor(field.document.end)
+        self.room.composer.focus_input()
 
     def _resend_edited(self, text: str) -> int | None:
-        editing, self._editing = self._editing, None
-        if editing is None:  # nothing is being edited: nothing to resend
+        edit = self._editing
+        self._set_editing(None)
+        if edit is None:  # nothing is being edited: nothing to resend
             return None
+        editing = edit.user_id
         _, old_reply = self.chief.last_exchange()
         user_id = self.chief.resend_edited(editing, text)
         if user_id is not None:

@@ -40,6 +40,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("chief_retry", "f5", "room", "ask again after a failed, cut or stopped reply"),
     KeyAction("regenerate", "ctrl+r", "room", "regenerate the last reply"),
     KeyAction("edit_last", "ctrl+up", "room", "edit and resend your last message"),
+    KeyAction("edit_cancel", "escape", "room", "cancel the edit: the draft you had comes back"),
     KeyAction("search_room", "ctrl+f", "room", "search the whole room"),
     KeyAction("search_older", "up", "search", "the older search match"),
     KeyAction("search_newer", "down", "search", "the newer search match"),

@@ -43,12 +43,15 @@ class RoomControls(Vertical):
         bind("chief_retry", "retry", "Retry"),
         bind("regenerate", "regenerate", "Regenerate", show=False),
         bind("edit_last", "edit_last", "Edit last", show=False),
+        bind("edit_cancel", "edit_cancel", "Cancel edit"),
         bind("search_room", "search", "Search"),
     ]
 
     # ``var``: the keys and the footer follow these (watchers); nothing here is drawn from them.
     reply_phase: var[str] = var(REPLY_IDLE)
     retry_ready: var[bool] = var(False)
+    edit_note: var[str] = var("")
+    """While the last message is being edited: what the line above the composer says."""
 
     # What the room (the subclass, ChiefRoom) provides and these controls act on.
     _streaming: StreamingReply | None
@@ -77,6 +80,9 @@ class RoomControls(Vertical):
     class EditWanted(Message):
         """Put the last user turn back in the composer, to change and resend."""
 
+    class EditCancelled(Message):
+        """Escape while editing: give the composer its draft back, resend nothing."""
+
     @property
     def replying(self) -> bool:
         return self.reply_phase != REPLY_IDLE
@@ -89,6 +95,10 @@ class RoomControls(Vertical):
     def watch_retry_ready(self) -> None:
         self.refresh_bindings()
 
+    def watch_edit_note(self, note: str) -> None:
+        self.query_one(WorkingIndicator).note = note
+        self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "stop_reply":
             return self.replying  # otherwise Escape falls through to "leave the composer"
@@ -96,6 +106,8 @@ class RoomControls(Vertical):
             return self.retry_ready and not self.replying
         if action in ("regenerate", "edit_last"):
             return not self.replying
+        if action == "edit_cancel":
+            return bool(self.edit_note)  # otherwise Escape falls through to "leave the composer"
         return True
 
     def action_stop_reply(self) -> None:
@@ -109,6 +121,9 @@ class RoomControls(Vertical):
 
     def action_edit_last(self) -> None:
         self.post_message(self.EditWanted())
+
+    def action_edit_cancel(self) -> None:
+        self.post_message(self.EditCancelled())
 
     async def action_search(self) -> None:
         # Mounted on first use: the first frame does not pay for a search field.
