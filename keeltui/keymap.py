@@ -47,6 +47,10 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("search_close", "escape", "search", "close the search"),
     KeyAction("room_first", "home", "room log", "the room's first row"),
     KeyAction("room_latest", "end", "room log", "back to the newest text"),
+    KeyAction("room_page_up", "pageup", "room", "a page back through the room, from the composer too"),
+    KeyAction("room_page_down", "pagedown", "room", "a page forward through the room, from the composer too"),
+    KeyAction("room_top", "ctrl+home", "room", "the room's first row, from the composer too"),
+    KeyAction("room_bottom", "ctrl+end", "room", "the newest row, followed again, from the composer too"),
     # The room's row list (single letters: never while a text field has the focus).
     KeyAction("compose", "i", "row", "back to the composer"),
     KeyAction("row_snooze", "z", "row", "snooze the drift coach for an hour (as F6)"),

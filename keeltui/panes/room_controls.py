@@ -45,6 +45,12 @@ class RoomControls(Vertical):
         bind("edit_last", "edit_last", "Edit last", show=False),
         bind("edit_cancel", "edit_cancel", "Cancel edit"),
         bind("search_room", "search", "Search"),
+        # Priority: they page the room wherever the focus is in it, the composer included
+        # (whose own PageUp would move its cursor). Home/End keep their meaning in a draft.
+        bind("room_page_up", "page(-1)", "Page up", show=False, priority=True),
+        bind("room_page_down", "page(1)", "Page down", show=False, priority=True),
+        bind("room_top", "go_first", "First row", show=False, priority=True),
+        bind("room_bottom", "go_to_end", "Newest", show=False, priority=True),
     ]
 
     # ``var``: the keys and the footer follow these (watchers); nothing here is drawn from them.
@@ -67,6 +73,12 @@ class RoomControls(Vertical):
         def row_widget(self, row_id: int) -> Widget | None: ...
 
         def _widget_for(self, row: RowLike, plain_first: bool = False) -> Widget: ...
+
+        def page(self, direction: int) -> None: ...
+
+        def go_first(self) -> None: ...
+
+        def go_to_end(self) -> None: ...
 
     class StopWanted(Message):
         """Stop the reply on its way (its text so far is kept)."""
@@ -121,6 +133,15 @@ class RoomControls(Vertical):
 
     def action_edit_last(self) -> None:
         self.post_message(self.EditWanted())
+
+    def action_page(self, direction: int) -> None:
+        self.page(direction)
+
+    def action_go_first(self) -> None:
+        self.go_first()
+
+    def action_go_to_end(self) -> None:
+        self.go_to_end()
 
     def action_edit_cancel(self) -> None:
         self.post_message(self.EditCancelled())

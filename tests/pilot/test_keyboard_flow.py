@@ -65,3 +65,87 @@ async def test_edit_enter_supersedes_once_and_a_later_message_is_new(make_app, l
         await wait_for(pilot, lambda: "Answer to the next." in screen_text(app) and idle(app), timeout=20)
         assert users(app) == [("helo", "superseded"), ("hello", "complete"), ("next one", "complete")]
         assert "Answer to the fix." in screen_text(app)  # the edited exchange was not superseded by the new message
+
+
+ROW = re.compile(r"Row (\d+)\.")
+
+
+def visible_rows(app) -> list[int]:
+    return [int(n) for n in ROW.findall(screen_text(app))]
+
+
+def seeded(tmp_path, rows: int) -> None:
+    from tests.support.room_seed import seed_room
+
+    seed_room(tmp_path / "k.db", rows, lambda i: f"Row {i}.")
+
+
+async def test_paging_from_the_composer_a_full_page_each_press_and_home_end_stay_in_the_draft(make_app, tmp_path):
+    seeded(tmp_path, 300)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: 299 in visible_rows(app), what="the newest row")
+        field = app.room.composer.input
+        assert app.focused is field
+        for _ in range(3):
+            before = visible_rows(app)
+            await pilot.press("pageup")
+            await wait_for(pilot, lambda: visible_rows(app) and min(visible_rows(app)) < min(before), what="a page back")
+            after = visible_rows(app)
+            # A full page: the row that stood at the top now stands at the bottom.
+            assert max(after) - min(before) <= 1 and min(before) - min(after) >= 3, (before, after)
+            assert app.focused is field  # paging never takes the keys from the draft
+        for _ in range(3):
+            before = visible_rows(app)
+            await pilot.press("pagedown")
+            await wait_for(pilot, lambda: max(visible_rows(app)) > max(before), what="a page forward")
+            after = visible_rows(app)
+            assert min(after) - max(before) <= 1 and max(after) - max(before) >= 3, (before, after)
+        await wait_for(pilot, lambda: 299 in visible_rows(app), what="back at the newest row")
+        # Home and End keep their text meaning inside a draft: the view does not move.
+        await pilot.press(*"abc def", "home", "X", "end", "Y")
+        await wait_for(pilot, lambda: field.text == "Xabc defY", what="Home and End moving in the draft")
+        assert 299 in visible_rows(app)
+        await pilot.press("ctrl+home")
+        await wait_for(pilot, lambda: 0 in visible_rows(app), what="the first row (Ctrl+Home)")
+        await pilot.press("ctrl+end")
+        await wait_for(pilot, lambda: 299 in visible_rows(app), what="the newest row (Ctrl+End)")
+        assert field.text == "Xabc defY" and app.focused is field
+
+
+async def test_home_then_held_pagedown_reaches_the_newest_row(make_app, tmp_path):
+    seeded(tmp_path, 400)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: 399 in visible_rows(app), what="the newest row")
+        await pilot.press("escape", "home")  # as reported: onto the newest row, then Home
+        await wait_for(pilot, lambda: 0 in visible_rows(app), what="the first row")
+        seen = [visible_rows(app)]
+        for press in range(200):
+            if 399 in seen[-1]:
+                break
+            await pilot.press("pagedown")  # held: no wait for the rows paged in between presses
+            seen.append(visible_rows(app))
+        else:
+            raise AssertionError(f"held PageDown stranded the view; last views {seen[-3:]}")
+        # Never stuck: every press moved the view forward (none stood still, none went back).
+        tops = [min(rows) for rows in seen if rows]
+        assert all(b > a for a, b in zip(tops, tops[1:])), tops
+
+
+async def test_pageup_while_a_reply_streams_is_not_pulled_back(make_app, loopback, tmp_path):
+    seeded(tmp_path, 200)
+    loopback.queue(Reply(chunks=[f"word{i} " for i in range(400)], chunk_delay=0.03))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: 199 in visible_rows(app), what="the newest row")
+        await type_and_send(pilot, "tell me everything")
+        await wait_for(pilot, lambda: re.search(r"word[2-9]\d", screen_text(app)), timeout=20, what="the reply streaming")
+        await pilot.press("pageup", "pageup")
+        await wait_for(pilot, lambda: "word" not in screen_text(app), what="the view paged back")
+        view = visible_rows(app)
+        shown = len(app.store.message(max(r.id for r in app.store.messages(app.store.chief_id()))).content)
+        await wait_for(pilot, lambda: len(app.store.message(
+            max(r.id for r in app.store.messages(app.store.chief_id()))).content) > shown + 200, what="more of the reply")
+        assert visible_rows(app) == view and "word" not in screen_text(app), "the growing reply pulled the view back"
+        assert app.room.replying  # paging did not stop the reply
