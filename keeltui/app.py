@@ -14,7 +14,7 @@ from pathlib import Path
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.message import Message
 from textual.reactive import var
@@ -35,6 +35,7 @@ from keeltui.messages import (
 )
 from keeltui.messages import ContextChanged
 from keeltui.messages import ChiefFirstChunk
+from keeltui import focus_places
 from keeltui.chief import controls as chief_controls
 from keeltui.chief.editing import Edit
 from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITING, RoomControls
@@ -545,6 +546,7 @@ class KeelApp(App):
         if self.ambient is not None:
             self.ambient.quiet = quiet
         self._update_status()
+        focus_places.after_quiet(self, quiet)
 
     # -- the tutor's context: its open session's, shown while the tutor is in view -------
 
@@ -644,6 +646,21 @@ class KeelApp(App):
 
             return isinstance(self.focused, (TextArea, Input))
         return True
+
+    def action_focus_next(self) -> None:
+        focus_places.cycle(self, 1)
+
+    def action_focus_previous(self) -> None:
+        focus_places.cycle(self, -1)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # In place of Textual's own (the bindings; the app has no key_ methods), except that
+        # a typed character no binding took lands in the composer or is refused with a
+        # reason. Textual runs each class's handler: the default is prevented, or App's
+        # would run the bindings a second time.
+        event.prevent_default()
+        if not await self._check_bindings(event.key):
+            focus_places.stray_key(self, event)
 
     def action_leave_composer(self) -> None:
         """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""

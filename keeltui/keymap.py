@@ -84,3 +84,23 @@ def action(binding_id: str) -> KeyAction:
         if entry.id == binding_id:
             return entry
     raise KeyError(binding_id)
+
+
+_KEY_NAMES = {
+    "up": "↑", "down": "↓", "left": "←", "right": "→", "pageup": "PageUp", "pagedown": "PageDown",
+    "escape": "Esc", "enter": "Enter", "home": "Home", "end": "End", "delete": "Delete", "tab": "Tab",
+    "space": "Space", "backspace": "Backspace", "insert": "Insert",
+}
+
+
+def key_label(keys: str) -> str:
+    """How a person reads Textual's key names: ``ctrl+up`` → ``Ctrl+↑``, ``delete,d`` → ``Delete / d``."""
+    labels = []
+    for key in keys.split(","):
+        *modifiers, name = key.strip().split("+")
+        if len(name) == 1 and modifiers:
+            name = name.upper()  # Ctrl+G, as keyboards print it
+        elif len(name) > 1:
+            name = _KEY_NAMES.get(name, name.upper() if name[0] == "f" and name[1:].isdigit() else name.replace("_", " "))
+        labels.append("+".join([*(m.capitalize() for m in modifiers), name]))
+    return " / ".join(labels)

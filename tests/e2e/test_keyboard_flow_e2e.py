@@ -54,3 +54,45 @@ def test_a_burst_with_enter_sends_what_came_before_and_keeps_what_came_after(tmp
     tmux.send("Enter")
     tmux.wait_for(lambda text: text.count("Hello from the loopback brain.") == 3, what="the third reply")
     assert _sent(tmp_path) == ["hello there", "next words", "pasted one\npasted two"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_focus_comes_back_to_the_composer_and_no_typed_key_is_lost(tmp_path, loopback, tmux, e2e_env, size):
+    """Quiet Mode off, Tab, a tab switch, a screen and the search closing: the next words land in the composer."""
+    tmux.width, tmux.height = size
+    tmux.start(keeltui_command(_config(tmp_path, loopback)), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.send("C-g")
+    tmux.wait_text("Master Chief stays hidden")
+    tmux.type("x")  # nowhere to go: the status line says why
+    tmux.wait_text("typing goes nowhere in Quiet Mode · Ctrl+G ends it")
+    tmux.send("C-g")
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("after quiet")
+    tmux.wait_text("after quiet")
+    tmux.send("Tab")  # onto the room's log, not the tab strip
+    tmux.wait_for(lambda text: "Write" in text.splitlines()[-1] or "Leave input" not in text.splitlines()[-1],
+                  what="the footer of the log")
+    tmux.type(" tab")
+    tmux.wait_text("after quiet tab")
+    tmux.send("C-t")
+    tmux.wait_for(lambda text: "after quiet tab" not in text, what="the tutor in view")
+    tmux.send("C-t")
+    tmux.wait_text("after quiet tab")
+    tmux.type(" back")
+    tmux.wait_text("after quiet tab back")
+    tmux.send("F3")
+    tmux.wait_for(lambda text: "after quiet tab back" not in text, what="the day screen")
+    tmux.send("Escape")
+    tmux.wait_text("after quiet tab back")
+    tmux.type(" day")
+    tmux.wait_text("after quiet tab back day")
+    tmux.send("C-f")
+    tmux.wait_text("Find:")
+    tmux.send("Escape")
+    tmux.wait_for(lambda text: "Find:" not in text, what="the search closed")
+    tmux.type(" end")
+    tmux.wait_text("after quiet tab back day end")
+    tmux.send("Enter")
+    tmux.wait_text("Hello from the loopback brain.")
+    assert _sent(tmp_path) == ["after quiet tab back day end"]
