@@ -102,6 +102,7 @@ class KeelApp(App):
         # The drift banner's keys: chords that work while typing, so acting on a drift
         # never means leaving the composer first (or typing a letter into it).
         bind("day", "day", "Your day", priority=True),
+        bind("help", "help", "Help", priority=True),
     ]
 
     # ``var``, not ``reactive``: a reactive of the App repaints the whole screen when it
@@ -701,6 +702,16 @@ class KeelApp(App):
         if self.ambient is not None:
             self.ambient.open_settings()
 
+    def action_help(self) -> None:
+        """F1: every key and every place, from the key registry (remaps applied)."""
+        from keeltui.help_text import help_sections
+        from keeltui.panes.help_screen import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)  # F1 again closes it (this binding comes first)
+        else:
+            self.push_screen(HelpScreen(help_sections(self.config.keys)))
+
     def action_day(self) -> None:
         """Your day: time on task, drifting and away per hour; episodes and focus sessions."""
         from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
@@ -885,6 +896,7 @@ class KeelApp(App):
         yield SystemCommand("Stop focus", "End the running focus session (reported in the room)", self.action_stop_focus)
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
         yield SystemCommand("Your day", "Time on task, drifting and away today (F3)", self.action_day)
+        yield SystemCommand("Keys", "Every key and where it works (F1)", self.action_help)
         if self.tutor is not None:
             yield SystemCommand("Tutor summary", "The open tutor session: mastered, to review", self.tutor.action_summary)
 

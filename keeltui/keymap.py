@@ -35,6 +35,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("stop_focus", "f8", "app", "stop the focus session"),
     KeyAction("settings", "f2", "app", "settings: ambient mode and cadence"),
     KeyAction("day", "f3", "app", "your day: time on task, drifting and away"),
+    KeyAction("help", "f1", "app", "this help: every key, wherever you are"),
     # The Chief room, wherever the focus is inside it.
     KeyAction("stop_reply", "escape", "room", "stop the Chief reply on its way"),
     KeyAction("chief_retry", "f5", "room", "ask again after a failed, cut or stopped reply"),

@@ -149,3 +149,30 @@ async def test_pageup_while_a_reply_streams_is_not_pulled_back(make_app, loopbac
             max(r.id for r in app.store.messages(app.store.chief_id()))).content) > shown + 200, what="more of the reply")
         assert visible_rows(app) == view and "word" not in screen_text(app), "the growing reply pulled the view back"
         assert app.room.replying  # paging did not stop the reply
+
+
+async def test_f1_shows_every_registry_binding_at_80x24_scrolling_and_gives_the_focus_back(make_app):
+    from keeltui.keymap import ACTIONS, key_label
+
+    app = make_app('\n[keys]\nquiet = "ctrl+k"\n')
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Write to the Chief" in screen_text(app), what="the composer")
+        await pilot.press(*"draft")
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: "Esc closes" in screen_text(app), what="the help screen")
+        pages: list[str] = []
+        while not pages or pages[-1] != screen_text(app):
+            pages.append(screen_text(app))
+            assert all(len(line) <= 80 for line in pages[-1].splitlines())
+            await pilot.press("pagedown")
+            await pilot.pause()
+        assert len(pages) > 1, "everything on one 80x24 page: nothing to scroll"
+        # Words wrapped to the next line rejoin: the frame's edges and the column gaps go.
+        seen = " ".join(" ".join(line.strip(" │╭╮╰╯─") .split()) for page in pages for line in page.splitlines())
+        for entry in ACTIONS:
+            assert " ".join(entry.does.split()) in seen, entry
+        assert "Ctrl+K" in seen and key_label("ctrl+up") in seen  # the remap shows, not the default
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "Esc closes" not in screen_text(app), what="the help closed")
+        await pilot.press(*" more")
+        await wait_for(pilot, lambda: app.room.composer.input.text == "draft more", what="typing back in the composer")
