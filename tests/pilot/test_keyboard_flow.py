@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
 
@@ -176,3 +178,52 @@ async def test_f1_shows_every_registry_binding_at_80x24_scrolling_and_gives_the_
         await wait_for(pilot, lambda: "Esc closes" not in screen_text(app), what="the help closed")
         await pilot.press(*" more")
         await wait_for(pilot, lambda: app.room.composer.input.text == "draft more", what="typing back in the composer")
+
+
+# The app's keys between typed words. Home/End move the cursor inside a draft (their text
+# meaning): each comes back with End, so the next word is typed at the end. A dialog, the
+# search, Quiet Mode, the tutor and an edit are each opened and closed again.
+FUZZ_KEYS: tuple[tuple[str, ...], ...] = (
+    ("escape",), ("tab",), ("shift+tab",), ("pageup",), ("pagedown",), ("ctrl+home",), ("ctrl+end",),
+    ("home", "end"), ("enter",), ("enter",), ("f1", "escape"), ("ctrl+f", "escape"), ("ctrl+g", "ctrl+g"),
+    ("ctrl+t", "ctrl+t"), ("ctrl+up", "escape"), ("f3", "escape"), ("alt+enter",),
+)
+# No row letters (i z f F c act on a focused row) and no digits.
+FUZZ_WORDS = ("alpha", "bravo", "delta", "hotel", "papa", "romeo", "tango", "north", "south", "west",
+              "east", "blue", "green", "red", "amber", "salt", "rope", "wheel", "stone", "mango")
+
+
+@pytest.mark.slow  # thirty rounds of typing, each a dialog or a send: seconds on a loaded machine
+async def test_fuzz_every_typed_word_ends_in_one_sent_message_or_the_composer_in_order(make_app, tmp_path):
+    import random
+
+    seeded(tmp_path, 60)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: 59 in visible_rows(app), what="the newest row")
+        for seed in range(2):
+            rng = random.Random(seed)
+            typed: list[str] = []
+            for _ in range(15):
+                word = rng.choice(FUZZ_WORDS)
+                typed.append(word)
+                await pilot.press(*f" {word}")
+                keys = rng.choice(FUZZ_KEYS)
+                await pilot.press(*keys)
+                if "ctrl+g" in keys or "ctrl+t" in keys:
+                    # Back in the room: what comes next is typed where a person would type it.
+                    await wait_for(pilot, lambda: not app.quiet and app.main_screen.panes.active == "chief-tab",
+                                   what="the room back in view")
+            await wait_for(pilot, lambda: idle(app), timeout=20, what="the last reply")
+            sent = [r.content for r in app.store.messages(app.store.chief_id())
+                    if r.role == "user" and r.id > 60 and r.status != "superseded"]
+            words = " ".join(sent).split() + app.room.composer.input.text.split()
+            assert words[-len(typed):] == typed, (seed, typed, sent, app.room.composer.input.text)
+            for text in sent:
+                assert set(text.split()) <= set(FUZZ_WORDS), text  # never an edit's words, never a lost half
+            if app.room.composer.input.text.split():
+                assert app.room.composer.input.text.split()[-1] in screen_text(app)
+            # The next round starts from an empty composer.
+            app.room.composer.focus_input()
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: idle(app) and not app.room.composer.input.text, timeout=20, what="a sent remainder")
