@@ -540,14 +540,15 @@ class KeelApp(App):
 
     # -- Quiet Mode and the status line ------------------------------------------------
 
-    def watch_quiet(self, quiet: bool) -> None:
+    def watch_quiet(self, was_quiet: bool, quiet: bool) -> None:
         if not self.ui_alive:
             return
         self.room.quiet = quiet
         if self.ambient is not None:
             self.ambient.quiet = quiet
         self._update_status()
-        focus_places.after_quiet(self, quiet)
+        if was_quiet != quiet:  # not the watcher's first call, at mount
+            focus_places.after_quiet(self, quiet)
 
     # -- the tutor's context: its open session's, shown while the tutor is in view -------
 
