@@ -14,7 +14,7 @@ from pathlib import Path
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.message import Message
 from textual.reactive import var
@@ -36,7 +36,9 @@ from keeltui.messages import (
 )
 from keeltui.messages import ContextChanged
 from keeltui.messages import ChiefFirstChunk
+from keeltui import focus_places
 from keeltui.chief import controls as chief_controls
+from keeltui.chief.editing import Edit
 from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITING, RoomControls
 from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
@@ -107,6 +109,7 @@ class KeelApp(App):
         # never means leaving the composer first (or typing a letter into it).
         bind("day", "day", "Your day", priority=True),
         bind("that_was_work", "that_was_work", "That was work", priority=True, show=False),
+        bind("help", "help", "Help", priority=True),
     ]
 
     # ``var``, not ``reactive``: a reactive of the App repaints the whole screen when it
@@ -153,7 +156,7 @@ class KeelApp(App):
         self._stop_reply: asyncio.Event | None = None  # how to stop the reply on its way (not its state)
         self._unsaved_reply: TurnResult | None = None
         """A reply shown but not written (disk full): stored by F5 (or the next turn) once it can be."""
-        self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
+        self._editing: Edit | None = None  # the open edit of the last message (Ctrl+↑), shown above the composer
         self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
         self._reply_started_at = 0.0  # monotonic: how long the owner waited (the landed signal)
 
@@ -593,13 +596,15 @@ class KeelApp(App):
 
     # -- Quiet Mode and the status line ------------------------------------------------
 
-    def watch_quiet(self, quiet: bool) -> None:
+    def watch_quiet(self, was_quiet: bool, quiet: bool) -> None:
         if not self.ui_alive:
             return
         self.room.quiet = quiet
         if self.ambient is not None:
             self.ambient.quiet = quiet
         self._update_status()
+        if was_quiet != quiet:  # not the watcher's first call, at mount
+            focus_places.after_quiet(self, quiet)
 
     # -- the tutor's context: its open session's, shown while the tutor is in view -------
 
@@ -712,6 +717,21 @@ class KeelApp(App):
             return isinstance(self.focused, (TextArea, Input))
         return True
 
+    def action_focus_next(self) -> None:
+        focus_places.cycle(self, 1)
+
+    def action_focus_previous(self) -> None:
+        focus_places.cycle(self, -1)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # In place of Textual's own (the bindings; the app has no key_ methods), except that
+        # a typed character no binding took lands in the composer or is refused with a
+        # reason. Textual runs each class's handler: the default is prevented, or App's
+        # would run the bindings a second time.
+        event.prevent_default()
+        if not await self._check_bindings(event.key):
+            focus_places.stray_key(self, event)
+
     def action_leave_composer(self) -> None:
         """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""
         panes = self.main_screen.panes
@@ -750,6 +770,16 @@ class KeelApp(App):
     def action_settings(self) -> None:
         if self.ambient is not None:
             self.ambient.open_settings()
+
+    def action_help(self) -> None:
+        """F1: every key and every place, from the key registry (remaps applied)."""
+        from keeltui.help_text import help_sections
+        from keeltui.panes.help_screen import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)  # F1 again closes it (this binding comes first)
+        else:
+            self.push_screen(HelpScreen(help_sections(self.config.keys)))
 
     def action_day(self) -> None:
         """Your day: the timeline, per-hour bars, episodes, focus sessions, apps (live)."""
@@ -826,16 +856,37 @@ class KeelApp(App):
         if self.quiet or self.reply_phase != REPLY_IDLE or not chief_controls.can_edit(user, reply):
             self.bell()
             return
-        self._editing = user.id
-        self.room.composer.input.load_text(user.content)
-        self.room.composer.input.move_cursor(self.room.composer.input.document.end)  # ready to type on
+        field = self.room.composer.input
+        # A second Ctrl+↑ keeps the draft the first one saved: Escape must give that back.
+        draft = self._editing.draft if self._editing is not None else field.text
+        self._set_editing(Edit(user.id, user.created_at, draft))
+        field.load_text(user.content)
+        field.move_cursor(field.document.end)  # ready to type on
         self.room.composer.focus_input()
-        self.status_line.message = "Editing your last message: Enter resends it (the old one is kept, folded)."
+
+    def _set_editing(self, edit: Edit | None) -> None:
+        """The one place the edit state changes: the line above the composer follows it."""
+        self._editing = edit
+        self.room.edit_note = edit.note() if edit is not None else ""
+
+    @on(RoomControls.EditCancelled)
+    def _edit_cancelled(self) -> None:
+        """Escape while editing: the draft the composer held comes back; nothing is sent."""
+        edit = self._editing
+        if edit is None:
+            return
+        self._set_editing(None)
+        field = self.room.composer.input
+        field.load_text(edit.draft)
+        field.move_cursor(field.document.end)
+        self.room.composer.focus_input()
 
     def _resend_edited(self, text: str) -> int | None:
-        editing, self._editing = self._editing, None
-        if editing is None:  # nothing is being edited: nothing to resend
+        edit = self._editing
+        self._set_editing(None)
+        if edit is None:  # nothing is being edited: nothing to resend
             return None
+        editing = edit.user_id
         _, old_reply = self.chief.last_exchange()
         user_id = self.chief.resend_edited(editing, text)
         if user_id is not None:
@@ -1036,6 +1087,7 @@ class KeelApp(App):
         yield SystemCommand("Persona", "See and edit the Chief's system prompt", self.action_persona)
         yield SystemCommand("Your day", "Time on task, drifting and away today (F3)", self.action_day)
         yield SystemCommand("That was work", "The drift on screen was not drift: tell the judge (F10)", self.action_that_was_work)
+        yield SystemCommand("Keys", "Every key and where it works (F1)", self.action_help)
         if self.tutor is not None:
             yield SystemCommand("Tutor summary", "The open tutor session: mastered, to review", self.tutor.action_summary)
 

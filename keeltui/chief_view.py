@@ -252,7 +252,16 @@ class ChiefRoom(RoomControls):
 
     def on_mount(self) -> None:
         # After the first frame, which the log lays out at its bottom itself (RoomLog.arrange).
-        self.call_after_refresh(self.log_view.anchor)
+        self.call_after_refresh(self._anchor_log)
+
+    def _anchor_log(self) -> None:
+        # Anchoring scrolls to the end: a PageUp pressed in the first frames (the app
+        # starts in the composer, where PageUp pages the room) must not be undone by it.
+        log = self.log_view
+        y, paged_back = log.scroll_y, log.scroll_y < log.max_scroll_y
+        log.anchor()
+        if paged_back:
+            log.scroll_to(y=y, animate=False, immediate=True)  # releases the anchor, as a key's scroll does
 
     @property
     def log_view(self) -> RoomLog:
@@ -262,9 +271,11 @@ class ChiefRoom(RoomControls):
     def composer(self) -> Composer:
         return self.query_one(Composer)
 
-    def watch_quiet(self, quiet: bool) -> None:
+    def watch_quiet(self, was_quiet: bool, quiet: bool) -> None:
         self.set_class(quiet, "-quiet")
-        if not quiet:
+        if was_quiet and not quiet:
+            # Only on the way out of Quiet Mode: at mount (the watcher runs then too) this
+            # deferred scroll would undo a PageUp pressed in the first frames.
             self.log_view.scroll_end(animate=False)
 
     # -- rows in --------------------------------------------------------------------
@@ -317,8 +328,13 @@ class ChiefRoom(RoomControls):
         """
         log = self.log_view
         wanted = {row.id for row in rows}
+        focused = self.app.focused
         for child in list(log.children):
             if getattr(child, "row_id", None) not in wanted:
+                if child is focused:
+                    # As in _prune: the log keeps the keys. Left on a row on its way out,
+                    # they went nowhere (Home, then PageDown did nothing until End).
+                    self.screen.set_focus(log, scroll_visible=False)
                 child.remove()
         kept = {w.row_id: w for w in self._rows() if w.row_id in wanted}
         for row in rows:
@@ -378,6 +394,9 @@ class ChiefRoom(RoomControls):
         if not rows:
             self._no_older = True
             return
+        mounted_ids = self.mounted_ids
+        if mounted_ids and rows[-1].id >= mounted_ids[0]:
+            return  # asked for before the window was replaced (Ctrl+Home at start-up): not older than it
         log = self.log_view
         first = log.children[0] if log.children else None
         if first is not None:
@@ -454,6 +473,17 @@ class ChiefRoom(RoomControls):
     def on_composer_input_end_wanted(self, event: ComposerInput.EndWanted) -> None:
         event.stop()
         self.go_to_end()
+
+    def page(self, direction: int) -> None:
+        """A full page back (-1) or forward (1), whatever has the focus in the room."""
+        if direction < 0:
+            self.log_view.action_page_up()
+        else:
+            self.log_view.action_page_down()
+
+    def go_first(self) -> None:
+        """The room's first row (paged in if it is not mounted), as Home on the log."""
+        self.log_view.action_scroll_home()
 
     def go_to_end(self) -> None:
         """End: the newest rows, followed again (paged back in if they were pruned)."""

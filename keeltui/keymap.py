@@ -37,17 +37,23 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("day", "f3", "app", "your day: time on task, drifting and away"),
     KeyAction("that_was_work", "f10", "app", "that was work: the drift on screen was not drift"),
     KeyAction("day_work", "w", "day view", "that was work: the chosen drift episode was not drift"),
+    KeyAction("help", "f1", "app", "this help: every key, wherever you are"),
     # The Chief room, wherever the focus is inside it.
     KeyAction("stop_reply", "escape", "room", "stop the Chief reply on its way"),
     KeyAction("chief_retry", "f5", "room", "ask again after a failed, cut or stopped reply"),
     KeyAction("regenerate", "ctrl+r", "room", "regenerate the last reply"),
     KeyAction("edit_last", "ctrl+up", "room", "edit and resend your last message"),
+    KeyAction("edit_cancel", "escape", "room", "cancel the edit: the draft you had comes back"),
     KeyAction("search_room", "ctrl+f", "room", "search the whole room"),
     KeyAction("search_older", "up", "search", "the older search match"),
     KeyAction("search_newer", "down", "search", "the newer search match"),
     KeyAction("search_close", "escape", "search", "close the search"),
     KeyAction("room_first", "home", "room log", "the room's first row"),
     KeyAction("room_latest", "end", "room log", "back to the newest text"),
+    KeyAction("room_page_up", "pageup", "room", "a page back through the room, from the composer too"),
+    KeyAction("room_page_down", "pagedown", "room", "a page forward through the room, from the composer too"),
+    KeyAction("room_top", "ctrl+home", "room", "the room's first row, from the composer too"),
+    KeyAction("room_bottom", "ctrl+end", "room", "the newest row, followed again, from the composer too"),
     # The room's row list (single letters: never while a text field has the focus).
     KeyAction("compose", "i", "row", "back to the composer"),
     KeyAction("row_snooze", "z", "row", "snooze the drift coach for an hour (as F6)"),
@@ -138,3 +144,21 @@ def remap_problem(remaps: dict[str, str]) -> tuple[str, str] | None:
                 return binding_id, (f"{key!r} is also the key of {other.id!r} ({other.does}, {other.where}): "
                                     f"one of the two would never fire")
     return None
+_KEY_NAMES = {
+    "up": "↑", "down": "↓", "left": "←", "right": "→", "pageup": "PageUp", "pagedown": "PageDown",
+    "escape": "Esc", "enter": "Enter", "home": "Home", "end": "End", "delete": "Delete", "tab": "Tab",
+    "space": "Space", "backspace": "Backspace", "insert": "Insert",
+}
+
+
+def key_label(keys: str) -> str:
+    """How a person reads Textual's key names: ``ctrl+up`` → ``Ctrl+↑``, ``delete,d`` → ``Delete / d``."""
+    labels = []
+    for key in keys.split(","):
+        *modifiers, name = key.strip().split("+")
+        if len(name) == 1 and modifiers:
+            name = name.upper()  # Ctrl+G, as keyboards print it
+        elif len(name) > 1:
+            name = _KEY_NAMES.get(name, name.upper() if name[0] == "f" and name[1:].isdigit() else name.replace("_", " "))
+        labels.append("+".join([*(m.capitalize() for m in modifiers), name]))
+    return " / ".join(labels)

@@ -30,7 +30,14 @@ class ComposerInput(TextArea):
     """
 
     class Send(Message):
-        """Enter was pressed."""
+        """Enter was pressed; ``text`` is what the field held at that key (it is cleared)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    sending_held = False
+    """Set by the composer while a turn runs: Enter rings the bell and keeps the draft."""
 
     class EndWanted(Message):
         """End in an empty composer: the owner wants the end of the room."""
@@ -43,7 +50,14 @@ class ComposerInput(TextArea):
         if event.key == "enter":
             event.stop()
             event.prevent_default()
-            self.post_message(self.Send())
+            if self.sending_held:
+                self.app.bell()
+                return
+            # Taken now, at the key: keys behind it in the queue (type-ahead in one read)
+            # land in the cleared field, never in the message being sent.
+            text = self.text
+            self.clear()
+            self.post_message(self.Send(text))
             return
         if event.key in ("alt+enter", "ctrl+j"):
             event.stop()
@@ -57,6 +71,14 @@ class ComposerInput(TextArea):
             self.post_message(self.EndWanted())
             return
         await super()._on_key(event)
+        if not event._stop_propagation:
+            # Not typed text: a key bound here or above (Backspace, ←, Ctrl+↑, Escape).
+            # Run its binding now, as the app would once the key had bubbled up to it:
+            # by then the keys behind it in this field's queue (one read over SSH) would
+            # already have been typed, and Backspace would eat the wrong letter.
+            if await self.app._check_bindings(event.key):
+                event.stop()
+                event.prevent_default()
 
 
 class Composer(Horizontal):
@@ -140,6 +162,8 @@ class Composer(Horizontal):
         self.input.focus()
 
     def watch_busy(self, busy: bool) -> None:
+        for field in self.query(ComposerInput):
+            field.sending_held = busy
         # Send is visibly off while a turn runs (typing a draft stays possible).
         for button in self.query(Button):
             button.disabled = busy
@@ -167,7 +191,9 @@ class Composer(Horizontal):
 
     def on_composer_input_send(self, event: ComposerInput.Send) -> None:
         event.stop()
-        self._send()
+        text = event.text.strip()
+        if text:
+            self.post_message(self.Submitted(self, text))
 
     def _send(self) -> None:
         if self.busy:
