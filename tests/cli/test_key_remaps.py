@@ -34,6 +34,6 @@ def test_a_remap_that_eats_typing_or_collides_exits_2_and_doctor_says_so(tmp_pat
 def test_safe_remaps_and_the_default_escape_sharing_are_accepted(tmp_path):
     config = write_config(tmp_path / "c.toml", "http://127.0.0.1:9/v1",
                           f'[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "s"}"\n'
-                          '[keys]\nquit = "ctrl+x"\nstop_reply = "escape,f10"\nrow_up = "k"\n')
+                          '[keys]\nquit = "ctrl+x"\nstop_reply = "escape,f12"\nrow_up = "k"\n')
     out = run_keeltui(config, "status")
     assert out.returncode == 0, out.stderr

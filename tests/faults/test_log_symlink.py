@@ -20,7 +20,7 @@ def test_a_symlinked_log_file_is_neither_written_nor_chmodded(tmp_path, tmux, e2
                           f'[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{state / "status"}"\n')
     tmux.start(keeltui_command(config), e2e_env)
     tmux.wait_text("Write to the Chief")
-    tmux.wait_text("brain unreachable")  # a warning-worthy moment has passed: the app ran its start-up
+    tmux.wait_text("The brain is offline")  # a warning-worthy moment has passed: the app ran its start-up
     tmux.send("C-q")
     tmux.wait_for(lambda _: tmux.pane_dead(), what="the app to quit")
     assert victim.read_text() == "someone else's file\n"
