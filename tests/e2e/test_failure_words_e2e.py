@@ -78,9 +78,9 @@ def test_first_message_of_a_fresh_install_with_no_server_says_where_and_what_to_
             tmux.wait_text(PLACEHOLDER)
             tmux.type(f"hello at {width}")
             tmux.send("Enter")
-            screen = tmux.wait_for(lambda text: "no model server answers at" in text, what="the row's words")
-            flat = _flat(screen)
-            assert f"no reply: no model server answers at {url}" in flat
+            # The status line says it too (cut at the pane's edge): wait for the row's whole words.
+            screen = tmux.wait_for(lambda text: f"no reply: no model server answers at {url}" in _flat(text),
+                                   what="the row's words")
             assert "brain stopped answering" not in screen
         finally:
             tmux.close()
