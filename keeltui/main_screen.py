@@ -16,6 +16,7 @@ from textual.widgets import Footer, TabbedContent, TabPane
 from keeltui.chief.context import Row
 from keeltui.chief_view import ChiefRoom
 from keeltui.panes.banner import DriftBanner
+from keeltui.panes.chief.row_source import RowSource
 from keeltui.panes.pane_tabs import PaneTabs
 from keeltui.panes.span_paint import SpanCompositor
 from keeltui.panes.status_line import StatusLine
@@ -24,7 +25,7 @@ from keeltui.panes.status_line import StatusLine
 class MainScreen(Screen):
     def __init__(
         self, owner: str, companion: str, window_rows: int, *, snooze_secs: int,
-        first_rows: Sequence[Row] = (), id: str | None = None,
+        first_rows: Sequence[Row] = (), source: RowSource | None = None, id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self._compositor: SpanCompositor = SpanCompositor()  # only the cells that changed are painted
@@ -33,6 +34,7 @@ class MainScreen(Screen):
         self._window_rows = window_rows
         self._snooze_secs = snooze_secs
         self._first_rows = first_rows
+        self._source = source
 
     def compose_layout(self) -> ComposeResult:
         """The widgets of this screen. The app's compose yields them (so they are
@@ -42,7 +44,7 @@ class MainScreen(Screen):
         with PaneTabs(id="panes", initial="chief-tab"):
             with TabPane("Chief", id="chief-tab"):
                 yield ChiefRoom(self._owner, self._companion, self._window_rows,
-                                first_rows=self._first_rows, id="chief-room")
+                                first_rows=self._first_rows, source=self._source, id="chief-room")
             with TabPane("Tutor", id="tutor-tab"):
                 pass  # the tutor pane is mounted right after the first frame (KeelApp._mount_tutor)
         yield StatusLine(id="status-line")

@@ -1,0 +1,182 @@
+"""One room row -> the lines it is drawn as. The one place a row's look is decided.
+
+A row is a box: a blank line above it (the gap between rows), then its lines. A turn
+has a coloured bar on its left (the owner's or the companion's), the speaker's name,
+then its body block by block; a system line (report, summary, notice) is a teal band
+with a badge. The lines carry no background: the log lays the row's own (plain,
+focused, a search match) under them when it draws, so moving the cursor never
+re-renders a row.
+
+Other features render into a row here: a failed reply's words, a folded "thinking"
+block above an answer, a code block's copy key. Keep them as functions of the row and
+the :class:`RowLook`, returning Rich renderables or strips.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil
+from typing import Callable
+
+from rich.console import Console, RenderableType
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.strip import Strip
+
+from keeltui.chief.context import Row
+from keeltui.chief.streaming import body_blocks, split_settled
+from keeltui.chief.turn_kinds import SUMMARY, badge
+from keeltui.panes.message import block_renderable, speaker_header
+from keeltui.panes.versions import folded_line
+from keeltui.textsafe import clean_text, looks_like_markdown
+
+BAR = "█"
+MARGIN = 1
+"""Columns left blank on either side of a row's box."""
+
+
+@dataclass(frozen=True)
+class RowLook:
+    """The colours a row is drawn with (from the log's CSS, so they follow the theme)."""
+
+    text: Style
+    user_bar: Style
+    assistant_bar: Style
+    system_text: Style
+    badge: Style = Style(bold=True, color="#0e4f4f", bgcolor="#7fe0d6")
+
+
+@dataclass(frozen=True)
+class RowShape:
+    """How the row is shown apart from its text: folded, and before Markdown is loaded."""
+
+    folded: bool = False
+    """A summary or an earlier version drawn as one line."""
+    plain: bool = False
+    """The text as written (the first frame: no Markdown parser yet)."""
+
+
+def is_system(row: Row) -> bool:
+    return bool(row.turn_kind)
+
+
+def folds(row: Row) -> bool:
+    """Whether the row can fold to one line (a summary, an earlier version)."""
+    return row.turn_kind == SUMMARY or (not row.turn_kind and row.status == "superseded")
+
+
+def inner_width(row: Row, width: int) -> int:
+    """The columns the row's text may fill in a log ``width`` wide."""
+    box = width - 2 * MARGIN
+    return max(1, box - (3 if not is_system(row) else 2))
+
+
+def estimate_height(row: Row, width: int, shape: RowShape) -> int:
+    """The row's lines before it is rendered (wrapped plain text; Markdown may differ)."""
+    if shape.folded:
+        return 2
+    cells = inner_width(row, width)
+    body = clean_text(row.content)
+    lines = 0 if is_system(row) else 1  # a turn's name has a line of its own
+    for line in body.split("\n"):
+        lines += max(1, ceil(len(line) / cells))
+    if is_system(row):
+        lines = max(1, lines)
+    return 1 + lines
+
+
+# -- rendering -----------------------------------------------------------------------
+
+
+def render_strips(console: Console, renderable: RenderableType, width: int, style: Style) -> list[Strip]:
+    options = console.options.update(width=width, highlight=False, height=None)
+    lines = console.render_lines(renderable, options, style=style, pad=True)
+    return [Strip(line, width) for line in lines]
+
+
+def turn_renderables(row: Row, speaker: str, shape: RowShape) -> list[RenderableType]:
+    header = speaker_header(speaker, row.status)
+    body = clean_text(row.content)
+    if not body.strip():
+        return [header]
+    if shape.folded:
+        return [folded_line(header, body)]
+    if shape.plain:
+        return [header, Text(body)]
+    parts: list[RenderableType] = [header]
+    for i, block in enumerate(body_blocks(row.content)):
+        if i:
+            parts.append(Text(""))
+        parts.append(block_renderable(block))
+    return parts
+
+
+def system_renderable(row: Row, look: RowLook, shape: RowShape) -> RenderableType:
+    label = Text(f" {badge(row.turn_kind)} ", style=look.badge)
+    body = clean_text(row.content)
+    foldable = row.turn_kind == SUMMARY
+    if foldable and shape.folded:
+        first = body.strip().splitlines()[0] if body.strip() else ""
+        return Text.assemble(label, (" ▸ ", "bold"), (first, "italic"), no_wrap=True, overflow="ellipsis")
+    marker = (" ▾ ", "bold") if foldable else " "
+    if looks_like_markdown(body) and not shape.plain:
+        from rich.console import Group
+
+        from keeltui.safe_markdown import safe_markdown
+
+        return Group(Text.assemble(label, marker), safe_markdown(body))
+    return Text.assemble(label, marker, body)
+
+
+def box_line(row: Row, look: RowLook, inner: Strip) -> Strip:
+    """A text line of the row's box: the bar (a turn) and the padding around ``inner``."""
+    if is_system(row):
+        return Strip.join([Strip([Segment(" ")], 1), inner, Strip([Segment(" ")], 1)])
+    bar = look.user_bar if row.role == "user" else look.assistant_bar
+    return Strip.join([Strip([Segment(BAR, bar), Segment(" ")], 2), inner, Strip([Segment(" ")], 1)])
+
+
+def row_lines(row: Row, speaker: str, width: int, look: RowLook, shape: RowShape, console: Console) -> list[Strip]:
+    """The row's box lines (no gap line, no background), ``width - 2 * MARGIN`` cells each."""
+    cells = inner_width(row, width)
+    if is_system(row):
+        inner = render_strips(console, system_renderable(row, look, shape), cells, look.system_text)
+    else:
+        inner = []
+        for part in turn_renderables(row, speaker, shape):
+            inner.extend(render_strips(console, part, cells, look.text))
+    return [box_line(row, look, line) for line in inner]
+
+
+class StreamLines:
+    """A streaming reply's body lines: settled blocks rendered once, the tail each time.
+
+    ``render(text)`` is handed the block's text and returns its inner lines; a flush
+    costs the tail's rendering, not the whole reply's.
+    """
+
+    def __init__(self, render: Callable[[str], list[Strip]], gap: Strip) -> None:
+        self._render = render
+        self._gap = gap
+        """The blank line between two blocks."""
+        self.settled: list[Strip] = []
+        self._settled_blocks = 0
+        self.tail: list[Strip] = []
+
+    def update(self, text: str) -> None:
+        blocks, tail = split_settled(text)
+        for block in blocks[self._settled_blocks:]:
+            lines = self._render(block) if clean_text(block).strip() else []
+            if self.settled and lines:
+                self.settled.append(self._gap)
+            self.settled.extend(lines)
+        self._settled_blocks = len(blocks)
+        tail_lines = self._render(tail) if clean_text(tail).strip() else []
+        if tail_lines and self.settled:
+            tail_lines.insert(0, self._gap)
+        self.tail = tail_lines
+
+    @property
+    def settled_count(self) -> int:
+        return len(self.settled)
