@@ -42,8 +42,9 @@ from keeltui.panes.row_keys import ROW_KEY_BINDINGS
 
 PAGE_ROWS = 40
 """Rows read per page from the source."""
-AHEAD_PAGES = 3
-"""Rows are read while the view is within this many screens of the window's edge."""
+AHEAD_PAGES = 1
+"""Rows are read while the view is within this many screens of the window's edge (the
+reads are synchronous: a key that needs rows has them before it moves the view)."""
 CACHE_ROWS = 400
 """Rendered rows kept (least recently drawn dropped first)."""
 FLUSH_SECS = 0.1
@@ -109,7 +110,9 @@ class RoomLog(ScrollView, can_focus=True):
         self.owner_name = owner_name
         self.companion_name = companion_name
         self.source = source
-        self.window_rows = max(window_rows, 2 * PAGE_ROWS)
+        self.window_rows = window_rows
+        self._step_rows = min(PAGE_ROWS, max(8, window_rows // 5))
+        """Rows read per step ahead: a fifth of the window, so a read never outgrows its bound."""
         self.window: RoomWindow[Row] = RoomWindow()
         self._plain = plain_first
         self._cache: OrderedDict[tuple, list[Strip]] = OrderedDict()
@@ -319,7 +322,7 @@ class RoomLog(ScrollView, can_focus=True):
 
     def _read_older(self) -> bool:
         assert self.source is not None
-        rows = self.source.older(self.window.rows[0].id, PAGE_ROWS)
+        rows = self.source.older(self.window.rows[0].id, self._step_rows)
         if rows is None:
             return False
         if not rows:
@@ -333,31 +336,37 @@ class RoomLog(ScrollView, can_focus=True):
 
     def _read_newer(self) -> bool:
         assert self.source is not None
-        rows = self.source.newer(self.window.rows[-1].id, PAGE_ROWS + 1)
+        step = self._step_rows
+        rows = self.source.newer(self.window.rows[-1].id, step + 1)
         if rows is None:
             return False
         anchor = self._anchor()
-        self.window.append(rows[:PAGE_ROWS], [self._estimate(row) for row in rows[:PAGE_ROWS]])
-        self.window.at_latest = len(rows) <= PAGE_ROWS
+        self.window.append(rows[:step], [self._estimate(row) for row in rows[:step]])
+        self.window.at_latest = len(rows) <= step
         self._relayout(anchor)
         self._trim(keep_bottom=True)
         return bool(rows)
 
     def _trim(self, keep_bottom: bool) -> None:
-        """Drop rows from the far end (the top if ``keep_bottom``) beyond the window's bound."""
+        """Drop rows from the far end (the top if ``keep_bottom``) beyond the window's bound.
+
+        Only rows two screens or more from the view go: the one screen ahead that the
+        reads keep stays, so a read never makes room by dropping what the next one reads.
+        """
         extra = len(self.window) - self.window_rows
         if extra <= 0:
             return
         anchor = self._anchor()
         y = round(self.scroll_y)
-        height = self.scrollable_content_region.height
+        height = max(1, self.scrollable_content_region.height)
+        margin = 2 * AHEAD_PAGES * height
         if keep_bottom:
-            first_in_view, _ = self.window.locate(y)
-            count = min(extra, max(0, first_in_view - 1))
+            index, _ = self.window.locate(max(0, y - margin))
+            count = min(extra, index)
             self.window.drop_top(count)
         else:
-            last_in_view, _ = self.window.locate(y + height)
-            count = min(extra, max(0, len(self.window) - last_in_view - 2))
+            index, _ = self.window.locate(y + height + margin)
+            count = min(extra, max(0, len(self.window) - index - 1))
             self.window.drop_bottom(count)
         if count:
             self._relayout(anchor)
