@@ -12,3 +12,11 @@ def log_text(app) -> list[str]:
     """The room log's lines as drawn now (what is in view), as plain text."""
     log = app.room.log_view
     return [strip.text for strip in log.render_lines(log.scrollable_content_region.reset_offset)]
+
+
+def cursor_row(app):
+    """The row the log's cursor is on while the log has the keys (None otherwise)."""
+    log = app.room.log_view
+    if app.focused is not log or log.cursor is None:
+        return None
+    return log.row(log.cursor)

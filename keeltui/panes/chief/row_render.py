@@ -47,6 +47,11 @@ class RowLook:
     badge: Style = Style(bold=True, color="#0e4f4f", bgcolor="#7fe0d6")
 
 
+DEFAULT_LOOK = RowLook(text=Style(), user_bar=Style(color="blue"), assistant_bar=Style(color="green"),
+                      system_text=Style(color="#d8f3f0"))
+"""The look outside a running app (tests that render a row to text)."""
+
+
 @dataclass(frozen=True)
 class RowShape:
     """How the row is shown apart from its text: folded, and before Markdown is loaded."""
@@ -129,6 +134,13 @@ def system_renderable(row: Row, look: RowLook, shape: RowShape) -> RenderableTyp
     return Text.assemble(label, marker, body)
 
 
+def row_renderables(row: Row, speaker: str, look: RowLook | None = None, shape: RowShape = RowShape()) -> list[RenderableType]:
+    """What the row's box holds, as Rich renderables (one per part, drawn one below the other)."""
+    if is_system(row):
+        return [system_renderable(row, look or DEFAULT_LOOK, shape)]
+    return turn_renderables(row, speaker, shape)
+
+
 def box_line(row: Row, look: RowLook, inner: Strip) -> Strip:
     """A text line of the row's box: the bar (a turn) and the padding around ``inner``."""
     if is_system(row):
@@ -140,12 +152,8 @@ def box_line(row: Row, look: RowLook, inner: Strip) -> Strip:
 def row_lines(row: Row, speaker: str, width: int, look: RowLook, shape: RowShape, console: Console) -> list[Strip]:
     """The row's box lines (no gap line, no background), ``width - 2 * MARGIN`` cells each."""
     cells = inner_width(row, width)
-    if is_system(row):
-        inner = render_strips(console, system_renderable(row, look, shape), cells, look.system_text)
-    else:
-        inner = []
-        for part in turn_renderables(row, speaker, shape):
-            inner.extend(render_strips(console, part, cells, look.text))
+    style = look.system_text if is_system(row) else look.text
+    inner = [line for part in row_renderables(row, speaker, look, shape) for line in render_strips(console, part, cells, style)]
     return [box_line(row, look, line) for line in inner]
 
 
