@@ -20,3 +20,17 @@ def cursor_row(app):
     if app.focused is not log or log.cursor is None:
         return None
     return log.row(log.cursor)
+
+
+def row_region(app, row_id: int):
+    """Where row ``row_id``'s box (its lines below the gap) stands on the screen now."""
+    from textual.geometry import Region
+
+    from keeltui.panes.chief.row_render import MARGIN
+
+    log = app.room.log_view
+    index = log.window.index_of(row_id)
+    content = log.scrollable_content_region
+    top = content.y + log.window.top(index) + 1 - round(log.scroll_y)
+    height = log.window.heights[index] - 1
+    return Region(content.x + MARGIN, top, content.width - 2 * MARGIN, height)

@@ -184,8 +184,9 @@ class RoomLog(ScrollView, can_focus=True):
         self._following = follow
         if self.cursor is not None and self.window.index_of(self.cursor) is None:
             self.cursor = None
-        self._relayout(anchor=None)
+        self._set_virtual_size()
         self._goto(self._max_y() if follow else 0)
+        self._relayout(None if follow or not rows else (rows[0].id, 0))
         self._fill()
         self.refresh()
 
