@@ -378,12 +378,14 @@ class RoomLog(ScrollView, can_focus=True):
         super().watch_scroll_y(old, new)
         if self._adjusting:
             return
-        if round(new) < round(old):
-            self._following = False
-        elif round(new) >= self._max_y():
-            self._following = True
-            if self.window.at_latest:
+        # By where the view stands, not which way it moved: a layout that shortens the
+        # log (the "new text below" line) clamps the view up a line, still at the end.
+        if round(new) >= self._max_y():
+            if not self._following and self.window.at_latest:
                 self.post_message(self.EndReached())
+            self._following = True
+        elif round(new) < round(old):
+            self._following = False
         self._adjusting = True
         try:
             self._relayout(self._anchor())
@@ -490,21 +492,22 @@ class RoomLog(ScrollView, can_focus=True):
         return [self.window.rows[i].id for i in rng] or [0]
 
     def _step(self, step: int) -> None:
+        """↑/↓: the cursor to the previous or next row. A cursor out of view (the owner
+        paged away from it) steps from the edge of what is on screen, so ↑ moves the view
+        up one row, never back down to where the cursor was."""
         if not self.window.rows:
             return
-        index = self.window.index_of(self.cursor) if self.cursor is not None else None
+        shown = self._rows_in_view()
+        base = self.cursor if self.cursor in shown else (shown[0] if step < 0 else shown[-1])
+        index = self.window.index_of(base)
         if index is None:
-            shown = self._rows_in_view()
-            target = self.window.index_of(shown[0] if step < 0 else shown[-1])
-        else:
-            target = index + step
-            if target < 0 and not self.window.no_older and self.source is not None and self._read_older():
-                moved = self.window.index_of(self.cursor) if self.cursor is not None else None
-                target = moved - 1 if moved is not None else None
-            elif target >= len(self.window) and not self.window.at_latest and self.source is not None:
-                self._read_newer()
-        if target is None:
             return
+        if index + step < 0 and not self.window.no_older and self.source is not None:
+            self._read_older()
+        elif index + step >= len(self.window) and not self.window.at_latest and self.source is not None:
+            self._read_newer()
+        index = self.window.index_of(base)
+        target = (index if index is not None else 0) + step
         if 0 <= target < len(self.window):
             self.cursor = self.window.rows[target].id
             self.scroll_to_row(self.cursor, top=step < 0)
