@@ -20,7 +20,6 @@ from typing import Sequence
 
 from rich.segment import Segment
 from rich.style import Style
-from textual.binding import Binding
 from textual.events import Blur, Focus, Resize
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -91,8 +90,6 @@ class RoomLog(ScrollView, can_focus=True):
         bind("copy_message", "copy", "Copy"),
         bind("fold_summary", "toggle_fold", "Fold/unfold"),
         bind("toggle_version", "toggle_version", "Show/hide"),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
     ]
 
     class Grew(Message):
