@@ -18,7 +18,7 @@ from keeltui.chief_view import ChiefRoom
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.chief.row_source import RowSource
 from keeltui.panes.pane_tabs import PaneTabs
-from keeltui.panes.span_paint import SpanCompositor
+from keeltui.terminal.textual_seam import SpanCompositor
 from keeltui.panes.status_line import StatusLine
 
 

@@ -1,4 +1,4 @@
-"""The screen sends only the cells that differ from what the terminal shows (panes/span_paint.py).
+"""The screen sends only the cells that differ from what the terminal shows (terminal/textual_seam.py).
 
 A small terminal is fed every frame the app writes, another the same updates as Textual
 itself writes them (every cell of each dirty span); after each frame both show the same

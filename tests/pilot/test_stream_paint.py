@@ -37,7 +37,10 @@ async def test_a_flush_sends_the_new_words_not_the_line_they_join(make_app, loop
         await send(pilot, "spell it")
         await wait_for(pilot, lambda: "Alpha bravo" in screen_text(app), what="the first chunk")
         frames = record_frames(app)
-        await wait_for(pilot, lambda: "charlie delta" in screen_text(app), what="the second chunk")
+        await pilot.pause(0.3)  # the repaint that reading the screen asked for (the terminal has it all)
+        # Waited on the log, not the screen: reading the screen repaints all of it.
+        await wait_for(pilot, lambda: "charlie delta" in (app.room.log_view.stream_text() or ""), what="the second chunk")
+        await wait_for(pilot, lambda: any("charlie" in f for f in frames), what="the frame with the second chunk")
         frame = next(f for f in frames if "charlie" in f)
         # The words already on the line and the row's bar and padding are not sent again.
         assert "Alpha" not in frame and "bravo" not in frame, repr(frame)

@@ -726,7 +726,8 @@ class RoomLog(ScrollView, can_focus=True):
         new_lines = stream.lines.settled[start:] + stream.lines.tail
         old_lines = stream.lines.settled[start:settled_before] + old
         for offset in range(max(len(new_lines), len(old_lines))):
-            if offset < len(new_lines) and offset < len(old_lines) and new_lines[offset] == old_lines[offset]:
+            if offset < len(new_lines) and offset < len(old_lines) and (
+                    new_lines[offset] is old_lines[offset] or new_lines[offset] == old_lines[offset]):
                 continue
             self.refresh_lines(first_line + start + offset)
 

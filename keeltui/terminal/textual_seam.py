@@ -1,4 +1,8 @@
-"""Paint only the cells a widget marked dirty, not the rest of its line.
+"""The one module that uses Textual's and Rich's private names: the screen's compositor
+sends only the cells that changed. tests/unit/test_textual_seam.py fails on the pinned
+versions if any name used here changes shape; nothing else in keeltui imports them.
+
+Paint only the cells a widget marked dirty, not the rest of its line.
 
 Textual 8's partial update writes a dirty span from the start of the widget's slice
 of the line (its ``ChopsUpdate.render_segments`` crops the end only; "TODO: crop to
