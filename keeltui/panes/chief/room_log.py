@@ -122,6 +122,9 @@ class RoomLog(ScrollView, can_focus=True):
         self._width = 0
         self._adjusting = False
         self._first = list(first_rows)
+        self._look: tuple[str, RowLook] | None = None
+        self._paint_styles: dict[str, Style] = {}
+        self._base = Style()
 
     # -- what the log shows ---------------------------------------------------------
 
@@ -152,12 +155,23 @@ class RoomLog(ScrollView, can_focus=True):
         return estimate_height(row, max(10, self._width or 80), self._shape(row))
 
     def look(self) -> RowLook:
-        return RowLook(
-            text=Style(),
-            user_bar=Style(color=self.get_component_rich_style("room-log--user").color),
-            assistant_bar=Style(color=self.get_component_rich_style("room-log--assistant").color),
-            system_text=Style(color=self.get_component_rich_style("room-log--system").color),
-        )
+        """The rows' colours in the current theme (read from the CSS once per theme)."""
+        theme = self.app.theme
+        if self._look is None or self._look[0] != theme:
+            self._look = theme, RowLook(
+                text=Style(),
+                user_bar=Style(color=self.get_component_rich_style("room-log--user").color),
+                assistant_bar=Style(color=self.get_component_rich_style("room-log--assistant").color),
+                system_text=Style(color=self.get_component_rich_style("room-log--system").color),
+            )
+        return self._look[1]
+
+    def _component(self, name: str) -> Style:
+        """A component's style, once per paint (reading the CSS for every line cost ~1 ms a line)."""
+        style = self._paint_styles.get(name)
+        if style is None:
+            style = self._paint_styles[name] = self.get_component_rich_style(name)
+        return style
 
     # -- the window ----------------------------------------------------------------
 
@@ -583,12 +597,12 @@ class RoomLog(ScrollView, can_focus=True):
 
     def _background(self, row: Row) -> Style:
         if row.id == self.match:
-            return self.get_component_rich_style("room-log--match")
+            return self._component("room-log--match")
         cursor = row.id == self.cursor and self.has_focus
         if row.turn_kind:
-            return self.get_component_rich_style("room-log--system-cursor" if cursor else "room-log--system")
+            return self._component("room-log--system-cursor" if cursor else "room-log--system")
         if cursor:
-            return self.get_component_rich_style("room-log--cursor")
+            return self._component("room-log--cursor")
         return Style()
 
     def _row_line(self, index: int, line: int) -> Strip | None:
@@ -605,15 +619,18 @@ class RoomLog(ScrollView, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         if self._sync_width():
             self._fill()
+        # What every line of this paint shares, read once (Textual computes each anew).
+        self._paint_styles = {}
+        self._base = self.rich_style
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        base = self.rich_style
+        width = self._width
+        base = self._base
         virtual_y = round(self.scroll_y) + y
         if not self.window.rows:
             if virtual_y == 1:
-                text = Strip([Segment("  " + EMPTY_ROOM, self.get_component_rich_style("room-log--empty"))])
+                text = Strip([Segment("  " + EMPTY_ROOM, self._component("room-log--empty"))])
                 return text.extend_cell_length(width).crop(0, width).apply_style(base)
             return Strip.blank(width, base)
         if virtual_y >= self.window.total:
