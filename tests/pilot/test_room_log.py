@@ -75,3 +75,18 @@ async def test_a_streamed_reply_draws_its_new_words(make_app):
             buffer.append(word)
             await wait_for(pilot, lambda: word.strip() in screen_text(app), what=f"the word {word!r}")
         assert "one two three" in screen_text(app)
+
+
+async def test_a_click_puts_the_cursor_on_the_row_under_the_pointer(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        room = app.store.chief_id()
+        first = app.store.add_message(room, "user", "Clicked question.")
+        app.store.add_message(room, "assistant", "Some answer.")
+        app.refresh_room()
+        await wait_for(pilot, lambda: "Some answer." in screen_text(app), what="the rows")
+        log = app.room.log_view
+        region = row_region(app, first)
+        await pilot.click(log, offset=(5, region.y - log.region.y + 1))
+        await wait_for(pilot, lambda: app.focused is log and log.cursor == first, what="the cursor on the clicked row")
+        assert "c Copy" in screen_text(app).rstrip().splitlines()[-1]

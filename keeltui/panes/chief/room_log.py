@@ -20,7 +20,7 @@ from typing import Sequence
 
 from rich.segment import Segment
 from rich.style import Style
-from textual.events import Blur, Focus, Resize
+from textual.events import Blur, Click, Focus, Resize
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -487,6 +487,16 @@ class RoomLog(ScrollView, can_focus=True):
         self.refresh()
 
     def on_blur(self, event: Blur) -> None:
+        self.refresh()
+
+    def on_click(self, event: Click) -> None:
+        """A click puts the cursor on the row under the pointer (the log takes the focus)."""
+        y = round(self.scroll_y) + event.y
+        if not self.window.rows or y >= self.window.total:
+            return
+        index, _ = self.window.locate(y)
+        self.cursor = self.window.rows[index].id
+        self.refresh_bindings()
         self.refresh()
 
     def focus_row(self, row_id: int | None = None) -> None:
