@@ -205,6 +205,7 @@ class RoomLog(ScrollView, can_focus=True):
         """Rows changed in the store (their text, their status); new rows at the end are added."""
         new: list[Row] = []
         changed = False
+        anchor = self._anchor()  # before any height changes
         for row in rows:
             index = self.window.index_of(row.id)
             if index is None:
@@ -219,7 +220,6 @@ class RoomLog(ScrollView, can_focus=True):
                 changed = True
         if not new and not changed:
             return
-        anchor = self._anchor()
         if new:
             self.window.append(new, [self._estimate(row) for row in new])
         self._relayout(anchor)
@@ -702,10 +702,11 @@ class RoomLog(ScrollView, can_focus=True):
         lines.update(row.content)
         self._stream = stream = _Stream(row.id, row.content, buffer, lines)
         index = self.window.index_of(row.id)
+        anchor = self._anchor()
         if index is not None:
             self.window.update(index, row)
             self.window.set_height(index, self._row_height(index))
-        self._relayout(self._anchor())
+        self._relayout(anchor)
         stream.timer = self.set_interval(FLUSH_SECS, self._flush)
         loop = asyncio.get_running_loop()
         # The worker may append from another thread: the wake-up goes through the loop.
@@ -738,8 +739,9 @@ class RoomLog(ScrollView, can_focus=True):
         old_height = self.window.heights[index]
         height = self._row_height(index)
         if height != old_height:
+            anchor = self._anchor()
             self.window.set_height(index, height)
-            self._relayout(self._anchor())
+            self._relayout(anchor)
             self.refresh()
             return
         self._refresh_changed(index, stream, before)
