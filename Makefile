@@ -28,9 +28,10 @@ XDIST = $(if $(filter 0,$(JOBS)),,-n $(JOBS))
 test: $(STAMP)
 	$(BIN)/python -m pytest -q $(XDIST) $(PYTEST_ARGS)
 
-# The edit loop: everything but the slow fault tests (kill -9 twenty times and the like).
+# The edit loop: everything but the slow fault tests (kill -9 twenty times and the like)
+# and the tests that drive the real app in tmux (marked e2e by tests/conftest.py).
 quick: $(STAMP)
-	$(BIN)/python -m pytest -q $(XDIST) -m 'not slow' $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q $(XDIST) -m 'not slow and not e2e' $(PYTEST_ARGS)
 
 # Static checks (CI runs them before the tests): style, types, the layer rules.
 lint: $(STAMP)

@@ -17,7 +17,7 @@ if str(REPO) not in sys.path:
 
 from bench import machine, peers, readme, report, sentinel_day  # noqa: E402
 from bench.context import Context, Subject, err  # noqa: E402
-from bench.measures import first_chunk_peers, long_chat, profile  # noqa: E402
+from bench.measures import code_stream, first_chunk_peers, long_chat, paging, profile, soak  # noqa: E402
 from bench.ollama_shim import OllamaShim  # noqa: E402
 from bench.env import Workspace, seed_room  # noqa: E402
 from bench.loop import Switchboard  # noqa: E402
@@ -29,14 +29,18 @@ MEASURES = {
     "first_frame": first_frame.run,
     "first_message": first_message.run,
     "streaming": streaming.run,
+    "stream_room": streaming.run_room,
     "first_chunk": first_chunk.run,
     "status": status.run,
     "first_chunk_peers": first_chunk_peers.run,
     "long_chat": long_chat.run,
+    "paging": paging.run,
+    "code_stream": code_stream.run,
     "report": report_screen.run,
     "idle": idle.run,
     "sentinel": sentinel_day.run,
     "profile": profile.run,
+    "soak": soak.run,
 }
 
 
@@ -113,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
             ctx = Context(runs=args.runs, quick=args.quick, workspace=workspace, brain=brain, results=results,
                           shim_host=shim.host, peer_runs=min(args.peer_runs, args.runs))
             ctx.say(f"keeltui bench: {', '.join(args.only)}; {args.runs} runs; {info['cpu']}")
-            if "first_frame" in args.only or "long_chat" in args.only:
+            if {"first_frame", "long_chat", "paging", "stream_room"} & set(args.only):
                 ctx.room_db = workspace.root / "room-100k.db"
                 try:
                     secs = seed_room(ctx.room_db)
@@ -121,6 +125,14 @@ def main(argv: list[str] | None = None) -> int:
                 except Exception as exc:  # noqa: BLE001
                     ctx.room_db = None
                     results.fail("ttff.keeltui.100k", f"seeding the room: {err(exc)}")
+            if "first_frame" in args.only or "paging" in args.only:
+                ctx.room_db_1m = workspace.root / "room-1m.db"
+                try:
+                    secs = seed_room(ctx.room_db_1m, rows=1_000_000)
+                    ctx.say(f"seeded a 1 000 000-row Chief room in {secs:.1f}s")
+                except Exception as exc:  # noqa: BLE001
+                    ctx.room_db_1m = None
+                    results.fail("ttff.keeltui.1m", f"seeding the room: {err(exc)}")
             if not args.no_peers:
                 add_peers(ctx)
                 results.facts["peer_runs"] = ctx.peer_runs

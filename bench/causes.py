@@ -41,7 +41,7 @@ CAUSES: dict[str, str] = {
     "cold_status": (
         "With a config no running app has stamped as validated, the first `keeltui status` takes the full path "
         "(argparse, the typed config: the imports the measured line above names) and, the config valid, stamps "
-        "it beside the status file (`statusfile.remember_validated`, the `paths.config_stamp` the app writes); "
+        "it beside the status file (`status_file.remember_validated`, the `xdg.config_stamp` the app writes); "
         "every later call takes the fast path until the file changes, and a broken config is never stamped, so "
         "it exits 2 on every call. What is left over `python -c pass` is the fast path's (the row above)."
     ),
@@ -104,11 +104,11 @@ CAUSES: dict[str, str] = {
         "See the 5 ms row: a burst is drawn in a handful of flushes, so bytes are close to the text's size."
     ),
     "status": (
-        "The fast path (`cli._fast_status`, once the open app, or an earlier `keeltui status`, has stamped the "
-        "config it validated) reads the status file with `json` and finds `[paths] status_file` with a one-line scan; "
-        "what is left over `python -c pass` is the `keeltui.cli` module body and `pathlib`. A config nothing "
-        "has validated takes the full path once (argparse, typed config): by design, so a broken config still "
-        "exits 2."
+        "The fast path (`keeltui/status_fast.py`: once the open app, or an earlier `keeltui status`, has stamped "
+        "the config and `KEEL_*` overrides it validated, or with no config file and no override) reads the status "
+        "file with `json` and finds `[paths] status_file` with a one-line scan; what is left over `python -c pass` "
+        "is `json` and the `keeltui.cli` module body (no pathlib, argparse or dataclasses). A config nothing has "
+        "validated takes the full path once (argparse, typed config): by design, so a broken config still exits 2."
     ),
     "report": (
         "The app polls `PRAGMA data_version` every 0.5 s (`STORE_POLL_SECS` in app.py), so a report needs up "

@@ -43,6 +43,8 @@ class Context:
     brain: Switchboard
     results: Results
     room_db: Path | None = None
+    room_db_1m: Path | None = None
+    """A 1 000 000-row room (first frame, paging), seeded once per run like room_db."""
     peers: list[Subject] = field(default_factory=list)
     peer_kits: list = field(default_factory=list)
     """(Peer, executable, version) of each installed peer: fresh chat subjects come from these."""

@@ -25,7 +25,11 @@ def block(markdown: str) -> str:
     """From RESULTS.md: the run's facts, the targets table and the side-by-side table."""
     lines = markdown.splitlines()
     out = [line for line in lines if line.startswith(("- **Date**", "- **Machine**"))]
-    out += ["", *_table(lines, "## Targets"), "", "Side by side (medians and ranges, same run):", "",
+    out += ["", *_table(lines, "## Targets")]
+    issue19 = _table(lines, "## Targets (issue 19")
+    if issue19:
+        out += ["", "Issue 19's targets (the Chief room at any size):", "", *issue19]
+    out += ["", "Side by side (medians and ranges, same run):", "",
             *_table(lines, "## Side by side"), "",
             "Gaps, their measured causes and what would close them: under the targets in "
             "[`bench/RESULTS.md`](bench/RESULTS.md)."]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from bench import side_by_side
+from bench import side_by_side, soak_report
 from bench.causes import CAUSES, measured
 from bench.stats import Results, Series
 
@@ -178,8 +178,10 @@ def _mark(v: Verdict) -> str:
 
 
 def summary_text(r: Results) -> str:
+    from bench import targets19
+
     return "\n".join(f"{('NEAR' if v.near else 'PASS') if v.ok else ('----' if v.ok is None else 'FAIL')}  "
-                     f"{v.target}: {v.measured}" for v in verdicts(r))
+                     f"{v.target}: {v.measured}" for v in verdicts(r) + targets19.verdicts(r))
 
 
 # -- the document ---------------------------------------------------------------------------
@@ -219,6 +221,9 @@ def render(r: Results, info: dict[str, str], args) -> str:
             add(f"- **{v.target}** — {v.measured}. " + (f"*Measured in this run:* {found}. " if found else "")
                 + (cause or "Cause not analysed yet."))
         add("")
+    from bench import targets19  # issue 19's targets and the measures it added
+
+    targets19.render(r, add)
     side_by_side.render(r, add)
     _first_frame(r, add)
     _first_message(r, add)
@@ -228,6 +233,7 @@ def render(r: Results, info: dict[str, str], args) -> str:
     _report(r, add)
     _idle(r, add)
     _sentinel(r, add)
+    soak_report.render(r, add)
     _peers(r, add)
     errors = [(k, e) for k, s in r.series.items() for e in s.errors]
     if errors:
@@ -242,7 +248,8 @@ def render(r: Results, info: dict[str, str], args) -> str:
 def _subjects(r: Results) -> list[tuple[str, str]]:
     rows = [("floor", "bare Textual app (floor: Header, one Static, Footer)"),
             ("keeltui.empty", "keeltui, empty store"),
-            ("keeltui.100k", "keeltui, 100 000-row Chief room (last row on screen)")]
+            ("keeltui.100k", "keeltui, 100 000-row Chief room (last row on screen)"),
+            ("keeltui.1m", "keeltui, 1 000 000-row Chief room (last row on screen)")]
     for key in PEER_KEYS:
         if f"ttff.{key}" in r.series:
             rows.append((key, str(r.facts.get(f"peer.{key}", key)).split(":")[0]))

@@ -29,6 +29,8 @@ def rows(fmt) -> list[tuple[str, Callable[[str], str | None], Callable, str]]:
         ("first frame (empty store)", _start("ttff", "keeltui.empty"), secs, "median"),
         ("first frame, 100 000-row room (newest row on screen)",
          lambda w: "ttff.keeltui.100k" if w == "keeltui" else None, secs, "median"),
+        ("first frame, 1 000 000-row room (newest row on screen)",
+         lambda w: "ttff.keeltui.1m" if w == "keeltui" else None, secs, "median"),
         ("peak RSS at the first frame", _start("rss", "keeltui.empty"), mb, "median"),
         ("peak RSS 3 s later (keeltui: brain client loaded)",
          lambda w: "rss_brain.keeltui.empty" if w == "keeltui" else None, mb, "median"),
@@ -52,6 +54,10 @@ def rows(fmt) -> list[tuple[str, Callable[[str], str | None], Callable, str]]:
         ("long conversation (1 000 messages): start → newest message on screen", _base("long.newest"), secs, "median"),
         ("100 000-row room: PageUp → the view moves (every press)",
          lambda w: "long.pageup" if w == "keeltui" else None, secs, "median"),
+        ("1 000 000-row room, a held PageUp (40 presses 30 ms apart): press → the app's next write",
+         lambda w: "paging.held.answer" if w == "keeltui" else None, secs, "median"),
+        ("a 5 000-line code block streaming at 500 lines/s: keystroke → echo",
+         lambda w: "code.echo" if w == "keeltui" else None, secs, "median"),
     ]
 
 

@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass, field
+
+
+def percentile(samples: list[float], q: float) -> float | None:
+    """The nearest-rank ``q``-th percentile (0 < q <= 100): a value that was measured."""
+    if not samples:
+        return None
+    if not 0 < q <= 100:
+        raise ValueError("q is in (0, 100]")
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
 @dataclass

@@ -14,7 +14,7 @@ from pathlib import Path
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.message import Message
 from textual.reactive import var
@@ -23,6 +23,7 @@ from textual.widgets import TabbedContent
 from textual.worker import Worker, WorkerState
 
 from keeltui.brain import Brain, BrainError, BrainHTTPError
+from keeltui.chief.failure_words import BRAIN_GONE, reply_failure_kind
 from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on, screen_safe
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
@@ -36,24 +37,31 @@ from keeltui.messages import (
 )
 from keeltui.messages import ContextChanged
 from keeltui.messages import ChiefFirstChunk
+from keeltui import focus_places
 from keeltui.chief import controls as chief_controls
+from keeltui.chief.editing import Edit
 from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITING, RoomControls
 from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
+from keeltui.panes.render_caches import release_render_caches
 from keeltui.panes.status_line import StatusLine
-from keeltui.adapters.status_file import write_status
+from keeltui.adapters.status_file import HEARTBEAT_SECS as STATUS_HEARTBEAT_SECS, write_status
 from keeltui.statusfile import StatusState, render_status
 from keeltui.store import Row, Store, StoreError
 from keeltui.wiring import Services, wire
 
 if TYPE_CHECKING:
+    from keeltui.services.chief_turns import TurnResult
     import asyncio
 
     from textual.timer import Timer
 
     from keeltui.panes.ambient_controller import AmbientController
     from keeltui.panes.search_bar import SearchBar  # mounted on first use (Ctrl+F)
+    from keeltui.services.chief_turns import ChiefTurns
+    from keeltui.panes.row_text import PagerWanted  # loaded with the room's row keys
+    from keeltui.panes.landed_signal import TurnLanded  # loaded with the first long reply
     from keeltui.tutor_view import TutorPane
 
 log = logging.getLogger("keeltui.app")
@@ -101,6 +109,8 @@ class KeelApp(App):
         # The drift banner's keys: chords that work while typing, so acting on a drift
         # never means leaving the composer first (or typing a letter into it).
         bind("day", "day", "Your day", priority=True),
+        bind("that_was_work", "that_was_work", "That was work", priority=True, show=False),
+        bind("help", "help", "Help", priority=True),
     ]
 
     # ``var``, not ``reactive``: a reactive of the App repaints the whole screen when it
@@ -115,6 +125,7 @@ class KeelApp(App):
     ambient_snoozed_until: var[float] = var(0.0)
     ambient_mode: var[str] = var("")
     ambient_away: var[bool] = var(False)
+    ambient_no_evidence: var[bool] = var(False)
     reply_phase: var[str] = var(REPLY_IDLE)
     """The one place that says a Chief reply is on its way (handed down to the room)."""
 
@@ -128,7 +139,6 @@ class KeelApp(App):
         self.store = self.services.store
         self.brain = self.services.brain
         self.clock = clock
-        self.chief = self.services.chief
         self._data_version = -1
         self._room_cursor = 0
         self._first_rows: list[Row] = []  # the newest rows, read before the room composes
@@ -145,8 +155,16 @@ class KeelApp(App):
         self._main: MainScreen | None = None
         self._tutor_context: tuple[str, str] = ("", "")  # (percentage, warning) of its open session
         self._stop_reply: asyncio.Event | None = None  # how to stop the reply on its way (not its state)
-        self._editing: int | None = None  # the user turn the composer is editing (Ctrl+↑)
+        self._unsaved_reply: TurnResult | None = None
+        """A reply shown but not written (disk full): stored by F5 (or the next turn) once it can be."""
+        self._editing: Edit | None = None  # the open edit of the last message (Ctrl+↑), shown above the composer
         self._search: tuple[str, int] | None = None  # (needle, id of the match shown)
+        self._reply_started_at = 0.0  # monotonic: how long the owner waited (the landed signal)
+
+    @property
+    def chief(self) -> ChiefTurns:
+        """The Chief's turns, built on first use: the first frame sends nothing."""
+        return self.services.chief
 
     # -- layout ---------------------------------------------------------------------
 
@@ -206,8 +224,11 @@ class KeelApp(App):
         if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
             self.room.composer.focus_input()
         self.set_interval(STORE_POLL_SECS, self._poll_store)
+        # Rewritten unchanged now and then: a line that stops being refreshed reads as stale.
+        self.set_interval(STATUS_HEARTBEAT_SECS, self._status_heartbeat)
         self._attach_ambient()
         self.call_after_refresh(self._mount_tutor)
+        self.status_line.model = self.config.brain.model_for("chief")
         self._update_status()
         # The brain client costs ~0.4 s to import: after the first frame, off the UI thread.
         self.call_after_refresh(self._check_brain)
@@ -379,6 +400,7 @@ class KeelApp(App):
             self._room_cursor = rows[-1].id
         if rows or refreshed:
             self.room.append_rows(refreshed + rows)
+            release_render_caches()  # rows pruned from the room must not live on in Textual's caches
 
     # -- the Chief ------------------------------------------------------------------
 
@@ -412,14 +434,29 @@ class KeelApp(App):
         field.move_cursor(field.document.end)
         composer.focus_input()
 
+    def _save_unsaved_reply(self) -> bool:
+        """Store the reply the screen holds but the disk refused; False (said on the status
+        line) while it still cannot be written."""
+        if self._unsaved_reply is None:
+            return True
+        try:
+            self.chief.save_unsaved(self._unsaved_reply)
+        except StoreError as exc:
+            self.status_line.message = f"the reply on screen is still not saved: {exc}"
+            return False
+        self._unsaved_reply = None
+        return True
+
     def _start_reply(self, user_id: int) -> None:
         import asyncio
 
+        self._save_unsaved_reply()  # the new turn is stored, so the disk has room again
         self.refresh_room()
         if self.status_line.message == STOPPED_LINE:
             self.status_line.message = ""  # about the stopped reply: a new turn makes it untrue
         self.reply_phase = REPLY_WAITING
         self.room.retry_ready = False
+        self._reply_started_at = time.monotonic()
         self._stop_reply = asyncio.Event()
         self.run_worker(self._chief_reply(user_id, self._stop_reply), name="chief-reply", group="chief",
                         exit_on_error=False)
@@ -436,14 +473,25 @@ class KeelApp(App):
             self.post_message(ChiefReplyStarted(started[0], buffer))
 
         def on_delta(piece: str) -> None:
+            buffer.thinking.end()  # the answer began: the thinking's time stops
             shown.append(piece)
             buffer.append(piece)
             if not first:
                 first.append(True)
                 self.post_message(ChiefFirstChunk())
 
+        def on_unsaved(line: str) -> None:
+            self.post_message(StatusMessage(f"the reply is not being saved: {line}"))
+
+        def on_thinking(piece: str) -> None:
+            buffer.thinking.append(piece)  # drawn by the reply's widget on its timer
+            if not first:
+                first.append(True)
+                self.post_message(ChiefFirstChunk())
+
         try:
-            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop)
+            result = await self.chief.reply(user_id, on_delta, on_start, stop=stop, on_unsaved=on_unsaved,
+                                            on_thinking=on_thinking)
         except StoreError as exc:
             # The reply could not be stored (the disk filled mid-stream): what was shown
             # stays, marked cut off; the row settles as cut off at the next start.
@@ -452,6 +500,15 @@ class KeelApp(App):
             row = replace(started[0], content="".join(shown), status="partial") if started else None
             self.post_message(ChiefReplyFinished(row, None))  # the composer is free again either way
             self.post_message(StatusMessage(str(exc)))
+            return
+        if result.unsaved is not None:
+            # The row on disk is behind the screen: the screen shows all that came, as not saved.
+            from dataclasses import replace
+
+            self._unsaved_reply = result
+            on_screen = replace(started[0], content=result.text, status="partial", parts=[result.unsaved])
+            self.post_message(ChiefReplyFinished(on_screen, result.error))
+            self.post_message(StatusMessage(result.unsaved["message"]))
             return
         self.post_message(ChiefReplyFinished(self.store.message(result.reply_id), result.error))
         if result.needs_compaction and await self.chief.compact() is not None:
@@ -479,10 +536,12 @@ class KeelApp(App):
             self.status_line.message = STOPPED_LINE
         if message.row is not None:
             self.room.end_stream(message.row)
+            if message.row.status != chief_controls.STOPPED:  # stopped: the owner was there
+                self._signal_landed("the Chief's reply", time.monotonic() - self._reply_started_at)
         self.refresh_room()
         if message.error:
             self.status_line.message = message.error
-            if self.brain_online is not False:
+            if self.brain_online is not False and reply_failure_kind(message.row) in BRAIN_GONE:
                 self.set_brain_online(False, message.error)
         elif self.brain_online is not True:
             self.set_brain_online(True)
@@ -513,13 +572,15 @@ class KeelApp(App):
 
     # -- Quiet Mode and the status line ------------------------------------------------
 
-    def watch_quiet(self, quiet: bool) -> None:
+    def watch_quiet(self, was_quiet: bool, quiet: bool) -> None:
         if not self.ui_alive:
             return
         self.room.quiet = quiet
         if self.ambient is not None:
             self.ambient.quiet = quiet
         self._update_status()
+        if was_quiet != quiet:  # not the watcher's first call, at mount
+            focus_places.after_quiet(self, quiet)
 
     # -- the tutor's context: its open session's, shown while the tutor is in view -------
 
@@ -553,6 +614,7 @@ class KeelApp(App):
         self.set_reactive(KeelApp.ambient_snoozed_until, message.snoozed_until)
         self.set_reactive(KeelApp.ambient_mode, message.mode)
         self.set_reactive(KeelApp.ambient_away, message.away)
+        self.set_reactive(KeelApp.ambient_no_evidence, message.no_evidence)
         self._update_status()
 
     @on(JudgeFailed)
@@ -570,7 +632,7 @@ class KeelApp(App):
             context_text=self.context_text, judge=self.judge_name,
             context_warning=self.context_warning,
             snoozed_until=self.ambient_snoozed_until, ambient_off=self.ambient_mode == "off",
-            away=self.ambient_away,
+            away=self.ambient_away, no_evidence=self.ambient_no_evidence,
         )
 
     def _update_status(self) -> None:
@@ -579,15 +641,26 @@ class KeelApp(App):
         state = self.status_state()
         self.status_line.state = state
         # Quiet Mode holds the drift text back from the banner as well.
-        self.banner.line = "" if self.focus_text else screen_safe(self.ambient_line, self.quiet)
+        # In focus too: a drift from the commitment gets the banner ("back to <commitment>").
+        self.banner.line = screen_safe(self.ambient_line, self.quiet)
         # The status file (tmux, `keeltui status`) mirrors the warning whichever pane shows.
         line = render_status(state._replace(context_warning=self._tutor_context[1]))
         if line != self._status_written:
+            self._write_status_file(line)
+
+    def _write_status_file(self, line: str) -> None:
+        """Write the status file; a failed write is tried again at the next change or heartbeat
+        (until then `keeltui status` says the line is stale)."""
+        try:
+            write_status(self._status_path, line, config_stamp=self._config_stamp)
             self._status_written = line
-            try:
-                write_status(self._status_path, line, config_stamp=self._config_stamp)
-            except OSError as exc:
-                self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
+        except OSError as exc:
+            self._status_written = None
+            self.status_line.message = f"cannot write the status file {self._status_path}: {exc.strerror}"
+
+    def _status_heartbeat(self) -> None:
+        self._status_written = None  # the same line again, with a fresh time (or a retry after a failure)
+        self._update_status()
 
     def action_toggle_quiet(self) -> None:
         with self._store_guarded():
@@ -619,6 +692,21 @@ class KeelApp(App):
 
             return isinstance(self.focused, (TextArea, Input))
         return True
+
+    def action_focus_next(self) -> None:
+        focus_places.cycle(self, 1)
+
+    def action_focus_previous(self) -> None:
+        focus_places.cycle(self, -1)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # In place of Textual's own (the bindings; the app has no key_ methods), except that
+        # a typed character no binding took lands in the composer or is refused with a
+        # reason. Textual runs each class's handler: the default is prevented, or App's
+        # would run the bindings a second time.
+        event.prevent_default()
+        if not await self._check_bindings(event.key):
+            focus_places.stray_key(self, event)
 
     def action_leave_composer(self) -> None:
         """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""
@@ -656,9 +744,18 @@ class KeelApp(App):
         if self.ambient is not None:
             self.ambient.open_settings()
 
+    def action_help(self) -> None:
+        """F1: every key and every place, from the key registry (remaps applied)."""
+        from keeltui.help_text import help_sections
+        from keeltui.panes.help_screen import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)  # F1 again closes it (this binding comes first)
+        else:
+            self.push_screen(HelpScreen(help_sections(self.config.keys)))
+
     def action_day(self) -> None:
-        """Your day: time on task, drifting and away per hour; episodes and focus sessions."""
-        from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
+        """Your day: the timeline, per-hour bars, episodes, focus sessions, apps (live)."""
         from keeltui.panes.day_view import DayScreen
 
         if isinstance(self.screen, DayScreen):
@@ -667,14 +764,26 @@ class KeelApp(App):
             # Window titles are not screen-safe.
             self.notify("Quiet Mode is on: your day stays hidden until it is turned off.", timeout=3)
             return
-        start, end = day_bounds(None, self.clock())
-        self.push_screen(DayScreen(render_day(self.store.events_between(DAY_KINDS, start, end + 86400), start)))
+        if self.ambient is not None:
+            self.ambient.open_day()
+
+    def action_that_was_work(self) -> None:
+        if self.ambient is not None:
+            self.ambient.that_was_work()
+
+    def on_day_screen_corrected(self, message) -> None:
+        """"That was work" on an episode in the day view (keeltui.panes.day_view)."""
+        if self.ambient is not None:
+            self.ambient.correct(message.episode)
 
     def on_drift_banner_snooze_requested(self, message: DriftBanner.SnoozeRequested) -> None:
         self.action_snooze()
 
     def on_drift_banner_focus_requested(self, message: DriftBanner.FocusRequested) -> None:
         self.action_start_focus()
+
+    def on_drift_banner_work_requested(self, message: DriftBanner.WorkRequested) -> None:
+        self.action_that_was_work()
 
     # -- the room's conversation controls (decided in chief/controls.py) -----------------
 
@@ -700,6 +809,8 @@ class KeelApp(App):
         if self.quiet or self.reply_phase != REPLY_IDLE:
             self.bell()
             return
+        if not self._save_unsaved_reply():
+            return
         _, old_reply = self.chief.last_exchange()
         user_id = self.chief.prepare_again(only_unfinished=only_unfinished)
         if user_id is None:
@@ -718,16 +829,37 @@ class KeelApp(App):
         if self.quiet or self.reply_phase != REPLY_IDLE or not chief_controls.can_edit(user, reply):
             self.bell()
             return
-        self._editing = user.id
-        self.room.composer.input.load_text(user.content)
-        self.room.composer.input.move_cursor(self.room.composer.input.document.end)  # ready to type on
+        field = self.room.composer.input
+        # A second Ctrl+↑ keeps the draft the first one saved: Escape must give that back.
+        draft = self._editing.draft if self._editing is not None else field.text
+        self._set_editing(Edit(user.id, user.created_at, draft))
+        field.load_text(user.content)
+        field.move_cursor(field.document.end)  # ready to type on
         self.room.composer.focus_input()
-        self.status_line.message = "Editing your last message: Enter resends it (the old one is kept, folded)."
+
+    def _set_editing(self, edit: Edit | None) -> None:
+        """The one place the edit state changes: the line above the composer follows it."""
+        self._editing = edit
+        self.room.edit_note = edit.note() if edit is not None else ""
+
+    @on(RoomControls.EditCancelled)
+    def _edit_cancelled(self) -> None:
+        """Escape while editing: the draft the composer held comes back; nothing is sent."""
+        edit = self._editing
+        if edit is None:
+            return
+        self._set_editing(None)
+        field = self.room.composer.input
+        field.load_text(edit.draft)
+        field.move_cursor(field.document.end)
+        self.room.composer.focus_input()
 
     def _resend_edited(self, text: str) -> int | None:
-        editing, self._editing = self._editing, None
-        if editing is None:  # nothing is being edited: nothing to resend
+        edit = self._editing
+        self._set_editing(None)
+        if edit is None:  # nothing is being edited: nothing to resend
             return None
+        editing = edit.user_id
         _, old_reply = self.chief.last_exchange()
         user_id = self.chief.resend_edited(editing, text)
         if user_id is not None:
@@ -735,6 +867,43 @@ class KeelApp(App):
             self.room.redraw_rows([self.store.message(i) for i in stale])
             self.status_line.message = ""
         return user_id
+
+    # -- the owner's editor and pager (keeltui/panes/editor_bridge.py) -------------------
+
+    @on(Composer.EditorWanted)
+    def _draft_in_editor(self, message: Composer.EditorWanted) -> None:
+        from keeltui.panes.editor_bridge import edit_draft
+
+        message.stop()
+        if self.quiet and message.composer.id == "chief-composer":
+            self.bell()  # Quiet Mode: the room's draft is not screen-safe
+            return
+        self._terminal_back(edit_draft(self, message.composer.input))
+
+    def on_pager_wanted(self, message: PagerWanted) -> None:
+        from keeltui.panes.editor_bridge import page_text
+
+        message.stop()
+        if self.quiet:
+            self.bell()  # Quiet Mode: no room text on screen
+            return
+        self._terminal_back(page_text(self, message.row.text, f"keeltui-row-{message.row.row_id}.md"))
+
+    def on_turn_landed(self, message: TurnLanded) -> None:
+        message.stop()
+        self._signal_landed(message.what, message.seconds)
+
+    def _signal_landed(self, what: str, seconds: float) -> None:
+        from keeltui.panes.landed_signal import signal_landed
+
+        signal_landed(self, self.config.ui, self.quiet, what, seconds)
+
+    def _terminal_back(self, problem: str) -> None:
+        """The editor or pager ended: its failure in one line, or an older one of its lines cleared."""
+        if problem:
+            self.status_line.message = problem
+        elif self.status_line.message.startswith(("editor:", "pager:")):
+            self.status_line.message = self.database_problem
 
     async def action_search_room(self) -> None:
         if not self.quiet:
@@ -802,6 +971,74 @@ class KeelApp(App):
         self.room.mark_match(None)
         self.room.composer.focus_input()
 
+    # -- the model per role and the Chief's persona (services/model_choice.py, services/persona.py) --
+
+    class ModelsListed(Message):
+        """What the endpoint's /v1/models listed (or why nothing): the picker opens with it."""
+
+        def __init__(self, listed: list[str], problem: str | None) -> None:
+            super().__init__()
+            self.listed, self.problem = listed, problem
+
+    def action_models(self) -> None:
+        """The model picker: listed off the UI thread first, then shown."""
+        self.run_worker(self._list_models(), name="list-models", group="models", exclusive=True, exit_on_error=False)
+
+    async def _list_models(self) -> None:
+        listed, problem = await self.services.models.available()
+        self.post_message(self.ModelsListed(listed, problem))
+
+    def on_keel_app_models_listed(self, message: "KeelApp.ModelsListed") -> None:
+        from keeltui.panes.model_picker import ModelPicker
+
+        if not self.ui_alive or isinstance(self.screen, ModelPicker):
+            return
+        picker = ModelPicker(self.services.models.current(), message.listed, message.problem, self.config.brain.base_url)
+        self.push_screen(picker, self._model_chosen)
+
+    def _model_chosen(self, choice: tuple[str, str] | None) -> None:
+        from keeltui.services.model_choice import ChoiceError
+
+        if choice is None:
+            return
+        try:
+            self.notify(self.services.models.choose(*choice), timeout=4)
+        except ChoiceError as exc:
+            self.status_line.message = str(exc)
+        self.status_line.model = self.config.brain.model_for("chief")
+
+    def on_settings_screen_open_wanted(self, message) -> None:
+        """The settings dialog's Models… and Persona… buttons."""
+        if message.what == "models":
+            self.action_models()
+        elif message.what == "persona":
+            self.action_persona()
+
+    def action_persona(self) -> None:
+        from keeltui.panes.persona_editor import PersonaEditor
+
+        if isinstance(self.screen, PersonaEditor):
+            return
+        if self.quiet:
+            self.notify("Quiet Mode is on: the Chief's persona stays hidden until it is turned off.", timeout=3)
+            return
+        self.push_screen(PersonaEditor(self.services.persona.text), self._persona_chosen)
+
+    def _persona_chosen(self, text: str | None) -> None:
+        from keeltui.services.model_choice import ChoiceError
+
+        if text is None:
+            return
+        with self._store_guarded():  # saved and applied, but the room's line could not be written: said
+            try:
+                line = self.services.persona.change(text)
+            except ChoiceError as exc:
+                self.status_line.message = str(exc)
+                return
+            if line:
+                self.notify(line, timeout=4)
+                self.refresh_room()
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Stop the reply", "Stop the Chief's reply on its way (Escape); its text is kept",
@@ -818,7 +1055,12 @@ class KeelApp(App):
         yield SystemCommand("Start focus", "Declare a focus session", self.action_start_focus)
         yield SystemCommand("Stop focus", "End the running focus session (reported in the room)", self.action_stop_focus)
         yield SystemCommand("Settings", "Ambient mode and cadence", self.action_settings)
+        yield SystemCommand("Models", "Choose the model per role (chat, judge, tutor) from the endpoint's list",
+                            self.action_models)
+        yield SystemCommand("Persona", "See and edit the Chief's system prompt", self.action_persona)
         yield SystemCommand("Your day", "Time on task, drifting and away today (F3)", self.action_day)
+        yield SystemCommand("That was work", "The drift on screen was not drift: tell the judge (F10)", self.action_that_was_work)
+        yield SystemCommand("Keys", "Every key and where it works (F1)", self.action_help)
         if self.tutor is not None:
             yield SystemCommand("Tutor summary", "The open tutor session: mastered, to review", self.tutor.action_summary)
 

@@ -19,6 +19,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
 
+from keeltui.chief.thinking import THINKING, ThinkSplitter, split_think
 from keeltui.config import BrainConfig
 from keeltui.jsonextract import JSONExtractError, extract_json
 from keeltui.values import Usage  # the value type lives in the pure core; re-exported here
@@ -37,8 +38,13 @@ class BrainTimeout(BrainError):
 
 
 class BrainHTTPError(BrainError):
-    def __init__(self, status: int, message: str, detail: str = "") -> None:
+    def __init__(self, status: int, message: str, detail: str = "", retry_after: float | None = None,
+                 said: str = "") -> None:
         self.status = status
+        self.said = said or detail
+        """The server's own error message, without its code (for the failure's words)."""
+        self.retry_after = retry_after
+        """Seconds the server asked us to wait (``Retry-After``), when it said."""
         self.detail = detail
         """The server's own error text and code, whole (the message is cut for one line)."""
         super().__init__(message)
@@ -95,6 +101,15 @@ class Completion:
     tool_calls: tuple[ToolCall, ...] = ()
     finish_reason: str | None = None
     model: str = ""
+    thinking: str = ""
+    """The model's reasoning (``reasoning_content`` or a leading ``<think>`` block), never in ``text``."""
+
+
+@dataclass(frozen=True)
+class ThinkingDelta:
+    """A piece of streamed reasoning: shown apart, never part of the reply's text."""
+
+    text: str
 
 
 @dataclass(frozen=True)
@@ -111,7 +126,7 @@ class StreamDone:
     completion: Completion
 
 
-StreamEvent = TextDelta | StreamDone
+StreamEvent = TextDelta | ThinkingDelta | StreamDone
 
 
 def estimate_tokens(messages: list[dict], text: str = "") -> int:
@@ -199,7 +214,7 @@ class Brain:
             detail = _short(whole)
             return BrainHTTPError(
                 exc.status_code, f"the brain at {where} answered HTTP {exc.status_code}: {detail}",
-                detail=f"{whole} {_error_code(exc)}".strip(),
+                detail=f"{whole} {_error_code(exc)}".strip(), retry_after=_retry_after(exc), said=detail,
             )
         if isinstance(exc, (openai.APIResponseValidationError, ValueError, KeyError, TypeError, AttributeError)):
             return BrainReplyError(f"the brain at {where} sent a reply keeltui cannot read: {_short(str(exc))}")
@@ -258,6 +273,8 @@ class Brain:
         if tools:
             kwargs["tools"] = tools
         text_parts: list[str] = []
+        thinking_parts: list[str] = []
+        splitter = ThinkSplitter()  # a leading <think> block, however the chunks cut its tags
         calls: dict[int, _ToolCallBuffer] = {}
         raw_usage = None
         finish = None
@@ -284,10 +301,14 @@ class Brain:
                     model = event.get("model") or model
                     for choice in event.get("choices") or ():  # shapes checked by parse_sse_line
                         delta = choice.get("delta") or {}
+                        reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+                        if reasoning:
+                            thinking_parts.append(reasoning)
+                            yield ThinkingDelta(reasoning)
                         content = delta.get("content")
                         if content:
-                            text_parts.append(content)
-                            yield TextDelta(content)
+                            for kind, piece in splitter.feed(content):
+                                yield self._piece(kind, piece, text_parts, thinking_parts)
                         for call in delta.get("tool_calls") or ():
                             buffer = calls.setdefault(call.get("index") or 0, _ToolCallBuffer())
                             if call.get("id"):
@@ -307,6 +328,8 @@ class Brain:
             raise BrainReplyError(
                 f"the brain at {self.base_url} sent a reply keeltui cannot read: {_short(stray, 80)}"
             )
+        for kind, piece in splitter.finish():
+            yield self._piece(kind, piece, text_parts, thinking_parts)
         text = "".join(text_parts)
         tool_calls = tuple(
             ToolCall(b.id or f"call_{i}", b.name, "".join(b.arguments))
@@ -314,8 +337,17 @@ class Brain:
             if b.name
         )
         yield StreamDone(
-            Completion(text, self._usage(role, raw_usage, messages, text), tool_calls, finish, model)
+            Completion(text, self._usage(role, raw_usage, messages, text), tool_calls, finish, model,
+                       thinking="".join(thinking_parts))
         )
+
+    @staticmethod
+    def _piece(kind: str, piece: str, text_parts: list[str], thinking_parts: list[str]) -> TextDelta | ThinkingDelta:
+        if kind == THINKING:
+            thinking_parts.append(piece)
+            return ThinkingDelta(piece)
+        text_parts.append(piece)
+        return TextDelta(piece)
 
     async def complete(
         self,
@@ -339,14 +371,17 @@ class Brain:
             if not response.choices:
                 raise BrainReplyError(f"the brain at {self.config.base_url} returned no choices")
             choice = response.choices[0]
-            text = choice.message.content or ""
+            thinking, text = split_think(choice.message.content or "")
+            reasoning = getattr(choice.message, "reasoning_content", None) or getattr(choice.message, "reasoning", None)
+            if isinstance(reasoning, str) and reasoning:
+                thinking = reasoning + thinking
             tool_calls = tuple(
                 ToolCall(c.id, c.function.name, c.function.arguments or "")
                 for c in (choice.message.tool_calls or ())
                 if getattr(c, "function", None) is not None
             )
             usage = self._usage(role, response.usage, messages, text)
-            return Completion(text, usage, tool_calls, choice.finish_reason, response.model or "")
+            return Completion(text, usage, tool_calls, choice.finish_reason, response.model or "", thinking=thinking)
         except BrainError:
             raise
         except (openai.OpenAIError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -431,6 +466,10 @@ def _checked_event(event: dict) -> dict:
             raise _broken(f"a chunk's content is {type(content).__name__}, not text")
         if content:
             delta["content"] = _text(content)
+        for name in ("reasoning_content", "reasoning"):
+            # Reasoning is shown apart and worth no lost reply: an odd value is only dropped.
+            value = delta.get(name)
+            delta[name] = _text(value) if isinstance(value, str) else None
         calls = delta.get("tool_calls")
         if calls is not None and not (isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
             raise _broken("tool_calls is not a list of objects")
@@ -500,6 +539,16 @@ def _error_code(exc) -> str:
     return ""
 
 
+def _retry_after(exc) -> float | None:
+    """The ``Retry-After`` seconds of an HTTP answer (a number only; a date is ignored)."""
+    try:
+        value = exc.response.headers.get("retry-after")
+        seconds = float(value) if value is not None else None
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return seconds if seconds is not None and 0 <= seconds < 7 * 24 * 3600 else None
+
+
 def _short(text: str, limit: int = 160) -> str:
     line = " ".join(str(text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
@@ -508,5 +557,5 @@ def _short(text: str, limit: int = 160) -> str:
 __all__ = [
     "Brain", "BrainError", "BrainUnavailable", "BrainTimeout", "BrainHTTPError", "BrainReplyError",
     "is_context_overflow",
-    "Completion", "ToolCall", "Usage", "TextDelta", "StreamDone", "JSONExtractError",
+    "Completion", "ToolCall", "Usage", "TextDelta", "ThinkingDelta", "StreamDone", "JSONExtractError",
 ]

@@ -82,9 +82,11 @@ class ChiefRoom(RoomControls):
     def source(self, source: RowSource | None) -> None:
         self.log_view.source = source
 
-    def watch_quiet(self, quiet: bool) -> None:
+    def watch_quiet(self, was_quiet: bool, quiet: bool) -> None:
         self.set_class(quiet, "-quiet")
-        if not quiet:
+        if was_quiet and not quiet:
+            # Only on the way out of Quiet Mode: at mount (the watcher runs then too) going
+            # to the end would undo a PageUp pressed in the first frames.
             self.log_view.go_to_end()
 
     # -- rows in --------------------------------------------------------------------

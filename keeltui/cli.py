@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
-from keeltui.chief.turn_kinds import FILTER_KINDS
+from keeltui.status_fast import fast_status
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
-# The variables config.py reads (kept here too: the status fast path must not import it).
-ENV_OVERRIDES = ("KEEL_AMBIENT_MODE", "KEEL_AMBIENT_CADENCE_SECS", "KEEL_BRAIN_BASE_URL", "KEEL_BRAIN_MODEL")
 
 
 def _err(text: str) -> None:
@@ -25,6 +22,8 @@ def _err(text: str) -> None:
 
 def build_parser():
     import argparse
+
+    from keeltui.chief.turn_kinds import FILTER_KINDS
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str):  # one line and the usage, exit 2
@@ -51,9 +50,11 @@ def build_parser():
     p.add_argument("--kind", choices=[*FILTER_KINDS, "ambient"],
                    help="only rows of this kind (ambient: drift episodes, away periods, focus sessions)")
     p.add_argument("--limit", type=int, metavar="N", help="only the newest N rows")
+    p.add_argument("--thinking", action="store_true", help="also print each reply's thinking (reasoning models)")
 
     p = sub.add_parser("export", help="write the Chief room as Markdown")
     p.add_argument("--out", metavar="FILE", help="file to write (default: standard output)")
+    p.add_argument("--thinking", action="store_true", help="also write each reply's thinking (reasoning models)")
 
     p = sub.add_parser("chat", help="one turn through the doorway, or a line-mode chat with no text")
     p.add_argument("text", nargs="*", help="what to say (omit for the line-mode chat)")
@@ -85,6 +86,10 @@ def build_parser():
 
     p = sub.add_parser("day", help="your day: time on task, drifting and away per hour; episodes and focus sessions")
     p.add_argument("--date", metavar="YYYY-MM-DD", help="which day (default: today)")
+    p.add_argument("--week", action="store_true", help="the seven days ending on that day, a line each")
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="the timeline as JSON (seconds, epoch times)")
+    form.add_argument("--csv", action="store_true", help="the timeline as CSV (the segments; --week: a row per day)")
     return parser
 
 
@@ -139,6 +144,12 @@ def _refuse_if_quiet(store) -> None:
 
 
 def cmd_run(args) -> int:
+    import os
+
+    if os.environ.get("KEEL_BENCH_GC_LOG"):  # the bench's collection-pause recorder; off: not even imported
+        from keeltui.gc_pauses import record_if_asked
+
+        record_if_asked()
     config = _load_config(args)
     store = _open_store(config, say_notices=False)
     import contextlib
@@ -235,19 +246,21 @@ def cmd_log(args) -> int:
         return EXIT_OK
     rows = _settled(store.query(store.chief_id(), since=since, kind=args.kind, limit=args.limit))
     color = sys.stdout.isatty()
-    for line in format_log(rows, config.owner.name, config.owner.companion, color=color):
+    for line in format_log(rows, config.owner.name, config.owner.companion, color=color, thinking=args.thinking):
         print(line)
     return EXIT_OK
 
 
 def cmd_export(args) -> int:
+    from pathlib import Path
+
     from keeltui.review import format_markdown
 
     config = _load_config(args)
     store = _open_store(config, readonly=True)
     _refuse_if_quiet(store)
     rows = _settled(store.messages(store.chief_id()))
-    text = format_markdown(rows, config.owner.name, config.owner.companion)
+    text = format_markdown(rows, config.owner.name, config.owner.companion, thinking=args.thinking)
     if args.out:
         try:
             from keeltui.dbfiles import open_private
@@ -347,6 +360,8 @@ def cmd_focus(args) -> int:
 
 
 def cmd_plan(args) -> int:
+    from pathlib import Path
+
     from keeltui.tutor.mermaid import check_plan_command
 
     if args.file == "-":
@@ -357,8 +372,11 @@ def cmd_plan(args) -> int:
         except OSError as exc:
             _err(f"plan check: cannot read {args.file}: {exc.strerror}")
             return EXIT_USAGE
+    from keeltui.textsafe import clean_text
+
     code, output = check_plan_command(source)
-    print(output, file=sys.stdout if code == 0 else sys.stderr)
+    # The plan is a model's text: its labels and the parser's quotes of them are cleaned.
+    print(clean_text(output), file=sys.stdout if code == 0 else sys.stderr)
     return code
 
 
@@ -369,19 +387,42 @@ def cmd_tutor(args) -> int:
 
 
 def cmd_day(args) -> int:
-    from keeltui.ambient.day import DAY_KINDS, day_bounds, render_day
+    import csv
+    import json
 
+    from keeltui.ambient import day as days
+    from keeltui.ambient.timeline import Live
+    from keeltui.services.day import day_timeline
+
+    now = time.time()
     try:
-        start, end = day_bounds(args.date, time.time())
+        start, end = days.day_bounds(args.date, now)
     except ValueError as exc:
         _err(f"day: --date: {exc}")
         return EXIT_USAGE
     config = _load_config(args)
     store = _open_store(config, readonly=True)
     _refuse_if_quiet(store)  # the day names drift windows and focus commitments
-    # Records are stored when a span ends: one that ends after midnight belongs here too.
-    for line in render_day(store.events_between(DAY_KINDS, start, end + 86400), start):
-        print(line)
+    live = Live(now=now)  # the running focus session comes from the store
+    if args.week:
+        week = []
+        for back in range(6, -1, -1):
+            d0, d1 = days.day_bounds(time.strftime("%Y-%m-%d", time.localtime(start - back * 86400 + 43200)), now)
+            week.append((d0, day_timeline(store, d0, d1, live)))
+        if args.json:
+            print(json.dumps([days.day_json(t, d0) for d0, t in week], indent=1))
+        elif args.csv:
+            csv.writer(sys.stdout, lineterminator="\n").writerows(days.week_csv_rows(week))
+        else:
+            print("\n".join(days.render_week(week)))
+        return EXIT_OK
+    timeline = day_timeline(store, start, end, live)
+    if args.json:
+        print(json.dumps(days.day_json(timeline, start), indent=1))
+    elif args.csv:
+        csv.writer(sys.stdout, lineterminator="\n").writerows(days.day_csv_rows(timeline, start))
+    else:
+        print("\n".join(days.render_day(timeline, start, running=start <= now < end)))
     return EXIT_OK
 
 
@@ -400,41 +441,9 @@ COMMANDS["tutor"] = cmd_tutor
 COMMANDS["day"] = cmd_day
 
 
-def _fast_status(argv: list[str]) -> int | None:
-    """``keeltui [--config P] status [--tmux]`` without argparse or the typed config.
-
-    tmux runs this every few seconds; anything unusual (another flag, a config the
-    quick read cannot use) returns None and takes the full path instead.
-    """
-    config_path = None
-    rest = list(argv)
-    if rest[:1] == ["--config"] and len(rest) >= 2:
-        config_path, rest = rest[1], rest[2:]
-    if rest not in (["status"], ["status", "--tmux"]):
-        return None
-    import os
-
-    if any(name in os.environ for name in ENV_OVERRIDES):
-        return None  # environment overrides are validated the full way
-    from keeltui.paths import config_stamp, status_path_fast
-
-    path = status_path_fast(config_path)
-    if path is None:
-        return None
-    from keeltui.adapters.status_file import read_status_payload, status_validated
-    from keeltui.statusfile import tmux_escape
-
-    line, stamp = read_status_payload(path)
-    current = config_stamp(config_path)
-    if stamp != current and not status_validated(path, current):
-        return None  # a config neither the app nor `status` has validated: check it (bad → exit 2)
-    print(tmux_escape(line) if rest[-1] == "--tmux" else line)
-    return EXIT_OK
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    fast = _fast_status(argv)
+    fast = fast_status(argv)  # tmux's status tick: keeltui/status_fast.py, or None for the full path
     if fast is not None:
         return fast
     if not argv or (len(argv) == 2 and argv[0] == "--config"):

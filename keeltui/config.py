@@ -21,6 +21,7 @@ from pathlib import Path
 
 from keeltui.ambient.modes import AMBIENT_MODES, DEFAULT_CADENCE_SECS, parse_cadence, parse_mode
 from keeltui.paths import default_config_path, default_database_path, default_status_path
+from keeltui.landed import LANDED_SIGNALS
 from keeltui.keymap import BINDING_IDS  # every id a [keys] entry may remap (the one registry)
 
 EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
@@ -218,6 +219,16 @@ class PathsConfig:
 
 
 @dataclass
+class UIConfig:
+    landed_signal: str = "bell"
+    """How a long reply (or tutor turn) that lands while keeltui is not in front says so:
+    bell (the terminal's bell), tmux (a tmux message; the bell outside tmux) or off.
+    Never in Quiet Mode."""
+    landed_after_secs: float = 5.0
+    """Only a reply that took at least this many seconds gets that signal."""
+
+
+@dataclass
 class Config:
     owner: OwnerConfig = field(default_factory=OwnerConfig)
     """Names."""
@@ -241,6 +252,8 @@ class Config:
     """Focus mode."""
     paths: PathsConfig = field(default_factory=PathsConfig)
     """Where files live."""
+    ui: UIConfig = field(default_factory=UIConfig)
+    """How the app tells you things."""
     keys: dict[str, str] = field(default_factory=dict)
     """Key remaps by binding id, e.g. quiet = "ctrl+q" (see README for the ids)."""
 
@@ -360,6 +373,11 @@ def validate(config: Config, path: str) -> None:
             path, "tasks.provider",
             f"unknown provider {config.tasks.provider!r} (allowed: {', '.join(TASK_PROVIDERS)})",
         )
+    if config.ui.landed_signal not in LANDED_SIGNALS:
+        raise ConfigError(
+            path, "ui.landed_signal",
+            f"unknown signal {config.ui.landed_signal!r} (allowed: {', '.join(LANDED_SIGNALS)})",
+        )
     _check_fraction(path, "chief.compact_at", config.chief.compact_at)
     for role in ("prober", "teacher"):
         levels: LevelConfig = getattr(config.context_warnings, role)
@@ -371,21 +389,37 @@ def validate(config: Config, path: str) -> None:
     validate_more(config, path)
 
 
+_USERINFO = re.compile(r"(//)[^/?#]*@")
+
+
+def redact_url(value: str) -> str:
+    """``value`` with any ``user:password@`` replaced: what an error may print of a URL."""
+    return _USERINFO.sub(r"\1***@", value)
+
+
 def _check_url(path: str, key: str, value: str) -> str:
-    """An http(s) URL with a host that urllib can parse (``http://[::1`` is refused here)."""
+    """An http(s) URL with a host that urllib can parse (``http://[::1`` is refused here).
+
+    A URL that carries a user or password is refused: the base URL is shown on screen,
+    stored in notices and printed by doctor and chat, so a secret in it would leak
+    everywhere. Every message here prints the URL with that part masked.
+    """
     from urllib.parse import urlsplit
 
+    shown = redact_url(value)
     if any(ch.isspace() or not ch.isprintable() for ch in value):
-        raise ConfigError(path, key, f"a URL has no spaces or control characters: {value!r}")
+        raise ConfigError(path, key, f"a URL has no spaces or control characters: {shown!r}")
     try:
         parts = urlsplit(value)
         parts.port  # raises ValueError for a bad port
     except ValueError as exc:
-        raise ConfigError(path, key, f"not a URL ({exc}): {value!r}") from None
+        raise ConfigError(path, key, f"not a URL ({redact_url(str(exc))}): {shown!r}") from None
     if parts.scheme not in ("http", "https"):
-        raise ConfigError(path, key, f"must start with http:// or https://, got {value!r}")
+        raise ConfigError(path, key, f"must start with http:// or https://, got {shown!r}")
+    if "@" in parts.netloc:
+        raise ConfigError(path, key, f"no user or password in a URL ({shown}): name the key's variable in brain.api_key_env")
     if not parts.hostname:
-        raise ConfigError(path, key, f"names no host: {value!r}")
+        raise ConfigError(path, key, f"names no host: {shown!r}")
     return value
 
 
@@ -406,6 +440,7 @@ NUMBER_RANGES: tuple[tuple[str, float, float], ...] = (
     ("focus.default_minutes", 1, 24 * 60),
     ("focus.grace_secs", 0, _WEEK),
     ("focus.nudge_debounce_secs", 0, _WEEK),
+    ("ui.landed_after_secs", 0, _WEEK),
 ) + tuple((f"brain.context_windows.{role}", 0, 100_000_000) for role in ROLES)
 
 
@@ -443,6 +478,10 @@ def validate_more(config: Config, path: str) -> None:
             config.keys[binding_id] = parse_keys(keys)
         except KeySpecError as exc:
             raise ConfigError(path, f"keys.{binding_id}", str(exc)) from None
+    from keeltui.keymap import remap_problem
+
+    if (problem := remap_problem(config.keys)) is not None:
+        raise ConfigError(path, f"keys.{problem[0]}", problem[1])
 
 
 NAME_MAX = 40

@@ -132,6 +132,10 @@ def _show_last_errors(config) -> None:
     from keeltui.logfile import last_errors, log_path
 
     path = log_path(config)
+    if path.is_symlink():
+        print(_line(False, f"log: {path} is a symbolic link; keeltui never writes through one, so it keeps no log",
+                    "remove the link"))
+        return
     errors = last_errors(path)
     if not errors:
         print(_line(True, f"log: no recent warnings in {path}"))

@@ -15,18 +15,41 @@ from keeltui.textsafe import clean_text
 REPORT_POLL_SECS = 0.5
 
 
-async def _turn(turns, text: str):
-    """One turn: the user's row first (kept even if the brain is down), the reply streamed."""
+async def _turn(turns, text: str, stop: asyncio.Event | None = None):
+    """One turn: the user's row first (kept even if the brain is down), the reply streamed.
+
+    ``stop`` set (Ctrl-C in the line-mode chat) ends the reply; what came is kept.
+    """
     user_id = turns.add_user_turn(text)
     result = await turns.reply(
-        user_id, on_delta=lambda piece: (sys.stdout.write(clean_text(piece)), sys.stdout.flush())
+        user_id, on_delta=lambda piece: (sys.stdout.write(clean_text(piece)), sys.stdout.flush()), stop=stop,
     )
     if result.needs_compaction:
         await turns.compact()
     sys.stdout.write("\n")
-    if result.error:
-        print(f"keeltui: {result.error} (your message is saved in the room)", file=sys.stderr)
+    if result.stopped:
+        print("keeltui: stopped by you (what came is kept in the room)", file=sys.stderr)
+    elif result.error:
+        print(f"keeltui: {clean_text(result.error)} (your message is saved in the room)", file=sys.stderr)
     return result
+
+
+async def _turn_stoppable(turns, text: str):
+    """A line-mode turn that Ctrl-C stops, leaving the chat open for the next message."""
+    import signal
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        loop.add_signal_handler(signal.SIGINT, stop.set)
+    except (NotImplementedError, RuntimeError, ValueError):
+        return await _turn(turns, text)
+    try:
+        return await _turn(turns, text, stop)
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+        signal.signal(signal.SIGINT, previous)  # asyncio.run's own handler, as it was
 
 
 def _stream_turn(config, store, text: str) -> int:
@@ -157,7 +180,7 @@ async def _line_loop(config, store, session, reports: ReportPrinter) -> int:
             sys.stdout.write(f"{config.owner.companion}: ")
             sys.stdout.flush()
             try:
-                await _turn(turns, text)  # reports that landed meanwhile print before the next prompt
+                await _turn_stoppable(turns, text)  # reports that landed meanwhile print before the next prompt
             except StoreError as exc:
                 print(f"\nkeeltui: not sent: {exc} (↑ brings your message back)", file=sys.stderr)
     finally:

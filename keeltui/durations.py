@@ -31,11 +31,16 @@ def parse_duration(text: str) -> float:
 
 
 def format_duration(seconds: float) -> str:
+    """The one way a length of time is written (the room, the day, the CLI): 1h05m, 3m47s, 42s.
+
+    Under an hour the seconds are kept, so the same 227 s reads "3m47s" everywhere;
+    from an hour on, whole minutes (rounded down, like a clock).
+    """
     seconds = max(0, int(round(seconds)))
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:
         return f"{hours}h{minutes:02d}m" if minutes else f"{hours}h"
     if minutes:
-        return f"{minutes}m"
+        return f"{minutes}m{secs:02d}s" if secs else f"{minutes}m"
     return f"{secs}s"

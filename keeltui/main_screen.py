@@ -11,8 +11,9 @@ from typing import Sequence
 
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane
 
+from keeltui.panes.footer import KeelFooter
 from keeltui.chief.context import Row
 from keeltui.chief_view import ChiefRoom
 from keeltui.panes.banner import DriftBanner
@@ -48,7 +49,7 @@ class MainScreen(Screen):
             with TabPane("Tutor", id="tutor-tab"):
                 pass  # the tutor pane is mounted right after the first frame (KeelApp._mount_tutor)
         yield StatusLine(id="status-line")
-        yield Footer()
+        yield KeelFooter()
 
     @property
     def room(self) -> ChiefRoom:

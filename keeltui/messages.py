@@ -72,7 +72,7 @@ class AmbientChanged(Message):
 
     def __init__(
         self, line: str, focus_text: str, judge: str, *,
-        snoozed_until: float = 0.0, mode: str = "", away: bool = False,
+        snoozed_until: float = 0.0, mode: str = "", away: bool = False, no_evidence: bool = False,
     ) -> None:
         super().__init__()
         self.line = line
@@ -81,6 +81,7 @@ class AmbientChanged(Message):
         self.snoozed_until = snoozed_until
         self.mode = mode
         self.away = away
+        self.no_evidence = no_evidence
 
 
 class JudgeFailed(Message):

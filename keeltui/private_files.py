@@ -12,6 +12,9 @@ from pathlib import Path
 
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+"""A private file is never opened through a link: a link planted at the log's or an
+export's path would have us write (and chmod) whatever it points at."""
 
 
 def make_private_dir(path: Path) -> None:
@@ -36,7 +39,7 @@ def create_private_file(path: Path) -> bool:
     """Create an empty owner-only file unless it exists (the umask cannot widen it);
     True when this call created it."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, PRIVATE_FILE)
     except FileExistsError:
         return False
     os.fchmod(fd, PRIVATE_FILE)
@@ -45,8 +48,11 @@ def create_private_file(path: Path) -> bool:
 
 
 def open_private(path: Path, mode: str = "w", encoding: str | None = "utf-8"):
-    """``open()`` for a file only its owner may read, created or replaced."""
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if "a" in mode else os.O_TRUNC)
+    """``open()`` for a file only its owner may read, created or replaced.
+
+    A symbolic link at ``path`` is refused (OSError, ELOOP), never followed.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | NOFOLLOW | (os.O_APPEND if "a" in mode else os.O_TRUNC)
     fd = os.open(path, flags, PRIVATE_FILE)
     try:
         os.fchmod(fd, PRIVATE_FILE)
@@ -60,9 +66,12 @@ def tighten(paths: list[Path]) -> list[str]:
     lines = []
     for path in paths:
         try:
-            mode = stat.S_IMODE(os.stat(path).st_mode)
+            info = os.lstat(path)
         except OSError:
             continue
+        if stat.S_ISLNK(info.st_mode):
+            continue  # chmod would change the link's target, which is not ours to widen or narrow
+        mode = stat.S_IMODE(info.st_mode)
         if mode & 0o077:
             try:
                 os.chmod(path, mode & 0o700)

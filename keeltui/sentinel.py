@@ -25,6 +25,9 @@ below is a unit test. The trigger discipline, in order:
      the sentinel stays on it (``judge_label`` says why) until :meth:`set_judge`
      brings the brain back. With no fallback, the line is kept only while its
      evidence is unchanged. Drift is never invented.
+   * the judge answers but with no verdict (no JSON) → the fallback answers this
+     tick, ``judge_label`` says ``bad answers (model X)``, and the brain is asked
+     again next tick (it is reachable: no endpoint check can clear or confirm it).
 
 Episode flags also reset on snooze, on a focus session, on mode ``off`` and when
 the owner goes away, so the first drift afterwards starts a fresh episode (line
@@ -40,6 +43,7 @@ import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import SupportsFloat, SupportsIndex
 
+from keeltui.jsonextract import JSONExtractError
 from keeltui.textsafe import one_line
 
 from .ambient.window import EXCLUDED, WindowSnapshot, timed_titles
@@ -98,6 +102,7 @@ class Sentinel:
         judge_name: str = "brain",
         fallback: Judge | None = None,
         fallback_name: str = "local",
+        judge_model: Callable[[], str] | None = None,
     ) -> None:
         self._clock = clock
         self._judge = judge
@@ -111,6 +116,11 @@ class Sentinel:
         self._fallback = fallback
         self._fallback_name = fallback_name
         self.judge_problem = ""  # why the judge in use is not the one asked for
+        # The brain answers, but with no verdict ("bad answers (model X)"); "" when fine.
+        self.bad_answers = ""
+        self._judge_model = judge_model
+        self._label_until_answer = ""  # the label kept while a returned brain is on trial
+        self.fallbacks = 0  # times the judge failed and the fallback took over
         self._mode = parse_mode(mode)
         self._cadence = _cadence(cadence_secs)
         self._ring_size = max(1, int(ring_size))
@@ -181,8 +191,24 @@ class Sentinel:
         return self._away_since is not None
 
     @property
+    def away_since(self) -> float | None:
+        """When the current away period began (the last input), None when present."""
+        return self._away_since
+
+    @property
+    def episode(self) -> dict | None:
+        """The drift episode in progress (a copy: start, titles, message), None when on track."""
+        episode = self._episode
+        return {**episode, "titles": list(episode["titles"])} if episode is not None else None
+
+    @property
     def judge_label(self) -> str:
-        """``brain``, ``local``, or ``local · brain unreachable`` when it fell back."""
+        """``brain``, ``local``, ``local · brain unreachable`` when it fell back, or
+        ``bad answers (model X)`` while the brain answers with no verdict."""
+        if self._label_until_answer:
+            return self._label_until_answer
+        if self.bad_answers and not self.judge_problem:
+            return self.bad_answers
         return f"{self.judge_name} · {self.judge_problem}" if self.judge_problem else self.judge_name
 
     # ------------------------------------------------------------ inputs
@@ -208,15 +234,23 @@ class Sentinel:
         """Call ``callback()`` whenever the line (or the snooze) changes."""
         self._on_change.append(callback)
 
-    def set_judge(self, judge: Judge, name: str, problem: str = "") -> None:
-        """Swap the judge (brain ↔ local) when the brain goes away or comes back."""
+    def set_judge(self, judge: Judge, name: str, problem: str = "", *, until_it_answers: bool = False) -> None:
+        """Swap the judge (brain ↔ local) when the brain goes away or comes back.
+
+        ``until_it_answers``: the endpoint says the brain is back, but only its next
+        judgement can tell; the label stays as it is until then, so an endpoint check
+        that passes while the judge still fails does not make it flap.
+        """
+        label = self.judge_label
         changed = (name, problem) != (self.judge_name, self.judge_problem)
         self._judge = judge
         self.judge_name = name
         self.judge_problem = problem
+        self._label_until_answer = label if until_it_answers and changed else ""
         if changed:
             self._dirty = True  # a different judge may see it differently
-            self._fire()
+            if not self._label_until_answer:
+                self._fire()
 
     def set_away(self, away: bool, since: float | None = None) -> None:
         """The owner left the keyboard (or came back). See rule 4 in the module docstring.
@@ -244,6 +278,13 @@ class Sentinel:
             self._dirty = True
             self._record(AWAY_EVENT, {"start": since, "end": now, "secs": round(now - since, 1)})
             self._fire()
+
+    def forgive(self) -> None:
+        """The owner said the drift on screen was work: end the episode (its record
+        stands, the correction overrules it) and judge afresh next tick."""
+        self._gen += 1  # a verdict in flight was about the same windows
+        self._end_episode()
+        self._dirty = True
 
     def set_config(self, mode: object, cadence_secs: object) -> None:
         """Apply live settings (any values: both are checked here).
@@ -360,6 +401,13 @@ class Sentinel:
         self._last_judged_at = self._clock()
         try:
             verdict = await asyncio.wait_for(self._judge(frame, titles), self._judge_timeout)
+        except JSONExtractError as exc:
+            # The brain answered, just not with a verdict: it is reachable, its model
+            # is the problem. Say so, answer with the fallback this tick, and keep
+            # asking the brain (no endpoint check can tell whether it answers well).
+            self.last_error = _describe(exc)
+            log.warning("sentinel: %s judge answered badly: %s", self.judge_name, self.last_error)
+            return await self._bad_answer(frame, titles)
         except Exception as exc:  # noqa: BLE001 - incl. timeout: fall back, invent nothing
             self.last_error = _describe(exc)
             log.warning("sentinel: %s judge failed: %s", self.judge_name, self.last_error)
@@ -367,6 +415,7 @@ class Sentinel:
                 return None
             # Stay on the fallback until the app sees the brain answer again
             # (set_judge): a dead brain must not cost a timeout every tick.
+            self.fallbacks += 1
             self.set_judge(self._fallback, self._fallback_name, f"{self.judge_name} unreachable")
             self._dirty = False
             try:
@@ -376,7 +425,23 @@ class Sentinel:
                 return None
             return verdict
         self.last_error = ""
+        if self.bad_answers or self._label_until_answer:
+            self.bad_answers = self._label_until_answer = ""  # the brain answers well again
+            self._fire()
         return verdict
+
+    async def _bad_answer(self, frame: str, titles: list) -> str | None:
+        problem = f"bad answers (model {self._judge_model()})" if self._judge_model else "bad answers"
+        if problem != self.bad_answers:
+            self.bad_answers = problem
+            self._fire()
+        if self._fallback is None or self.judge_name == self._fallback_name:
+            return None
+        try:
+            return await asyncio.wait_for(self._fallback(frame, titles), self._judge_timeout)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("sentinel: %s judge failed too: %s", self._fallback_name, _describe(exc))
+            return None
 
     def _note_titles(self, ring: Sequence[str]) -> None:
         """Add the episode's titles (excluded windows stay ``excluded``, nothing more)."""

@@ -13,6 +13,7 @@ QUIET = "◌ Quiet Mode"
 AMBIENT_OFF = "ambient off"
 SNOOZED = "◌ snoozed"
 AWAY = "away"
+NO_EVIDENCE = "ambient: no evidence — see keeltui doctor"
 
 
 # What the status line shows. A namedtuple, not a dataclass: this module is on the
@@ -20,12 +21,12 @@ AWAY = "away"
 StatusState = namedtuple(
     "StatusState",
     ["quiet", "ambient_line", "focus_text", "context_text", "judge", "snoozed_until", "ambient_off", "away",
-     "context_warning"],
-    defaults=[False, "", "", "", "", 0.0, False, False, ""],
+     "context_warning", "no_evidence"],
+    defaults=[False, "", "", "", "", 0.0, False, False, "", False],
 )
 StatusState.__doc__ = """quiet, drift line, focus text, context text, which judge runs ("brain", "local",
 "local · brain unreachable"), the snooze's end (epoch, 0 when not snoozed), ambient off, away, and the
-tutor's context warning (mirrored beside the drift line)."""
+tutor's context warning (mirrored beside the drift line), and whether no evidence source answers at all."""
 
 
 def render_status(state: StatusState) -> str:
@@ -62,9 +63,12 @@ def ambient_state_text(state: StatusState) -> str:
         line = f"{SNOOZED} until {time.strftime('%H:%M', time.localtime(state.snoozed_until))}"
     elif state.away:
         line = AWAY
+    elif state.no_evidence:
+        # Not "idle": with no window to read, the sentinel cannot see a drift at all.
+        line = NO_EVIDENCE
     else:
         line = IDLE
-    if str(state.judge).startswith("local"):
+    if str(state.judge).startswith(("local", "bad answers")):
         line += f" · judge: {state.judge}"
     return line
 

@@ -33,7 +33,7 @@ LEGACY_KINDS_MIGRATED_KEY = "turn_kinds_migrated"
 """Written by the build before the mark alone said it: read once, then replaced by the mark."""
 # Rows before it hold no reply left streaming by a dead process (see settle_interrupted).
 SETTLE_MARK_KEY = "interrupted_checked_from"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 
@@ -74,6 +74,10 @@ class Row:
     status: str = "complete"
     reply_to: int | None = None
     created_at: float = 0.0
+    thinking: str = ""
+    """A reasoning model's thinking before this reply (never part of ``content``)."""
+    thought_secs: float | None = None
+    """How long it thought, from its first piece of thinking to its answer."""
 
     @property
     def is_system_line(self) -> bool:
@@ -130,6 +134,11 @@ _MIGRATIONS: list[str] = [
     """
     CREATE INDEX messages_by_time ON messages (conversation_id, created_at);
     """,
+    # 3: a reply's thinking, kept with the row and apart from its text.
+    """
+    ALTER TABLE messages ADD COLUMN thinking TEXT;
+    ALTER TABLE messages ADD COLUMN thought_secs REAL
+    """,
 ]
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 
@@ -147,7 +156,16 @@ def _to_row(row: sqlite3.Row) -> Row:
         status=row["status"],
         reply_to=row["reply_to"],
         created_at=row["created_at"],
+        **_thinking_fields(row),
     )
+
+
+def _thinking_fields(row: sqlite3.Row) -> dict:
+    """A file of schema 2 read without migrating (``keeltui log`` is read-only) has no thinking."""
+    try:
+        return {"thinking": row["thinking"] or "", "thought_secs": row["thought_secs"]}
+    except IndexError:
+        return {}
 
 
 class Store:
@@ -608,9 +626,17 @@ class Store:
         status: str | None = None,
         usage: dict | None = None,
         parts: list[dict] | None = None,
+        thinking: str | None = None,
+        thought_secs: float | None = None,
     ) -> None:
         sets: list[str] = []
         params: list[object] = []
+        if thinking is not None:
+            sets.append("thinking = ?")
+            params.append(thinking)
+        if thought_secs is not None:
+            sets.append("thought_secs = ?")
+            params.append(thought_secs)
         if content is not None:
             sets.append("content = ?")
             params.append(content)

@@ -15,6 +15,9 @@ import os
 import signal
 import sys
 import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator
 
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
@@ -44,6 +47,8 @@ def install_signal_exit(app) -> None:
     received: list[int] = []
 
     def on_signal(signum: int) -> None:
+        if signum == getattr(signal, "SIGINT", None) and time.monotonic() < _interrupts_held_until:
+            return  # meant for the editor or pager the app lent the terminal to
         if received:
             _restore_and_leave(app, signum)
         received.append(signum)
@@ -58,6 +63,24 @@ def install_signal_exit(app) -> None:
             loop.add_signal_handler(signum, on_signal, signum)
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no such signal here
             pass
+
+
+# While a child (the editor, the pager) has the terminal, Ctrl+C in it reaches this
+# process too (the same foreground process group). The event loop is blocked meanwhile
+# and handles the signal only after the child ends: it is ignored until shortly after.
+HOLD_AFTER_SECS = 1.0
+_interrupts_held_until = 0.0
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """SIGINT does not end the app while this block runs (nor for a moment after)."""
+    global _interrupts_held_until
+    _interrupts_held_until = float("inf")
+    try:
+        yield
+    finally:
+        _interrupts_held_until = time.monotonic() + HOLD_AFTER_SECS
 
 
 def _restore_and_leave(app, signum: int) -> None:

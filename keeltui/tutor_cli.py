@@ -56,7 +56,9 @@ def run(args, store) -> int:
     if session is None:
         return EXIT_FAILED
     if args.tutor_command == "export":
-        text = records.export_markdown(session.id)
+        # A model wrote much of it (plan labels, quiz items): no escape sequence reaches
+        # the terminal or a file that is later `cat`ed.
+        text = clean_text(records.export_markdown(session.id))
         if not args.out:
             sys.stdout.write(text)
             return EXIT_OK

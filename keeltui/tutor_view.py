@@ -33,14 +33,16 @@ from keeltui.panes.assessment import AssessmentCard
 from keeltui.panes.bindings import bind
 from keeltui.panes.composer import Composer
 from keeltui.panes.message import ChatMessage
+from keeltui.panes.landed_signal import TurnLanded
 from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
-from keeltui.panes.tutor_cards import JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
+from keeltui.panes.tutor_cards import AbortedJobMark, JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
 from keeltui.panes.tutor_records import ConfirmDelete, RenameSession, SessionList, SummaryScreen, session_prompt
 from keeltui.tutor.outcome import TurnOutcome
-from keeltui.textsafe import clean_text
+from keeltui.textsafe import clean_text, one_line
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
+from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
 from keeltui.tutor.mastery import map_statuses
 
@@ -84,6 +86,8 @@ class TutorPane(Vertical):
     TutorPane #tutor-picker { height: 1fr; padding: 1 2; }
     TutorPane .tutor-heading { text-style: bold; margin-bottom: 1; }
     TutorPane #tutor-session-list { height: auto; max-height: 1fr; }
+    TutorPane #tutor-review-due { color: $warning; margin-bottom: 1; }
+    TutorPane #tutor-review-due.-none { display: none; }
     TutorPane #tutor-topic { display: none; margin-top: 1; }
     TutorPane.-asking-topic #tutor-topic { display: block; }
     TutorPane #tutor-session { height: 1fr; }
@@ -148,6 +152,7 @@ class TutorPane(Vertical):
         self._job_workers: dict[str, tuple[int, tj.Job, Worker]] = {}  # running jobs by id
         self.session_id: int | None = None
         self._busy_sessions: set[int] = set()
+        self._turn_started: dict[int, float] = {}  # monotonic, per session: for the landed signal
         self._workers: dict[int, Worker] = {}
         self._buffers: dict[int, StreamBuffer] = {}  # the streaming step's text, per session
         self._errors: dict[int, str] = {}  # why a session's last turn failed (this run)
@@ -158,6 +163,7 @@ class TutorPane(Vertical):
         self._items: dict[str, ts.Item] = {}
         self._keys: list[str] = []
         self._focused_for: str | None = None  # the item or state focus last moved for
+        self._restored = False  # the last open session is reopened on the tab's first show
 
     # -- layout -----------------------------------------------------------------------
 
@@ -165,6 +171,7 @@ class TutorPane(Vertical):
         with ContentSwitcher(initial="tutor-picker", id="tutor-switcher"):
             with Vertical(id="tutor-picker"):
                 yield Static("Tutor sessions — Enter opens, “New session” starts one", classes="tutor-heading")
+                yield Static("", id="tutor-review-due", markup=False)
                 yield SessionList(id="tutor-session-list")
                 yield Input(placeholder="What do you want to learn? (Enter starts, Escape cancels)", id="tutor-topic")
             with Horizontal(id="tutor-session"):
@@ -216,6 +223,7 @@ class TutorPane(Vertical):
             prompt = Text("● " if row.id in working else "  ", style="bold yellow")
             prompt.append_text(session_prompt(row))
             options.append(Option(prompt, id=f"session-{row.id}"))
+        self._show_review_due()
         listing = self.query_one("#tutor-session-list", OptionList)
         highlighted = listing.highlighted_option if keep_place else None
         listing.set_options(options)
@@ -228,6 +236,17 @@ class TutorPane(Vertical):
             listing.highlighted = listing.get_option_index(current)
         except Exception:  # the session vanished from the list: start at the top
             listing.highlighted = 0
+
+    def _show_review_due(self) -> None:
+        """Above the list: what is due for review today, across every topic."""
+        due = self.records.review_due()
+        line = self.query_one("#tutor-review-due", Static)
+        line.set_class(not due, "-none")
+        if due:
+            count = sum(len(steps) for _, steps in due)
+            topics = " · ".join(f"{one_line(clean_text(topic), 30)}: {', '.join(clean_text(s) for s in steps)}"
+                                for topic, steps in due)
+            line.update(f"↻ Review due today ({count} step{'s' if count != 1 else ''}) — {topics}")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -256,6 +275,7 @@ class TutorPane(Vertical):
         """Back to the session list."""
         self.remove_class("-asking-topic")
         self._post_context(None)  # no session in view: its percentage and warning go
+        self.records.remember_open(None)
         self._fill_session_list(keep_place=False)
         self.query_one(ContentSwitcher).current = "tutor-picker"
         self.refresh_bindings()
@@ -269,6 +289,7 @@ class TutorPane(Vertical):
         if session_id != self.session_id:
             self._clear_log()
         self.session_id = session_id
+        self.records.remember_open(session_id)
         self._focused_for = None
         self.query_one(ContentSwitcher).current = "tutor-session"
         self.refresh_bindings()
@@ -350,6 +371,9 @@ class TutorPane(Vertical):
         verdict = awaiting_verdict(rows)
         title = self.records.title(session_id) if session_id is not None else ""
         header = f"{title}  ·  {phase_of(rows)}"
+        progress = self.records.progress(session_id) if session_id is not None else ""
+        if progress:
+            header += f"  ·  {progress}"
         if verdict:
             header += "  ·  the plan waits for your verdict"
         if busy:
@@ -417,6 +441,13 @@ class TutorPane(Vertical):
             self.composer.focus_input()
 
     def on_show(self) -> None:
+        # The first time the tab shows, it comes back where the learner left it (never
+        # at mount: the Chief room has the keys and the status line then).
+        if not self._restored:
+            self._restored = True
+            last = self.records.last_open()
+            if last is not None and not self.in_session:
+                self.open_session(last)
         # The tab became visible: put the keyboard where the learner will want it.
         self.call_after_refresh(self._focus_default)
 
@@ -538,6 +569,7 @@ class TutorPane(Vertical):
 
     def run_turn(self, session_id: int) -> None:
         self._busy_sessions.add(session_id)
+        self._turn_started.setdefault(session_id, time.monotonic())  # a turn a job wakes keeps its start
         self._errors.pop(session_id, None)
         self._buffers[session_id] = StreamBuffer()
         self._live_timer.resume()
@@ -618,6 +650,9 @@ class TutorPane(Vertical):
         if self.jobs.flush(session_id) and not outcome.error and not outcome.stopped:
             self.run_turn(session_id)
             return
+        started = self._turn_started.pop(session_id, None)
+        if started is not None and not outcome.stopped:  # stopped: the learner was there
+            self.post_message(TurnLanded("the tutor's turn", time.monotonic() - started))
         if not self.in_session:
             self._fill_session_list()
         if session_id == self.session_id and self.in_session:
@@ -655,9 +690,18 @@ class TutorPane(Vertical):
         message.stop()
         session_id = message.session_id
         self._job_workers.pop(message.job.job_id, None)
+        if session_id != self.session_id or not self.in_session:
+            self._say_landed_elsewhere(session_id, message.job, message.steer)
         if self.jobs.settle(session_id, message.steer, turn_running=session_id in self._busy_sessions):
             self.run_turn(session_id)  # the steer wakes the teacher
         self._job_changed(session_id, message.job)
+
+    def _say_landed_elsewhere(self, session_id: int, job: tj.Job, steer) -> None:
+        """One quiet line for a job that finished in a session not on screen."""
+        part = tj.steer_part(steer) or {}
+        outcome = "failed" if part.get("status") == tj.FAILED else "finished"
+        title = one_line(clean_text(self.records.title(session_id)), 40)
+        self.app.notify(f"{job.kind.capitalize()} job {outcome} in “{title}”.", timeout=4, markup=False)
 
     def action_abort_job(self) -> None:
         """F9: abort the newest job running in the open session (the usage so far is kept)."""
@@ -672,6 +716,15 @@ class TutorPane(Vertical):
             if session_id not in self._busy_sessions:
                 self.run_turn(session_id)  # the teacher hears of it, so no promise hangs
         self._job_changed(session_id, job)
+
+    @on(AbortedJobMark.RerunRequested)
+    def _rerun_job(self, event: AbortedJobMark.RerunRequested) -> None:
+        """"Run again" on an aborted job: the learner asks for it, so the teacher may start it."""
+        event.stop()
+        if self.session_id is None or self.session_id in self._busy_sessions:
+            self.app.bell()
+            return
+        self._learner_acts(tx.user(tj.rerun_request(event.kind, event.title)))
 
     def _held(self) -> dict[str, str]:
         return self.jobs.held(self.session_id) if self.session_id is not None else {}
@@ -731,7 +784,7 @@ class TutorPane(Vertical):
         """Each node's mark: position and mastery, earlier sessions on the topic counted."""
         if plan is None or self.session_id is None:
             return {}
-        return map_statuses(plan, rows, time.time(), self.records.prior_for(self.session_id)[0])
+        return map_statuses(plan, rows, self.records.clock(), self.records.prior_for(self.session_id)[0])
 
     def _offer_review(self, session_id: int) -> None:
         """A new session on a studied topic: say what carries over and what is due."""
@@ -744,7 +797,7 @@ class TutorPane(Vertical):
         if self.session_id is None or not self.in_session:
             self.app.notify("Open a tutor session to see its summary.", timeout=3)
             return
-        lines = self.records.summary_lines(self.session_id)
+        lines = self.records.summary_lines(self.session_id) + [""] + self.records.mistake_lines(self.session_id)
         self.app.push_screen(SummaryScreen(self.records.title(self.session_id), lines))
 
     def on_session_list_rename_requested(self, message: SessionList.RenameRequested) -> None:

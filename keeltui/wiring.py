@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from keeltui.brain import Brain
     from keeltui.services.ambient import AmbientService
     from keeltui.services.chief_turns import ChiefTurns
+    from keeltui.services.model_choice import ModelChoice
+    from keeltui.services.persona import Persona
     from keeltui.services.tutor_jobs import TutorJobs
     from keeltui.services.tutor_records import TutorRecords
     from keeltui.services.tutor_turns import TutorTurns
@@ -71,7 +73,7 @@ class Services:
         """The learner's records (list, summary, rename, delete), read once per change."""
         from keeltui.services.tutor_records import TutorRecords
 
-        return TutorRecords(self.store)
+        return TutorRecords(self.store, clock=self.clock)
 
     @cached_property
     def tutor_jobs(self) -> TutorJobs:
@@ -86,6 +88,20 @@ class Services:
         from keeltui.services.ambient import AmbientService
 
         return AmbientService(self.config, self.store, self.brain, clock=self.clock, notifier=self.notifier)
+
+    @cached_property
+    def models(self) -> ModelChoice:
+        """The model per role, listed by the endpoint, switched live and saved (the app's picker)."""
+        from keeltui.services.model_choice import ModelChoice
+
+        return ModelChoice(self.config, self.brain)
+
+    @cached_property
+    def persona(self) -> Persona:
+        """The Chief's system prompt, changed from the app: saved, recorded in the room."""
+        from keeltui.services.persona import Persona
+
+        return Persona(self.config, self.store)
 
     async def aclose(self) -> None:
         await self.brain.aclose()

@@ -36,6 +36,15 @@ class Reply:
     delay: float = 0.0
     """Seconds before the first byte."""
     error_message: str = "scripted failure"
+    error_code: str | None = None
+    """The error's ``code`` (e.g. ``context_length_exceeded``), for a status other than 200."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """Extra response headers (e.g. ``Retry-After`` with a 429)."""
+    reasoning: list[str] = field(default_factory=list)
+    """Stream these pieces as ``reasoning_content`` deltas before the text (a reasoning
+    model's thinking, as vLLM and DeepSeek send it); a non-streamed reply carries them joined."""
+    reasoning_delay: float = 0.0
+    """Seconds between two reasoning pieces (a model that thinks for a while)."""
 
 
 def _usage_for(request: dict, text: str, usage: dict | None) -> dict:
@@ -55,10 +64,16 @@ class LoopbackBrain:
         default: Reply | None = None,
         models: list[str] | None = None,
         port: int = 0,
+        lists_models: bool = True,
+        models_delay: float = 0.0,
     ) -> None:
+        """``lists_models`` False: ``/v1/models`` answers 404, as some servers' do;
+        ``models_delay``: seconds before it answers (a server that hangs on its list)."""
         self.responder = responder
         self.default = default or Reply(text="Hello from the loopback brain.")
         self.models = models or ["loop-model"]
+        self.lists_models = lists_models
+        self.models_delay = models_delay
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self._queue: list[Reply] = []
@@ -74,13 +89,19 @@ class LoopbackBrain:
                 pass
 
             def do_GET(self):
-                if self.path.rstrip("/").endswith("/models"):
-                    body = json.dumps(
-                        {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "loop"} for m in brain.models]}
-                    ).encode()
-                    self._send(200, body)
-                else:
-                    self._send(404, b'{"error": {"message": "not found"}}')
+                if brain.models_delay:
+                    time.sleep(brain.models_delay)
+                try:
+                    if self.path.rstrip("/").endswith("/models") and brain.lists_models:
+                        body = json.dumps(
+                            {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "loop"}
+                                                        for m in brain.models]}
+                        ).encode()
+                        self._send(200, body)
+                    else:
+                        self._send(404, b'{"error": {"message": "not found"}}')
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the client gave up waiting (a hung list, on purpose)
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
@@ -99,16 +120,20 @@ class LoopbackBrain:
                     self._send(reply.status, reply.raw_body.encode())
                     return
                 if reply.status != 200:
-                    body = json.dumps({"error": {"message": reply.error_message, "type": "server_error"}})
-                    self._send(reply.status, body.encode())
+                    error = {"message": reply.error_message, "type": "server_error"}
+                    if reply.error_code:
+                        error["code"] = reply.error_code
+                    self._send(reply.status, json.dumps({"error": error}).encode(), headers=reply.headers)
                     return
                 if request.get("stream"):
                     self._stream(request, reply)
                 else:
                     self._complete(request, reply)
 
-            def _send(self, status: int, body: bytes, ctype: str = "application/json"):
+            def _send(self, status: int, body: bytes, ctype: str = "application/json", headers=None):
                 self.send_response(status)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
@@ -116,6 +141,8 @@ class LoopbackBrain:
 
             def _complete(self, request: dict, reply: Reply):
                 message: dict = {"role": "assistant", "content": reply.text or None}
+                if reply.reasoning:
+                    message["reasoning_content"] = "".join(reply.reasoning)
                 if reply.tool_calls:
                     message["tool_calls"] = [
                         {
@@ -162,7 +189,14 @@ class LoopbackBrain:
                 pieces = reply.chunks if reply.chunks is not None else _split(reply.text)
                 try:
                     self._event(self._chunk(request, {"role": "assistant", "content": ""}))
-                    for index, piece in enumerate(pieces):
+                    for index, piece in enumerate(reply.reasoning):
+                        # The gate holds every piece after the first, reasoning and text alike.
+                        if index and reply.gate is not None and not reply.gate.acquire(timeout=120):
+                            return
+                        self._event(self._chunk(request, {"reasoning_content": piece}))
+                        if reply.reasoning_delay:
+                            time.sleep(reply.reasoning_delay)
+                    for index, piece in enumerate(pieces, start=len(reply.reasoning)):
                         if index and reply.gate is not None and not reply.gate.acquire(timeout=120):
                             return  # the test is gone: drop the stream
                         if reply.stall_after is not None and index >= reply.stall_after:
@@ -193,14 +227,18 @@ class LoopbackBrain:
                 except (BrokenPipeError, ConnectionResetError):
                     return
 
-        ThreadingHTTPServer.allow_reuse_address = True
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self._server = _QuietServer(("127.0.0.1", port), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def port(self) -> int:
         return self._server.server_address[1]
+
+    @property
+    def hangups(self) -> int:
+        """Answers a client hung up on before they were written."""
+        return self._server.hangups
 
     @property
     def url(self) -> str:
@@ -231,6 +269,23 @@ class LoopbackBrain:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up mid-answer (a test stopping a reply, an app killed with -9) is
+    an ordinary event here, not a traceback on the test's output."""
+
+    allow_reuse_address = True
+    hangups = 0
+    """How many answers a client hung up on (the tests wait on it)."""
+
+    def handle_error(self, request, client_address) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            self.hangups += 1
+            return
+        super().handle_error(request, client_address)
 
 
 def _split(text: str) -> list[str]:

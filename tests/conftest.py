@@ -109,3 +109,12 @@ def e2e_env() -> dict[str, str]:
     env = {f"XDG_{k}_HOME": os.environ[f"XDG_{k}_HOME"] for k in ("CONFIG", "DATA", "STATE", "CACHE")}
     env["TERM"] = "tmux-256color"
     return env
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that drives the real app in tmux carries the ``e2e`` marker, wherever it
+    lives (``make quick`` leaves them out): every test under tests/e2e/ and every test that
+    takes the ``tmux`` fixture, so a new tmux test cannot forget it."""
+    for item in items:
+        if item.nodeid.startswith("tests/e2e/") or "tmux" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.e2e)

@@ -1,4 +1,4 @@
-"""Time to first frame and peak RSS: the floor, keeltui (empty, 100 000 rows), peers.
+"""Time to first frame and peak RSS: the floor, keeltui (empty, 100 000 and 1 000 000 rows), peers.
 
 Subjects are interleaved run by run so that they share the machine's weather. Each
 subject gets one unrecorded warm-up start (page cache, .pyc files, first-run files).
@@ -37,6 +37,8 @@ def subjects(ctx: Context) -> list[Subject]:
     if ctx.room_db is not None:
         big = ctx.keeltui("keeltui.100k", "keeltui, 100 000-row room", ctx.room_db, ready_extra=(LAST_ROW_MARK,))
         chosen.append(big)
+    if ctx.room_db_1m is not None:
+        chosen.append(ctx.keeltui("keeltui.1m", "keeltui, 1 000 000-row room", ctx.room_db_1m, ready_extra=(LAST_ROW_MARK,)))
     return chosen + ctx.peers
 
 

@@ -13,6 +13,7 @@ import importlib.util
 import time
 
 from bench.context import Context, Subject, err
+from bench.env import KEELTUI
 from bench.procs import cpu_seconds, thread_cpu
 
 WINDOWS = 6
@@ -57,8 +58,47 @@ def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
     return True
 
 
+STATUS_INTERVAL = 5
+
+
+def watch_with_status(ctx: Context, seconds: float) -> None:
+    """The whole idle cost as a tmux user has it: keeltui (ambient on) in a pane, and tmux's
+    status line calling ``keeltui status --tmux`` every STATUS_INTERVAL s. tmux runs a
+    status-right command only for an attached client: a second tmux attaches to the
+    first as a terminal would. CPU of the app plus the first tmux server's, with the status
+    calls it ran and reaped (the attached client is the terminal's, not counted)."""
+    subject = ctx.keeltui("idle.tmux_status", "keeltui, ambient on, tmux status line", ambient=True)
+    config = subject.argv[-1]
+    with ctx.pane(subject) as pane, ctx.pane(subject) as terminal:
+        pane.tmux("set", "-g", "status-interval", str(STATUS_INTERVAL))
+        pane.tmux("set", "-g", "status-right", f"[#({KEELTUI} --config {config} status --tmux)]")
+        pane.tmux("set", "-g", "status", "on")
+        pane.launch(subject.argv)
+        pane.wait_for(*subject.ready, timeout=15)
+        terminal.launch(["tmux", "-L", pane.socket, "-f", "/dev/null", "attach", "-t", "bench"])
+        terminal.wait_for("[idle", timeout=30)  # the status line ran `keeltui status` and shows its line
+        app, server = pane.pane_pid(), int(pane.tmux("display", "-p", "#{pid}").strip())
+        time.sleep(SETTLE_SECS)
+        ctx.say(f"idle: watching {subject.label} for {seconds:.0f} s")
+        start_app, start_server = cpu_seconds(app), cpu_seconds(server)
+        time.sleep(seconds)
+        app_cpu, server_cpu = cpu_seconds(app) - start_app, cpu_seconds(server) - start_server
+    total = 100 * (app_cpu + server_cpu) / seconds
+    ctx.results.add("idle.tmux_status.pct", total)
+    ctx.results.add("idle.tmux_status.app_pct", 100 * app_cpu / seconds)
+    ctx.results.add("idle.tmux_status.tmux_pct", 100 * server_cpu / seconds)
+    ctx.results.facts["idle.tmux_status.secs"] = seconds
+    ctx.say(f"idle: app + tmux calling `keeltui status` every {STATUS_INTERVAL} s: {total:.2f} % of a core "
+            f"(app {100 * app_cpu / seconds:.2f} %, tmux and the status calls {100 * server_cpu / seconds:.2f} %)")
+
+
 def run(ctx: Context) -> None:
     long, short = (20.0, 10.0) if ctx.quick else (60.0, 30.0)
+    try:
+        watch_with_status(ctx, long)
+    except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
+        ctx.results.fail("idle.tmux_status.pct", err(exc))
+        ctx.say(f"idle: keeltui with the tmux status line failed: {err(exc)}")
     if importlib.util.find_spec("keeltui.panes.ambient_controller") is None:
         ctx.results.note("idle", "keeltui.panes.ambient_controller does not exist: the app attaches no sentinel and no "
                                  "evidence poll, so the ambient row covers the store watcher and Textual alone.")

@@ -121,3 +121,24 @@ def run(ctx: Context) -> None:
                 except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
                     ctx.results.fail(tag(f"stream.{variant}.lag", subject.who), err(exc))
                     ctx.say(f"stream {variant} {subject.who}: run {i + 1} failed: {err(exc)}")
+
+
+def run_room(ctx: Context) -> None:
+    """The same 2 000-chunk reply (5 ms apart) in a 100 000-row room: peak RSS once it is on screen.
+    Each run streams into its own copy of the room, so the seeded room stays as it was."""
+    import shutil
+
+    if ctx.room_db is None:
+        ctx.results.fail("stream.room.lag", "no 100 000-row room (seeding failed)")
+        return
+    from bench.env import LAST_ROW_MARK
+
+    for i in range(max(1, ctx.runs // 2)):
+        try:
+            db = ctx.workspace.fresh_dir("stream-room") / "room.db"
+            shutil.copyfile(ctx.room_db, db)
+            subject = ctx.keeltui("stream.room", "keeltui, 100 000-row room", db, ready_extra=(LAST_ROW_MARK,))
+            stream_once(ctx, subject, "room", VARIANTS["paced"])
+        except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
+            ctx.results.fail("stream.room.lag", err(exc))
+            ctx.say(f"stream in the 100 000-row room: run {i + 1} failed: {err(exc)}")

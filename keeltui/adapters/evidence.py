@@ -132,6 +132,16 @@ class EwmhSource:
     def _run(self, job: Callable[[], WindowSnapshot | None]) -> WindowSnapshot | None:
         if self._worker is not None and self._worker.is_alive():
             raise TimeoutError("an earlier X request is still stuck")
+        if self._ewmh is None:
+            # Imported here, not on the timed thread: an import never blocks on the X
+            # socket, but on a loaded machine it can take longer than the timeout and
+            # would be taken for a stuck X server (and the next read for a stuck request).
+            import ewmh  # noqa: F401
+            from Xlib import display  # noqa: F401
+
+            if not (self._display_name or os.environ.get("DISPLAY")):
+                # Nothing to connect to: say so at once rather than via a thread and a timeout.
+                raise RuntimeError("no X display (DISPLAY is not set)")
         future: Future = Future()
 
         def work() -> None:

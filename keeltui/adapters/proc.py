@@ -76,3 +76,52 @@ def _kill_group(proc: subprocess.Popen) -> None:
     for stream in (proc.stdout, proc.stderr):
         if stream is not None:
             stream.close()
+
+
+async def run_group_async(argv: Sequence[str], *, timeout: float, limit: int) -> str:
+    """Run ``argv`` in its own process group and return up to ``limit`` chars of its stdout.
+
+    The tutor's research command may be a script that spawns children: when the limit
+    passes, or the caller is cancelled (F9, quitting), the whole group is killed, so no
+    grandchild outlives the job. Raises :class:`CommandFailed` for a start failure or a
+    timeout; a cancellation is re-raised after the kill.
+    """
+    import asyncio
+
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL, start_new_session=True,
+        )
+    except OSError as exc:
+        raise CommandFailed(f"cannot start: {exc.strerror or exc}") from None
+    try:
+        out, _ = await asyncio.wait_for(process.communicate(), timeout)
+    except asyncio.TimeoutError:
+        await _end_group(process)
+        raise CommandFailed(f"timed out after {timeout:g}s") from None
+    except asyncio.CancelledError:
+        await _end_group(process)
+        raise
+    finally:
+        # The leader may exit first and leave its children running: end the group anyway.
+        _signal_group(process.pid)
+    return out.decode("utf-8", "replace")[:limit]
+
+
+def _signal_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass  # the group is already gone
+
+
+async def _end_group(process) -> None:
+    """Kill the group and reap the leader (a short wait: SIGKILL is not refused)."""
+    import asyncio
+
+    _signal_group(process.pid)
+    try:
+        await asyncio.wait_for(process.wait(), 2)
+    except (asyncio.TimeoutError, ProcessLookupError):  # pragma: no cover - immune to SIGKILL
+        pass

@@ -11,8 +11,13 @@ import json
 import os
 from pathlib import Path
 
-from keeltui.adapters.process_probe import pid_alive
-from keeltui.statusfile import IDLE
+from keeltui.status_fast import NOT_RUNNING, read_payload, validated_path, validated_stamp
+
+__all__ = ["NOT_RUNNING", "read_status", "read_status_payload", "remember_validated", "status_validated", "write_status"]
+
+HEARTBEAT_SECS = 60.0
+"""The app rewrites the file at least this often, changed or not (the reader's stale limit,
+``status_fast.STALE_AFTER_SECS``, is three of these)."""
 
 
 def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp: str = "") -> None:
@@ -21,7 +26,9 @@ def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp:
     ``config_stamp`` names the config the writer validated, so that ``keeltui
     status`` may skip validating it again while it is unchanged.
     """
-    payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp}
+    import time
+
+    payload = {"line": line, "pid": pid if pid is not None else os.getpid(), "config": config_stamp, "at": time.time()}
     _replace(path, json.dumps(payload, ensure_ascii=False))
 
 
@@ -45,27 +52,9 @@ def _replace(path: Path, text: str) -> None:
         raise
 
 
-NOT_RUNNING = "keeltui not running"
-
-
 def read_status_payload(path: Path) -> tuple[str, str]:
     """(the line to print, the config stamp the writer validated)."""
-    try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
-        line = str(payload.get("line", IDLE))
-        pid = payload.get("pid")
-        stamp = str(payload.get("config", ""))
-    except (OSError, ValueError, AttributeError):
-        return NOT_RUNNING, ""
-    if isinstance(pid, int) and not pid_alive(pid):
-        return NOT_RUNNING, stamp
-    return line, stamp
-
-
-def _validated_path(path: Path) -> Path:
-    """Beside the status file: the stamp of the config ``keeltui status`` last validated
-    itself (a file of its own: the status file is the running app's to write)."""
-    return path.with_name(f".{path.name}.validated")
+    return read_payload(str(path))
 
 
 def remember_validated(path: Path, config_stamp: str) -> None:
@@ -73,9 +62,9 @@ def remember_validated(path: Path, config_stamp: str) -> None:
     takes the fast path even when no app has run with it. Best effort, and only into a
     folder that exists: a status call creates no folder of its own."""
     if not path.parent.is_dir() or status_validated(path, config_stamp):
-        return  # no folder, or stamped already (the environment's overrides send every call here)
+        return  # no folder, or stamped already
     try:
-        _replace(_validated_path(path), config_stamp)
+        _replace(Path(validated_path(str(path))), config_stamp)
     except OSError:
         pass  # a read-only state folder: every call validates, as before
 
@@ -83,10 +72,7 @@ def remember_validated(path: Path, config_stamp: str) -> None:
 def status_validated(path: Path, config_stamp: str) -> bool:
     """Whether an earlier ``keeltui status`` validated ``config_stamp`` (the config's
     current contents; the app's own stamp is in the status file's payload)."""
-    try:
-        return _validated_path(path).read_text(encoding="utf-8") == config_stamp
-    except (OSError, ValueError):
-        return False
+    return validated_stamp(str(path)) == config_stamp
 
 
 def read_status(path: Path) -> str:

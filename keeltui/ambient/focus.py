@@ -9,7 +9,12 @@ dicts via :meth:`FocusSession.to_dict`), surfaces to the app. The rules:
   once per ``nudge_debounce_secs`` (a judge that said "fine" is not asked again
   right away either);
 * a drift verdict counts one drift and sets the line; an on-task verdict clears
-  it; a failing judge keeps the prior line and invents nothing.
+  it; a failing judge keeps the prior line and invents nothing;
+* a drift is an episode, as outside focus: it began when the owner left the
+  commitment (off-task since) and ends when a window is on task again, the
+  session ends, or the owner says it was work. Ended episodes wait in
+  :meth:`FocusCoach.take_ended` for the service to store; :attr:`FocusCoach.new_episode`
+  tells it to send the episode's one toast.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import math
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 
+from keeltui.durations import format_duration
 from keeltui.textsafe import one_line
 
 from .window import WindowSnapshot
@@ -121,9 +127,8 @@ def focus_status_text(session: FocusSession, now: float, drift_line: str = "") -
 
 def focus_report_text(session: FocusSession, ended_at: float) -> str:
     """The Chief room's ``task`` line for a finished session."""
-    secs = max(0.0, ended_at - session.started_at)
-    took = "under a minute" if secs < 60 else f"{round(secs / 60)} min"
-    planned = f" of {session.minutes:g} planned" if session.minutes else ""
+    took = format_duration(max(0.0, ended_at - session.started_at))
+    planned = f" of {format_duration(session.minutes * 60)} planned" if session.minutes else ""
     drifts = {0: "no drifts", 1: "1 drift"}.get(session.drifts, f"{session.drifts} drifts")
     return f'Focus session ended: "{session.commitment}" — {took}{planned}, {drifts}.'
 
@@ -148,9 +153,13 @@ class FocusCoach:
         self._ring_size = max(1, ring_size)
         self._judge_timeout = judge_timeout
         self.session: FocusSession | None = None
+        self.episode: dict | None = None  # the drift episode in progress
+        self.new_episode = False  # an episode began and its toast is not sent yet
+        self._ended: list[dict] = []
         self._reset()
 
     def _reset(self) -> None:
+        self._end_episode()
         self._ring: list[str] = []
         self._off_since: float | None = None
         self._last_judged_at: float | None = None
@@ -193,6 +202,9 @@ class FocusCoach:
         if on_task(self.session.commitment, snapshot):
             self._off_since = None
             self._line = ""
+            self._end_episode()
+        elif self.episode is not None and title and title not in self.episode["titles"]:
+            self.episode["titles"] = [*self.episode["titles"], title][-12:]
         elif self._off_since is None:
             self._off_since = self._clock()
 
@@ -220,5 +232,33 @@ class FocusCoach:
         if message:
             session.drifts += 1
             session.last_nudge_at = now
+            if self.episode is None:
+                self.episode = {"start": self._off_since, "message": message, "titles": list(self._ring[-3:]),
+                                "focus": session.commitment}
+                self.new_episode = True
+        else:
+            self._end_episode()
         self._line = message
         return self._line
+
+    def forgive(self) -> dict | None:
+        """The owner said the drift was work: end the episode (returned, to correct) and the line."""
+        episode = self.episode
+        self._line = ""
+        self._off_since = None
+        self._end_episode()
+        return episode
+
+    def _end_episode(self) -> None:
+        episode = getattr(self, "episode", None)
+        if episode is None:
+            return
+        self.episode = None
+        self.new_episode = False
+        end = max(float(episode["start"]), self._clock())
+        self._ended.append({**episode, "end": end, "secs": round(end - float(episode["start"]), 1), "sustained": True})
+
+    def take_ended(self) -> list[dict]:
+        """The episodes that ended since the last call (for the store)."""
+        ended, self._ended = self._ended, []
+        return ended

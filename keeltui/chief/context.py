@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
-from keeltui.chief.turn_kinds import NOTICE, SUMMARY, badge
+from keeltui.chief.turn_kinds import NOTICE, PERSONA, SUMMARY, badge
 
 SUMMARY_INSTRUCTIONS = (
     "Summarise the conversation below for your own later use. Keep decisions, open "
@@ -75,8 +75,10 @@ def _as_message(row: Row) -> dict | None:
         if row.role not in ("user", "assistant") or not row.content:
             return None
         return {"role": row.role, "content": row.content}
-    if row.turn_kind in (SUMMARY, NOTICE):
-        return None  # summaries are handled apart; notices are the app talking to the owner
+    if row.turn_kind in (SUMMARY, NOTICE, PERSONA):
+        # Summaries are handled apart; notices are the app talking to the owner; the persona
+        # already stands in the system prompt.
+        return None
     return {
         "role": "user",
         "content": f"[background report — {badge(row.turn_kind)}; not said by you or the owner]\n{row.content}",
@@ -233,7 +235,7 @@ def summary_request(
             continue
         if row.turn_kind is None and row.content and row.status != "superseded":
             lines.append(f"{row.role}: {row.content}")
-        elif row.turn_kind not in (None, SUMMARY, NOTICE):
+        elif row.turn_kind not in (None, SUMMARY, NOTICE, PERSONA):
             lines.append(f"[background report — {badge(row.turn_kind)}]: {row.content}")
     if window_tokens > 0:
         lines = _fit_summary_lines(lines, window_tokens, keep_first=previous_summary is not None)
@@ -258,3 +260,31 @@ def _fit_summary_lines(lines: list[str], window_tokens: int, keep_first: bool) -
     if dropped:
         head.append(f"[{dropped} earlier lines left out: they did not fit]")
     return head + rest
+
+
+def fitting_cut(rows: Sequence[Row], previous_summary: Row | None, up_to_id: int, window_tokens: int) -> int:
+    """The newest row id, at most ``up_to_id``, whose summary request fits ``window_tokens``
+    whole (no line left out). Folding in steps of this size means every row reaches a
+    summary: a request cut to fit would drop its oldest lines unsummarised."""
+    start = summary_covers(previous_summary) if previous_summary else 0
+    ids = [row.id for row in rows if start < row.id <= up_to_id]
+    if window_tokens <= 0 or not ids:
+        return up_to_id
+
+    def fits(cut: int) -> bool:
+        content = summary_request(rows, previous_summary, cut, 0)[-1]["content"]
+        lines = content.split("\n") if content else []
+        budget = int(window_tokens * CHARS_PER_TOKEN * FIT_SHARE) - len(SUMMARY_INSTRUCTIONS)
+        limit = row_limit(window_tokens)
+        return sum(min(len(line), limit) + 1 for line in lines) <= budget
+
+    if fits(up_to_id):
+        return up_to_id
+    low, high = 0, len(ids) - 1  # ids[low] always fits: one row is cut to a row's share
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(ids[middle]):
+            low = middle
+        else:
+            high = middle - 1
+    return ids[low]

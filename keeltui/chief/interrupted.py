@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
+from keeltui.chief.failure_words import CLOSED, error_part
+
 WRITER_PART = "writer"
 CUT_OFF_MESSAGE = "cut off: the keeltui process writing this reply stopped before it finished"
 
@@ -37,7 +39,7 @@ def is_orphan(parts: list, own_pid: int, alive: Callable[[int], bool]) -> bool:
 
 def settled_parts(parts: list) -> list:
     kept = [p for p in parts or () if not (isinstance(p, dict) and p.get("type") == WRITER_PART)]
-    return kept + [{"type": "error", "message": CUT_OFF_MESSAGE}]
+    return kept + [error_part(CLOSED, CUT_OFF_MESSAGE)]
 
 
 def as_settled(row, own_pid: int, alive: Callable[[int], bool]):

@@ -13,6 +13,8 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 
+from keeltui.chief.thinking import LiveThinking
+
 
 class StreamBuffer:
     """Pieces of a reply in flight: the worker appends, the widget drains on its timer.
@@ -26,6 +28,8 @@ class StreamBuffer:
         self._lock = threading.Lock()
         # Any return value is ignored (e.g. the loop's Handle from call_soon_threadsafe).
         self._waker: Callable[[], object] | None = None
+        self.thinking = LiveThinking()
+        """A reasoning model's thinking, drawn above the reply's text (see chief/thinking.py)."""
 
     def set_waker(self, waker: Callable[[], object] | None) -> None:
         """``waker`` is called when a piece lands in an empty buffer, so the first

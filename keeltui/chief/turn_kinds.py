@@ -12,8 +12,10 @@ FOLLOWUP = "followup"
 TASK = "task"
 SUMMARY = "summary"
 NOTICE = "notice"
+PERSONA = "persona"
+"""The owner changed the Chief's system prompt (the row says to what)."""
 
-SYSTEM_KINDS = (COOP, FOLLOWUP, TASK, SUMMARY, NOTICE)
+SYSTEM_KINDS = (COOP, FOLLOWUP, TASK, SUMMARY, NOTICE, PERSONA)
 # Not stored (a conversation turn's kind is None): the filter name for those turns.
 CONVERSATION = "conversation"
 # What `keeltui log --kind` and Store.query(kind=...) accept.
@@ -25,6 +27,7 @@ _FOLLOWUP_SOURCE = "followup:"
 NOTICE_SOURCE = "app:notice"
 SUMMARY_SOURCE = "app:summary"
 FOCUS_SOURCE = "app:focus"
+PERSONA_SOURCE = "app:persona"
 
 # Summaries written by older builds carried only this text prefix; the backfill
 # recognises them so that a restored backup marks itself.
@@ -36,6 +39,7 @@ BADGES = {
     TASK: "Scheduled task",
     SUMMARY: "Summary",
     NOTICE: "Notice",
+    PERSONA: "Persona",
 }
 
 
@@ -59,6 +63,8 @@ def classify(role: str, content: str | None, source: str | None) -> str | None:
             return NOTICE
         if source == SUMMARY_SOURCE:
             return SUMMARY
+        if source == PERSONA_SOURCE:
+            return PERSONA
         return report_kind(source)
     if (content or "").startswith(SUMMARY_PREFIXES):
         return SUMMARY
@@ -71,3 +77,4 @@ def is_system_line(turn_kind: str | None) -> bool:
 
 def badge(turn_kind: str | None) -> str:
     return BADGES.get(turn_kind or "", "")
+

@@ -72,6 +72,9 @@ class AmbientController(Widget):
             self.away = away
             self.since = since
 
+    class NoEvidence(Message):
+        """No evidence source answers (no DISPLAY, no tmux, no command): nothing will be read."""
+
     class FocusJudged(Message):
         """A focus judgement finished; the focus text may change."""
 
@@ -89,13 +92,14 @@ class AmbientController(Widget):
         self.clock = service.clock
         self._sentinel = service.sentinel
         self._coach = service.coach
-        self._told_failure = False
+        self._told_failure = 0  # the sentinel's fallbacks already told to the app
         self._published: tuple | None = None
         self._focus_text = ""
         self._stop = asyncio.Event()  # ends the sentinel's run loop
         self._halt = threading.Event()  # ends the poll thread
         self._focus_judging = False
         self._started = False
+        self._no_evidence = False
 
     # Attributes down: the app sets these (it owns Quiet Mode and the brain checks);
     # they are the service's values.
@@ -122,6 +126,8 @@ class AmbientController(Widget):
         self._sentinel.add_on_change(lambda: self.post_message(self.LineChanged()))
         self._sentinel.add_on_change(self._judge_may_have_failed)
         self._started = True
+        # Known without probing anything; "auto" finds out in the poll thread (NoEvidence).
+        self._no_evidence = self.config.evidence.source.strip().lower() == "none"
         self.sync_from_store()  # stored settings override the config from the start
         self.service.follow_brain()
         self._publish()
@@ -140,6 +146,7 @@ class AmbientController(Widget):
         """Read the active window every ``poll_secs``; post only when it changes."""
         source = self.service.open_source()
         if source is None:
+            self.post_message(self.NoEvidence())  # the status line says so, not "idle"
             return  # nothing will ever be read; the sentinel stays silent
         worker = get_current_worker()
         last = None
@@ -157,7 +164,12 @@ class AmbientController(Widget):
     def on_ambient_controller_window_seen(self, message: WindowSeen) -> None:
         self._sentinel.on_window(message.snapshot)
         self._coach.on_window(message.snapshot)
+        self.service.record_focus_episodes()  # back on task ends a focus drift
         self._show_focus()
+
+    def on_ambient_controller_no_evidence(self, message: NoEvidence) -> None:
+        self._no_evidence = True
+        self._publish()
 
     def on_ambient_controller_away_changed(self, message: AwayChanged) -> None:
         self._sentinel.set_away(message.away, message.since)
@@ -167,11 +179,11 @@ class AmbientController(Widget):
 
     def _judge_may_have_failed(self) -> None:
         """The sentinel fell back to the local judge by itself: tell the app (it re-probes)."""
-        if self._sentinel.judge_problem and not self._told_failure:
-            self._told_failure = True
+        # Bad answers are no failure to reach the brain: the endpoint checks would say it is
+        # fine, bring the brain back, and the label would flap. Only unreachable counts.
+        if self._sentinel.judge_problem and self._sentinel.fallbacks != self._told_failure:
+            self._told_failure = self._sentinel.fallbacks  # once per fall, not once per change
             self.post_message(JudgeFailed(self._sentinel.last_error or "no answer"))
-        elif not self._sentinel.judge_problem:
-            self._told_failure = False
 
     # ------------------------------------------------------------ surfaces
 
@@ -186,13 +198,17 @@ class AmbientController(Widget):
     def _publish(self) -> None:
         """Post what the app shows, when it changed (messages up, never its attributes)."""
         s = self._sentinel
-        values = (s.line, self._focus_text, s.judge_label, s.snooze_until if s.snoozed else 0.0, s.mode, s.away)
+        line = s.line or self.service.focus_drift_line()
+        values = (line, self._focus_text, s.judge_label, s.snooze_until if s.snoozed else 0.0, s.mode, s.away,
+                  self._no_evidence)
         if values != self._published:
             self._published = values
-            line, focus_text, judge, snoozed_until, mode, away = values
-            self.post_message(AmbientChanged(line, focus_text, judge, snoozed_until=snoozed_until, mode=mode, away=away))
+            line, focus_text, judge, snoozed_until, mode, away, no_evidence = values
+            self.post_message(AmbientChanged(line, focus_text, judge, snoozed_until=snoozed_until, mode=mode, away=away,
+                                             no_evidence=no_evidence))
 
     def _each_second(self) -> None:
+        self.service.evidence.tick()  # the day's proof that keeltui was watching
         self.service.follow_brain()
         self._publish()
         session = self._coach.session
@@ -253,13 +269,32 @@ class AmbientController(Widget):
     # ------------------------------------------------------------ actions
 
     def snooze_from_ui(self) -> None:
-        """Snooze 1h: the same stored state ``keeltui snooze`` writes."""
+        """Snooze 1h: the same stored state ``keeltui snooze`` writes; on an active
+        snooze, offer to lift it instead."""
+        from keeltui.panes.lift_snooze import LiftSnooze
+
+        if isinstance(self.app.screen, LiftSnooze):
+            return
+        if self._sentinel.snoozed:
+            self.app.push_screen(LiftSnooze(self._sentinel.snooze_until), self._lift_chosen)
+            return
         try:
             self.service.snooze()
         except Exception as exc:  # noqa: BLE001 - a locked disk must not end the app
             self._tell(f"Could not snooze: {exc}", severity="error")
             return
         self._tell(f"Drift coaching snoozed for {span(self.config.ambient.snooze_secs)} (keeltui snooze off lifts it).")
+
+    def _lift_chosen(self, lift: bool | None) -> None:
+        if not lift:
+            return
+        try:
+            self.service.lift_snooze()
+        except Exception as exc:  # noqa: BLE001 - a locked disk must not end the app
+            self._tell(f"Could not lift the snooze in {self.service.store.path}: {exc}", severity="error")
+            return
+        self._publish()
+        self._tell("Snooze lifted: drift coaching is back on.")
 
     def start_focus_from_ui(self) -> None:
         """Open the focus prompt, prefilled with today's first task; refuse while one runs."""
@@ -317,6 +352,43 @@ class AmbientController(Widget):
         if text:
             self.post_message(StoreWritten())
             self._tell(text, private="Focus session ended.")
+
+    # ------------------------------------------------------------ the day
+
+    def open_day(self) -> None:
+        """The day view, handed a reader of the day's timeline (it re-reads it while open)."""
+        from keeltui.ambient.day import day_bounds
+        from keeltui.panes.day_view import DayScreen
+        from keeltui.services.day import day_timeline
+
+        start, end = day_bounds(None, self.clock())
+        store = self.service.store
+
+        def load():
+            return day_timeline(store, start, end, self.service.live())
+
+        self.app.push_screen(DayScreen(load, start))
+
+    def correct(self, episode: dict | None) -> None:
+        """"That was work" for ``episode`` (from the day view), or for the drift on screen."""
+        try:
+            done = self.service.correct(episode)
+        except Exception as exc:  # noqa: BLE001 - a locked disk must not end the app
+            self._tell(f"Could not store the correction in {self.service.store.path}: {exc}", severity="error")
+            return
+        if not done:
+            self._tell("No drift on screen to correct (F3 lists the day's episodes).")
+            return
+        self.post_message(StoreWritten())
+        self._publish()
+        from keeltui.panes.day_view import DayScreen
+
+        if isinstance(self.app.screen, DayScreen):
+            self.app.screen.refresh_day()
+        self._tell("Noted: that was work. The judge sees it as an example from now on.")
+
+    def that_was_work(self) -> None:
+        self.correct(None)
 
     def open_settings(self) -> None:
         """The settings modal; a valid result applies live and is stored."""

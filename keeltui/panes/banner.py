@@ -31,6 +31,9 @@ class DriftBanner(Horizontal):
     DriftBanner #drift-text { width: 1fr; height: 3; content-align: left middle; text-style: bold; }
     DriftBanner Button { height: 3; min-width: 16; margin-left: 1; }
     """
+    # Under this width the drift text needs the room more than a third button does
+    # (F10 still works; it is in the README's key table and the palette).
+    WORK_BUTTON_MIN_WIDTH = 100
 
     line: reactive[str] = reactive("")
 
@@ -39,6 +42,9 @@ class DriftBanner(Horizontal):
 
     class FocusRequested(Message):
         """Start focus was chosen."""
+
+    class WorkRequested(Message):
+        """"That was work" was chosen: the judgement on screen was wrong."""
 
     def __init__(self, *, snooze_secs: float = 3600, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -50,9 +56,19 @@ class DriftBanner(Horizontal):
     def watch_line(self, line: str) -> None:
         if line and not self.query("Button"):
             # Mounted at the first drift, not at start: nothing to click before then.
-            self.mount(Button(self._snooze_label, id="snooze"), Button("F7 start focus", id="focus", variant="primary"))
+            self.mount(Button(self._snooze_label, id="snooze"), Button("F7 start focus", id="focus", variant="primary"),
+                       Button("F10 that was work", id="work"))
+        self._fit_buttons()
         self.set_class(bool(line), "-shown")
         self.query_one("#drift-text", Static).update("⚠ " + one_line(line, 200) if line else "")
+
+    def on_resize(self) -> None:
+        self._fit_buttons()
+
+    def _fit_buttons(self) -> None:
+        # The terminal's width: the banner spans it, and has no size of its own while hidden.
+        for button in self.query("#work"):
+            button.display = self.app.size.width >= self.WORK_BUTTON_MIN_WIDTH
 
     @on(Button.Pressed, "#snooze")
     def _snooze_pressed(self, event: Button.Pressed) -> None:
@@ -63,3 +79,8 @@ class DriftBanner(Horizontal):
     def _focus_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.post_message(self.FocusRequested())
+
+    @on(Button.Pressed, "#work")
+    def _work_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.WorkRequested())

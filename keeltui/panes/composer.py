@@ -14,6 +14,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, TextArea
 
+from keeltui.panes.bindings import bind
+
 
 class ComposerInput(TextArea):
     """A TextArea whose Enter sends instead of breaking the line."""
@@ -28,7 +30,14 @@ class ComposerInput(TextArea):
     """
 
     class Send(Message):
-        """Enter was pressed."""
+        """Enter was pressed; ``text`` is what the field held at that key (it is cleared)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    sending_held = False
+    """Set by the composer while a turn runs: Enter rings the bell and keeps the draft."""
 
     class EndWanted(Message):
         """End in an empty composer: the owner wants the end of the room."""
@@ -41,7 +50,14 @@ class ComposerInput(TextArea):
         if event.key == "enter":
             event.stop()
             event.prevent_default()
-            self.post_message(self.Send())
+            if self.sending_held:
+                self.app.bell()
+                return
+            # Taken now, at the key: keys behind it in the queue (type-ahead in one read)
+            # land in the cleared field, never in the message being sent.
+            text = self.text
+            self.clear()
+            self.post_message(self.Send(text))
             return
         if event.key in ("alt+enter", "ctrl+j"):
             event.stop()
@@ -55,6 +71,14 @@ class ComposerInput(TextArea):
             self.post_message(self.EndWanted())
             return
         await super()._on_key(event)
+        if not event._stop_propagation:
+            # Not typed text: a key bound here or above (Backspace, ←, Ctrl+↑, Escape).
+            # Run its binding now, as the app would once the key had bubbled up to it:
+            # by then the keys behind it in this field's queue (one read over SSH) would
+            # already have been typed, and Backspace would eat the wrong letter.
+            if await self.app._check_bindings(event.key):
+                event.stop()
+                event.prevent_default()
 
 
 class Composer(Horizontal):
@@ -73,6 +97,8 @@ class Composer(Horizontal):
     """
 
     # Ctrl+O / Ctrl+R live on the tutor pane, so they work wherever focus is inside it.
+
+    BINDINGS = [bind("editor", "open_editor", "Editor", show=False)]  # the README lists it; the footer stays as it was
 
     verdict_mode: reactive[bool] = reactive(False)
     busy: reactive[bool] = reactive(False)
@@ -102,6 +128,17 @@ class Composer(Horizontal):
         def control(self) -> "Composer":
             return self.composer
 
+    class EditorWanted(Message):
+        """The owner wants to write the draft in their own editor (the app lends it the terminal)."""
+
+        def __init__(self, composer: "Composer") -> None:
+            super().__init__()
+            self.composer = composer
+
+        @property
+        def control(self) -> "Composer":
+            return self.composer
+
     def __init__(self, placeholder: str = "Write to the Chief…", *, buttons: bool = True, id: str | None = None) -> None:
         """``buttons=False``: Enter alone sends (the room's composer, which never judges
         a plan, keeps its first frame free of buttons)."""
@@ -125,6 +162,8 @@ class Composer(Horizontal):
         self.input.focus()
 
     def watch_busy(self, busy: bool) -> None:
+        for field in self.query(ComposerInput):
+            field.sending_held = busy
         # Send is visibly off while a turn runs (typing a draft stays possible).
         for button in self.query(Button):
             button.disabled = busy
@@ -147,9 +186,14 @@ class Composer(Horizontal):
         self.input.clear()
         return text
 
+    def action_open_editor(self) -> None:
+        self.post_message(self.EditorWanted(self))
+
     def on_composer_input_send(self, event: ComposerInput.Send) -> None:
         event.stop()
-        self._send()
+        text = event.text.strip()
+        if text:
+            self.post_message(self.Submitted(self, text))
 
     def _send(self) -> None:
         if self.busy:

@@ -8,26 +8,29 @@ reply looks the same while it streams and after a restart.
 
 from __future__ import annotations
 
-
 from rich.console import Group
 from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Static
 
+from keeltui.chief.failure_words import failure_words
 from keeltui.chief.streaming import body_blocks
+from keeltui.chief.thinking import thinking_block
 from keeltui.panes.bindings import bind
 from keeltui.panes.versions import folded_line, status_mark
 
 from keeltui.safe_markdown import safe_markdown
 from keeltui.textsafe import clean_text, looks_like_markdown
 
-def speaker_header(speaker: str, status: str) -> Text:
-    """The first line of a turn: who speaks, and whether the reply is still coming or was cut."""
+
+def speaker_header(speaker: str, status: str, parts=None) -> Text:
+    """The first line of a turn: who speaks, and whether the reply is still coming, or
+    why it did not finish (the words stored with the row: chief/failure_words.py)."""
     header = Text(speaker, style="bold")
     if status == "streaming":
         header.append("  …", style="dim")
     elif status in ("partial", "error"):
-        header.append("  (cut off: the brain stopped answering)", style="bold red")
+        header.append(f"  ({clean_text(failure_words(status, parts))})", style="bold red")
     else:
         header.append_text(status_mark(status))
     return header
@@ -83,19 +86,27 @@ class ChatMessage(Static, can_focus=True):
     BINDINGS = [
         bind("copy_message", "copy", "Copy"),
         bind("toggle_version", "toggle_version", "Show/hide"),
+        bind("toggle_thinking", "toggle_thinking", "Thinking"),
     ]
 
     unfolded = False
     """An earlier version (status ``superseded``) is drawn folded until Enter unfolds it."""
 
     def __init__(self, row_id: int, role: str, speaker: str, content: str, status: str = "complete",
-                 *, plain_first: bool = False, id: str | None = None) -> None:
-        """``plain_first``: draw the text as it is for the first frame, Markdown right after."""
+                 *, plain_first: bool = False, parts: list | None = None, id: str | None = None, thinking: str = "",
+                 thought_secs: float | None = None) -> None:
+        """``plain_first``: draw the text as it is for the first frame, Markdown right after.
+        ``thinking``: a reasoning model's thinking, drawn dim and folded above the text."""
+        self.thinking = thinking
+        self.thought_secs = thought_secs
+        self.thinking_unfolded = False
         self.row_id = row_id
         self.role = role
         self.speaker = speaker
         self.row_text = content
         self.status = status
+        self.parts = parts or []
+        """The row's parts: a failed reply's error part gives its header its words."""
         self._plain = plain_first
         folded = " -folded" if status == "superseded" else ""  # an earlier version: one line
         super().__init__(self._renderable(), id=id, classes=f"-{role}{folded}")
@@ -109,21 +120,25 @@ class ChatMessage(Static, can_focus=True):
         self.update(self._renderable())
 
     def _renderable(self):
-        header = speaker_header(self.speaker, self.status)
+        header = speaker_header(self.speaker, self.status, self.parts)
         body = clean_text(self.row_text)
         if not body.strip():
             return header
         if self.status == "superseded" and not self.unfolded:
             return folded_line(header, body)
+        block = thinking_block(self.thinking, self.thought_secs, live=False, unfolded=self.thinking_unfolded)
+        head = [header, block] if block is not None else [header]
         if self._plain:
             # No Markdown parser before the first frame (~40 ms of imports).
-            return Group(header, Text(body))
-        return Group(header, *body_renderables(self.row_text))
+            return Group(*head, Text(body))
+        return Group(*head, *body_renderables(self.row_text))
 
-    def set_content(self, content: str, status: str | None = None) -> None:
+    def set_content(self, content: str, status: str | None = None, parts: list | None = None) -> None:
         self.row_text = content
         if status is not None:
             self.status = status
+        if parts is not None:
+            self.parts = parts
         self.set_class(self.status == "superseded" and not self.unfolded, "-folded")
         self.update(self._renderable())
 
@@ -131,7 +146,18 @@ class ChatMessage(Static, can_focus=True):
         copy_row_text(self, self.row_text)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_thinking":
+            return bool(self.thinking.strip())
         return self.status == "superseded" if action == "toggle_version" else True
+
+    def action_toggle_thinking(self) -> None:
+        self.thinking_unfolded = not self.thinking_unfolded
+        self.update(self._renderable())
+
+    def set_thinking(self, thinking: str, thought_secs: float | None) -> None:
+        if (thinking, thought_secs) != (self.thinking, self.thought_secs):
+            self.thinking, self.thought_secs = thinking, thought_secs
+            self.update(self._renderable())
 
     def action_toggle_version(self) -> None:
         self.unfolded = not self.unfolded

@@ -13,6 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -121,6 +122,9 @@ class SettingsScreen(ModalScreen[tuple[str, int] | str | None]):
     SettingsScreen > Vertical { padding: 0 2; }
     SettingsScreen Label { margin-top: 0; }
     SettingsScreen .-error { margin-top: 0; }
+    SettingsScreen #more { margin-top: 1; }
+    SettingsScreen #more Button { min-width: 11; margin-right: 1; }
+    SettingsScreen #more .-hint { margin-top: 0; width: 1fr; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -145,7 +149,11 @@ class SettingsScreen(ModalScreen[tuple[str, int] | str | None]):
                 yield Button("Apply", id="apply", variant="primary")
                 yield Button("Use the file's values", id="reset")
                 yield Button("Cancel", id="cancel")
-            yield Static("Enter in a field applies · Tab moves · Escape cancels", classes="-hint")
+            with Horizontal(id="more"):
+                # One line: the dialog must still fit an 80x24 pane.
+                yield Button("Models…", id="models", compact=True)
+                yield Button("Persona…", id="persona", compact=True)
+                yield Static("Enter applies · Tab moves · Esc cancels", classes="-hint")
 
     def on_mount(self) -> None:
         self.query_one("#mode", Select).focus()
@@ -167,6 +175,20 @@ class SettingsScreen(ModalScreen[tuple[str, int] | str | None]):
     @on(Button.Pressed, "#cancel")
     def _cancel_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        self.dismiss(None)
+
+    class OpenWanted(Message):
+        """The owner asked, from the settings, for another dialog: ``"models"`` or ``"persona"``."""
+
+        def __init__(self, what: str) -> None:
+            super().__init__()
+            self.what = what
+
+    @on(Button.Pressed, "#models, #persona")
+    def _open_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        # To the app, which opens it: this dialog closes first (one dialog at a time).
+        self.app.post_message(self.OpenWanted(event.button.id or ""))
         self.dismiss(None)
 
     def _apply(self) -> None:

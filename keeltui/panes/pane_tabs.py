@@ -8,10 +8,14 @@ Only a focus that still stands inside the pane may bring it forward.
 
 from __future__ import annotations
 
-from textual.widgets import TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane, Tabs
 
 
 class PaneTabs(TabbedContent):
+    def on_mount(self) -> None:
+        # Tab never lands on the tab strip, where typed text was lost: Ctrl+T switches panes.
+        self.query_one(Tabs).can_focus = False
+
     def _on_tab_pane_focused(self, event: TabPane.Focused) -> None:
         # Textual runs the base class's handler after this one unless the default is prevented.
         focused = self.app.focused

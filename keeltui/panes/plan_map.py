@@ -22,10 +22,11 @@ from keeltui.tutor.graph_layout import MapLine, map_lines
 from keeltui.tutor.mermaid import Plan, PlanNode
 from keeltui.tutor.session import PlanItem
 
-MARKERS = {"current": "▶", "current-review": "↻", "mastered": "✓", "review": "↻", "visited": "•", "pending": "○"}
+MARKERS = {"current": "▶", "current-review": "▶", "mastered": "✓", "review": "↻", "visited": "•", "pending": "○"}
 STYLES = {"current": "bold reverse", "current-review": "bold reverse yellow", "mastered": "bold green",
           "review": "bold yellow", "visited": "", "pending": "dim"}
-CURRENT = ("current", "current-review")  # the step the learner is on (↻: answered wrong there)
+CURRENT = ("current", "current-review")  # the step the learner is on (↻ after it: also to review)
+REVIEW_TAIL = " ↻"  # the current step keeps ▶; being due for review too is said after its title
 LEGEND = ("▶ now", "✓ mastered", "↻ review", "• seen", "○ to do")
 MIN_TITLE = 8  # the least room a title gets beside its lanes
 ROOMY_TITLE = 16  # with less room than this, lanes drop their gaps (one cell each)
@@ -57,7 +58,7 @@ def wrapped(lines: list[MapLine], width: int) -> list[tuple[Text, str | None]]:
         marker = MARKERS.get(line.status, MARKERS["pending"])
         gutter = max(len(line.lanes), len(line.below)) + 1
         room = max(MIN_TITLE, width - gutter)
-        title = clean_text(line.title).replace("\n", " ")
+        title = clean_text(line.title).replace("\n", " ") + (REVIEW_TAIL if line.status == "current-review" else "")
         pieces = textwrap.wrap(title, room, break_long_words=True) or [""]
         for number, piece in enumerate(pieces):
             row = Text(no_wrap=True, overflow="ellipsis")
@@ -140,7 +141,8 @@ class PlanMap(VerticalScroll):
             return
         self._map = drawn
         self.lines = [
-            (MARKERS.get(line.status, MARKERS["pending"]), line.title, line.status)
+            (MARKERS.get(line.status, MARKERS["pending"]),
+             line.title + (REVIEW_TAIL if line.status == "current-review" else ""), line.status)
             for line in drawn
             if line.node_id is not None
         ]
@@ -174,8 +176,24 @@ class PlanMap(VerticalScroll):
 
 def plan_of(item: PlanItem) -> Plan:
     """The plan a card shows, rebuilt from the item's steps and edges."""
-    nodes = tuple(PlanNode(node_id, title, 0) for node_id, title in item.steps)
-    return Plan(nodes=nodes, edges=item.edges)
+    shapes = dict(item.shapes)
+    nodes = tuple(PlanNode(node_id, title, 0, shapes.get(node_id, "")) for node_id, title in item.steps)
+    return Plan(nodes=nodes, edges=item.edges, labels=item.labels)
+
+
+def card_plan(plan: Plan) -> Plan:
+    """The plan as the card draws it: a title in the brackets of its shape (``{Enough?}``),
+    followed by its labelled edges (``· no → Eat more``), as the teacher wrote them."""
+    titles = {node.id: node.title for node in plan.nodes}
+    nodes = []
+    for node in plan.nodes:
+        half = len(node.shape) // 2
+        title = f"{node.shape[:half]}{node.title}{node.shape[half:]}"
+        for before, after, label in plan.labels:
+            if before == node.id:
+                title += f"  · {label} → {titles.get(after, after)}"
+        nodes.append(PlanNode(node.id, title, node.line, node.shape))
+    return Plan(nodes=tuple(nodes), edges=plan.edges, labels=plan.labels)
 
 
 class PlanCard(Static):
@@ -211,7 +229,11 @@ class PlanCard(Static):
         parts: list = [head]
         if item.status == "superseded":
             return Group(*parts)  # an old plan stays one line: the live one is below
-        parts.append(PlanDrawing(map_lines(plan_of(item), {}), legend=False))
+        if item.changes:
+            parts.append(Text(f"Changed since v{item.version - 1}: " + "; ".join(item.changes), style="italic"))
+        elif item.version > 1:
+            parts.append(Text(f"The same steps as v{item.version - 1}, in the same order.", style="italic"))
+        parts.append(PlanDrawing(map_lines(card_plan(plan_of(item)), {}), legend=False))
         if item.status == "awaiting":
             parts.append(
                 Text(

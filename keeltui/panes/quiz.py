@@ -19,6 +19,9 @@ from textual.widgets import Static
 from keeltui.panes.bindings import bind
 from keeltui.textsafe import clean_text
 from keeltui.tutor.session import AskItem, QuizItem
+from keeltui.tutor.transcript import DONT_KNOW
+
+DONT_KNOW_TEXT = "I don't know"
 
 MAX_CHOICES = 8
 
@@ -41,13 +44,14 @@ class QuizCard(Widget, can_focus=True):
         Binding("up", "move(-1)", "Previous", show=False),
         Binding("down", "move(1)", "Next", show=False),
         bind("quiz_answer", "pick", "Answer"),
+        bind("quiz_dont_know", "choose(0)", "I don't know", show=False),
         *(Binding(str(n), f"choose({n})", f"Choice {n}", show=False) for n in range(1, MAX_CHOICES + 1)),
     ]
 
     cursor: reactive[int] = reactive(0)
 
     class Answered(Message):
-        """The learner picked ``choice`` (0-based) on the quiz ``call_id``."""
+        """The learner picked ``choice`` (0-based, or ``DONT_KNOW``) on the quiz ``call_id``."""
 
         def __init__(self, card: "QuizCard", call_id: str, choice: int) -> None:
             super().__init__()
@@ -92,6 +96,7 @@ class QuizCard(Widget, can_focus=True):
         lines = [head, Text(clean_text(item.question), style="bold")]
         for index, choice in enumerate(item.choices):
             lines.append(self._choice_line(index, choice))
+        lines.append(self._dont_know_line())
         lines.append(self._footer())
         return Group(*lines)
 
@@ -112,15 +117,26 @@ class QuizCard(Widget, can_focus=True):
         line.append(mark + f"{index + 1}. {clean_text(choice)}", style=style)
         return line
 
+    def _dont_know_line(self) -> Text:
+        """The way out on every quiz: not knowing is an answer, remembered for review."""
+        item = self.item
+        if item.answer is None:
+            here = self.active and self.cursor == len(item.choices) and self.has_focus
+            return Text(("▸ " if here else "  ") + f"0. {DONT_KNOW_TEXT}", style="italic")
+        if item.answer == DONT_KNOW:
+            return Text(f"✗ 0. {DONT_KNOW_TEXT}", style="bold red")
+        return Text(f"  0. {DONT_KNOW_TEXT}", style="dim")
+
     def _footer(self) -> Text:
         item = self.item
         if item.answer is not None:
             if item.graded:
                 return Text("Right.", style="green")
             right = f" — the answer was {item.correct + 1}" if item.correct is not None else ""
-            return Text(f"Not quite{right}.", style="red")
+            head = "Not known" if item.answer == DONT_KNOW else "Not quite"
+            return Text(f"{head}{right}. Kept in your mistakes (F4) for review.", style="red")
         if self.active:
-            return Text(f"Press 1–{len(item.choices)}, or ↑/↓ and Enter.", style="dim italic")
+            return Text(f"Press 1–{len(item.choices)} (0: I don't know), or ↑/↓ and Enter.", style="dim italic")
         return Text("Not answered.", style="dim")
 
     def on_focus(self) -> None:
@@ -134,13 +150,20 @@ class QuizCard(Widget, can_focus=True):
 
     def action_move(self, step: int) -> None:
         if self.active and self.item.choices:
-            self.cursor = (self.cursor + step) % len(self.item.choices)
+            # The choices, then "I don't know".
+            self.cursor = (self.cursor + step) % (len(self.item.choices) + 1)
 
     def action_pick(self) -> None:
-        self.action_choose(self.cursor + 1)
+        self.action_choose(0 if self.cursor == len(self.item.choices) else self.cursor + 1)
 
     def action_choose(self, number: int) -> None:
-        if self.active and 1 <= number <= len(self.item.choices):
+        """Pick choice ``number`` (1-based); 0 is "I don't know"."""
+        if not self.active:
+            return
+        if number == 0:
+            self.cursor = len(self.item.choices)
+            self.post_message(self.Answered(self, self.item.call_id, DONT_KNOW))
+        elif 1 <= number <= len(self.item.choices):
             self.cursor = number - 1
             self.post_message(self.Answered(self, self.item.call_id, number - 1))
 

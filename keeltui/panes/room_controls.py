@@ -38,12 +38,21 @@ class RoomControls(Vertical):
         bind("chief_retry", "retry", "Retry"),
         bind("regenerate", "regenerate", "Regenerate", show=False),
         bind("edit_last", "edit_last", "Edit last", show=False),
+        bind("edit_cancel", "edit_cancel", "Cancel edit"),
         bind("search_room", "search", "Search"),
+        # Priority: they page the room wherever the focus is in it, the composer included
+        # (whose own PageUp would move its cursor). Home/End keep their meaning in a draft.
+        bind("room_page_up", "page(-1)", "Page up", show=False, priority=True),
+        bind("room_page_down", "page(1)", "Page down", show=False, priority=True),
+        bind("room_top", "go_first", "First row", show=False, priority=True),
+        bind("room_bottom", "go_to_end", "Newest", show=False, priority=True),
     ]
 
     # ``var``: the keys and the footer follow these (watchers); nothing here is drawn from them.
     reply_phase: var[str] = var(REPLY_IDLE)
     retry_ready: var[bool] = var(False)
+    edit_note: var[str] = var("")
+    """While the last message is being edited: what the line above the composer says."""
 
     # What the room (the subclass, ChiefRoom) provides and these controls act on.
     if TYPE_CHECKING:
@@ -53,6 +62,12 @@ class RoomControls(Vertical):
 
         @property
         def composer(self) -> Composer: ...
+
+        def page(self, direction: int) -> None: ...
+
+        def go_first(self) -> None: ...
+
+        def go_to_end(self) -> None: ...
 
     class StopWanted(Message):
         """Stop the reply on its way (its text so far is kept)."""
@@ -66,6 +81,9 @@ class RoomControls(Vertical):
     class EditWanted(Message):
         """Put the last user turn back in the composer, to change and resend."""
 
+    class EditCancelled(Message):
+        """Escape while editing: give the composer its draft back, resend nothing."""
+
     @property
     def replying(self) -> bool:
         return self.reply_phase != REPLY_IDLE
@@ -78,6 +96,10 @@ class RoomControls(Vertical):
     def watch_retry_ready(self) -> None:
         self.refresh_bindings()
 
+    def watch_edit_note(self, note: str) -> None:
+        self.query_one(WorkingIndicator).note = note
+        self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "stop_reply":
             return self.replying  # otherwise Escape falls through to "leave the composer"
@@ -85,6 +107,8 @@ class RoomControls(Vertical):
             return self.retry_ready and not self.replying
         if action in ("regenerate", "edit_last"):
             return not self.replying
+        if action == "edit_cancel":
+            return bool(self.edit_note)  # otherwise Escape falls through to "leave the composer"
         return True
 
     def action_stop_reply(self) -> None:
@@ -98,6 +122,18 @@ class RoomControls(Vertical):
 
     def action_edit_last(self) -> None:
         self.post_message(self.EditWanted())
+
+    def action_page(self, direction: int) -> None:
+        self.page(direction)
+
+    def action_go_first(self) -> None:
+        self.go_first()
+
+    def action_go_to_end(self) -> None:
+        self.go_to_end()
+
+    def action_edit_cancel(self) -> None:
+        self.post_message(self.EditCancelled())
 
     async def action_search(self) -> None:
         # Mounted on first use: the first frame does not pay for a search field.

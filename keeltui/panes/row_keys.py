@@ -20,6 +20,8 @@ ROW_KEY_BINDINGS: list[BindingType] = [
     bind("row_stop_focus", "app.stop_focus", "Stop focus", show=False),
     bind("row_up", "previous_row", "Previous", show=False),
     bind("row_down", "next_row", "Next", show=False),
+    bind("copy_code", "copy_code", "Copy code"),
+    bind("pager", "view_row", "View", show=False),
 ]
 
 
@@ -66,3 +68,23 @@ class RowList(VerticalScroll):
 
     def action_next_row(self) -> None:
         self._step(1)
+
+    # -- the focused row's text (keeltui/panes/row_text.py) ------------------------------
+
+    def action_copy_code(self) -> None:
+        from keeltui.panes.row_text import copy_code, focused_row
+
+        row = focused_row(self)
+        if row is None:
+            self.app.bell()
+        else:
+            copy_code(self.app, row)
+
+    def action_view_row(self) -> None:
+        from keeltui.panes.row_text import PagerWanted, focused_row
+
+        row = focused_row(self)
+        if row is None:
+            self.app.bell()
+        else:
+            self.post_message(PagerWanted(row))

@@ -10,6 +10,9 @@ from keeltui.statusfile import StatusState, render_status
 from keeltui.textsafe import one_line
 
 
+MIN_MAIN = 24  # cells the drift or focus text keeps however long the rest is
+
+
 class StatusLine(Widget):
     DEFAULT_CSS = """
     StatusLine {
@@ -23,23 +26,35 @@ class StatusLine(Widget):
     state: reactive[StatusState] = reactive(StatusState, always_update=True)
     message: reactive[str] = reactive("")
     """A one-line notice from the app (a worker failure, the brain going away)."""
+    model: reactive[str] = reactive("")
+    """The Chief room's chat model, shown at the end of the line (the model picker changes it)."""
 
     def render(self) -> Text:
         line = render_status(self.state)
-        text = Text()
+        main = Text()
         if line.startswith("⚠"):
-            text.append(line, style="bold yellow")
+            main.append(line, style="bold yellow")
         elif line.startswith("◎"):
-            text.append(line, style="bold cyan")
+            main.append(line, style="bold cyan")
         else:
-            text.append(line, style="dim" if line.startswith(("idle", "away", "ambient off", "◌ snoozed")) else "")
+            main.append(line, style="dim" if line.startswith(("idle", "away", "ambient", "◌ snoozed")) else "")
         extras = []
         if self.state.context_text and not self.state.quiet:
             extras.append(self.state.context_text)
-        if self.state.judge and not self.state.quiet and "judge:" not in line:
+        # With no evidence nothing is judged: naming the judge would suggest otherwise.
+        if self.state.judge and not self.state.quiet and "judge:" not in line and not self.state.no_evidence:
             extras.append(f"judge: {self.state.judge}")
+        tail = Text()
+        if self.model:
+            extras.append(f"model: {one_line(self.model, 60)}")
         if extras:
-            text.append("  ·  " + "  ·  ".join(extras), style="dim")
+            tail.append("  ·  " + "  ·  ".join(extras), style="dim")
         if self.message:
-            text.append("  ·  " + one_line(self.message, 140), style="italic #ff9e64")
-        return text
+            tail.append("  ·  " + one_line(self.message, 140), style="italic #ff9e64")
+        # The drift or focus text gives way (cut with "…"), never the judge or the notice after it.
+        width = self.content_region.width or self.size.width
+        room = max(MIN_MAIN, width - tail.cell_len)
+        if main.cell_len > room:
+            main.truncate(room - 1)
+            main.append("…", style=main.spans[0].style if main.spans else "")
+        return main + tail

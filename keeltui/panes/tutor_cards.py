@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
@@ -155,12 +155,40 @@ def job_result_card(item) -> Widget:
     from textual.widgets import Collapsible
 
     if item.status == "aborted":
-        mark = Static(Text(f"· {item.kind} job aborted: {clean_text(item.title)}", style="dim italic"),
-                      classes="job-aborted")
-        mark.styles.margin = (1, 1, 0, 2)
-        return mark
+        return AbortedJobMark(item)
     title = f"{item.kind.capitalize()}: {clean_text(item.title)} — {'result' if item.status == 'done' else 'failed'}"
     card = Collapsible(Static(Markdown(clean_text(item.text))), title=title, collapsed=item.status == "done",
                        classes="job-result")
     card.styles.margin = (1, 1, 0, 1)
     return card
+
+
+class AbortedJobMark(Horizontal):
+    """A job the learner aborted: a quiet mark, and a button that runs it again."""
+
+    DEFAULT_CSS = """
+    AbortedJobMark { height: auto; margin: 1 1 0 2; }
+    AbortedJobMark > .job-aborted { width: auto; color: $text-muted; text-style: italic; }
+    AbortedJobMark > Button { margin-left: 2; min-width: 12; }
+    """
+
+    class RerunRequested(Message):
+        """The learner asked to run the aborted job again."""
+
+        def __init__(self, kind: str, title: str) -> None:
+            super().__init__()
+            self.kind = kind
+            self.title = title
+
+    def __init__(self, item) -> None:
+        super().__init__(classes="job-aborted-row")
+        self.item = item
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"· {self.item.kind} job aborted: {clean_text(self.item.title)}", classes="job-aborted",
+                     markup=False)
+        yield Button("Run again", id="job-rerun", compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.RerunRequested(self.item.kind, self.item.title))

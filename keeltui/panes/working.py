@@ -20,9 +20,12 @@ FRAME_SECS = 0.15
 class WorkingIndicator(Static):
     DEFAULT_CSS = """
     WorkingIndicator { height: 1; padding: 0 2; color: $text-muted; }
+    WorkingIndicator.-note { color: $warning; text-style: bold; }
     """
 
     active: reactive[bool] = reactive(False)
+    note: reactive[str] = reactive("")
+    """Shown while idle: the open edit ("editing your message of 14:02 · …"), or nothing."""
 
     def __init__(self, companion: str, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
@@ -38,7 +41,7 @@ class WorkingIndicator(Static):
             # Animated only while shown: an idle app repaints nothing.
             self._timer = self.set_interval(FRAME_SECS, self._tick)
         else:
-            self.update("")
+            self.update(self.note)
             if self._timer is not None:
                 self._timer.stop()
                 self._timer = None
@@ -49,3 +52,8 @@ class WorkingIndicator(Static):
 
     def _draw(self) -> None:
         self.update(f"{FRAMES[self._frame]} {self.companion} is thinking…  (Esc stops)")
+
+    def watch_note(self, note: str) -> None:
+        self.set_class(bool(note), "-note")
+        if not self.active:
+            self.update(note)

@@ -14,6 +14,7 @@ gets the real one, built on the first toast (:class:`LazyNotifier`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -28,9 +29,14 @@ from keeltui.ambient.focus import FocusCoach, FocusSession
 from keeltui.ambient.frame import load_frame
 from keeltui.ambient.judges import LocalJudge, build_ambient_messages, build_focus_messages, drift_message
 from keeltui.ambient.settings_order import FILE, LIVE, Setting, resolve
+from keeltui.ambient.corrections import EXAMPLES, correction, example_titles, with_examples
+from keeltui.ambient.timeline import CORRECTION_KIND, Live
 from keeltui.ambient.window import WindowSnapshot, is_away
 from keeltui.config import Config
-from keeltui.sentinel import Sentinel
+from keeltui.ambient.ports import APP_NAME
+from keeltui.sentinel import EPISODE_EVENT, Sentinel
+from keeltui.textsafe import one_line
+from keeltui.services.evidence_ticks import EvidenceTicks
 
 if TYPE_CHECKING:
     from keeltui.brain import Brain
@@ -85,19 +91,22 @@ class AmbientService:
         self._brain_online: bool | None = None
         self._brain_seen: bool | None = None  # brain_online when last followed
         self._settings_seen: tuple | None = None  # the stored settings last applied
+        self.notifier = notifier if notifier is not None else LazyNotifier()
         self.sentinel = Sentinel(
             clock=clock,
             judge=self.brain_judge,
             judge_name="brain",
             frame=self.frame,
-            notifier=notifier if notifier is not None else LazyNotifier(),
+            notifier=self.notifier,
             record_event=store.add_event,
             focus_active=lambda: state.current_session(store) is not None,
             mode=config.ambient.mode,
             cadence_secs=config.ambient.cadence_secs,
             judge_timeout=config.ambient.judge_timeout_secs,
             fallback=self.local.ajudge,
+            judge_model=lambda: self.brain.model_for("judge"),
         )
+        self.evidence = EvidenceTicks(store.add_event, clock, config.evidence.poll_secs)
         self.coach = FocusCoach(
             clock, self.focus_judge,
             grace_secs=config.focus.grace_secs,
@@ -137,7 +146,7 @@ class AmbientService:
         if known is False:
             self.sentinel.set_judge(self.local.ajudge, "local", "brain unreachable")
         elif self.sentinel.judge_name != "brain":
-            self.sentinel.set_judge(self.brain_judge, "brain")
+            self.sentinel.set_judge(self.brain_judge, "brain", until_it_answers=True)
 
     # ------------------------------------------------------------ evidence (worker thread)
 
@@ -156,6 +165,8 @@ class AmbientService:
         """One poll: the window in front (privacy exclusions applied) and, when the
         owner is away, since when (the last input: now minus the idle time)."""
         snapshot = poll_source(source, self.config.evidence.exclude_titles)
+        if snapshot is not None:
+            self.evidence.seen(snapshot)
         if not is_away(snapshot, self.config.ambient.away_after_secs):
             return snapshot, None
         assert snapshot is not None and snapshot.idle_secs is not None  # is_away says so
@@ -166,7 +177,13 @@ class AmbientService:
     def frame(self) -> str:
         """The brief; called by the sentinel in a thread (it may run a task command)."""
         frame = self.config.frame
-        return load_frame(frame.dir or None, frame.goals_file, self.tasks, frame.max_chars)
+        brief = load_frame(frame.dir or None, frame.goals_file, self.tasks, frame.max_chars)
+        try:
+            corrected = example_titles(self.store.events(CORRECTION_KIND, limit=EXAMPLES))
+        except Exception as exc:  # noqa: BLE001 - the brief without examples still judges
+            log.warning("could not read the corrections: %s", exc)
+            corrected = []
+        return with_examples(brief, corrected)
 
     async def brain_judge(self, frame: str, titles: list[str]) -> str:
         verdict, _ = await self.brain.judge("judge", build_ambient_messages(frame, titles))
@@ -203,6 +220,11 @@ class AmbientService:
         self.sentinel.snooze(until)
         return until
 
+    def lift_snooze(self) -> None:
+        """End the snooze now (what ``keeltui snooze off`` does). Raises what the store raises."""
+        self.store.delete_state(state.SNOOZE_KEY)
+        self.sentinel.snooze(0.0)
+
     def sync_focus(self) -> bool:
         """Follow the stored focus session; True when one just started (the caller
         then runs one sentinel evaluation, which clears a drift line at once)."""
@@ -214,6 +236,7 @@ class AmbientService:
             live.drifts = max(live.drifts, session.drifts)
             return False
         self.coach.sync(session)
+        self.record_focus_episodes()
         if session is not None and self.sentinel.last_window is not None:
             # The poll thread posts only changes: hand the new session the window
             # already on screen, or an off-task start would go unnoticed.
@@ -260,6 +283,7 @@ class AmbientService:
         Raises what the store raises, and the coach keeps the session (a retry ends it)."""
         text = state.stop_focus(self.store, now)
         self.coach.sync(None)
+        self.record_focus_episodes()
         return text
 
     async def focus_tick(self) -> None:
@@ -270,6 +294,30 @@ class AmbientService:
         await self.coach.tick()
         if session is not None and session is self.coach.session and session.drifts != drifts:
             state.update_focus(self.store, drifts=session.drifts, last_nudge_at=session.last_nudge_at)
+        self.record_focus_episodes()
+        if self.coach.new_episode:
+            # The same surfaces as a drift outside focus: one toast per episode, worded for it.
+            self.coach.new_episode = False
+            if self.sentinel.mode == "notify" and not self.quiet:
+                try:
+                    await asyncio.to_thread(self.notifier.notify, APP_NAME, self.focus_drift_line())
+                except Exception as exc:  # noqa: BLE001 - notifiers promise not to raise
+                    log.warning("focus: toast failed: %s", exc)
+
+    def focus_drift_line(self) -> str:
+        """The banner's line for a drift in focus: the judge's words and the way back ("" when none)."""
+        session = self.coach.session
+        if session is None or not self.coach.line:
+            return ""
+        return f'{self.coach.line} — back to "{one_line(session.commitment, 60)}"'
+
+    def record_focus_episodes(self) -> None:
+        """Store the focus drift episodes that ended (the day counts them as drifting)."""
+        for episode in self.coach.take_ended():
+            try:
+                self.store.add_event(EPISODE_EVENT, episode)
+            except Exception as exc:  # noqa: BLE001 - a lost record must not lose the session
+                log.warning("focus: could not record a drift episode: %s", exc)
 
     def save_settings(self, mode: str, cadence_secs: int) -> None:
         """Store live settings and apply them in their one order (raises what the store raises)."""
@@ -278,6 +326,46 @@ class AmbientService:
     def forget_settings(self) -> None:
         state.forget_settings(self.store)
 
+    def live(self) -> Live:
+        """What the day's timeline needs from this process that is not stored yet."""
+        now = self.clock()
+        episode = self.sentinel.episode or self.coach.episode
+        session = self.coach.session
+        return Live(
+            now=now, evidence_since=self.evidence.live_since(now), window_class=self.evidence.window_class,
+            drift_since=episode["start"] if episode else None,
+            drift_titles=tuple(episode["titles"]) if episode else (),
+            drift_focus=session.commitment if episode and session else "",
+            away_since=self.sentinel.away_since,
+        )
+
+    def correct(self, episode: dict | None = None) -> bool:
+        """"That was work": store a correction of ``episode`` (a stored one from the day view),
+        or of the drift on screen now, which then ends as corrected. False when there is none.
+        Raises what the store raises."""
+        live = self.sentinel.episode or self.coach.episode
+        if episode is not None and live is not None and round(float(episode["start"]), 3) == round(float(live["start"]), 3):
+            episode = None  # the drift on screen, chosen in the day view: it ends now, as F10 ends it
+        if episode is None and self.coach.episode is not None:
+            episode = self.coach.forgive()
+            self.record_focus_episodes()
+            if episode is None:
+                return False
+            self.store.add_event(CORRECTION_KIND, correction(episode, self.clock()))
+            return True
+        if episode is None:
+            episode = self.sentinel.episode
+            if episode is None:
+                return False
+            self.store.add_event(CORRECTION_KIND, correction(episode, self.clock()))
+            self.sentinel.forgive()
+            return True
+        self.store.add_event(CORRECTION_KIND, correction(episode, self.clock()))
+        return True
+
     def close(self) -> None:
-        """The app is ending: the episode or away period in progress is stored."""
+        """The app is ending: the episode or away period in progress is stored, the evidence closed."""
         self.sentinel.close()
+        self.coach.sync(None)  # a focus drift in progress ends now (the session stays stored)
+        self.record_focus_episodes()
+        self.evidence.close()

@@ -14,12 +14,12 @@ protocol (what a steer is, the shared id of a result and its abort) is the pure
 
 from __future__ import annotations
 
-import asyncio
 import re
 import shlex
 from pathlib import Path
 from typing import Any
 
+from keeltui.adapters.proc import CommandFailed, run_group_async
 from keeltui.brain import Brain, BrainError, Usage
 from keeltui.config import Config
 from keeltui.private_files import make_private_dir, open_private
@@ -130,19 +130,10 @@ class TutorJobs:
             return ""
         argv = [*shlex.split(command), query]
         try:
-            process = await asyncio.create_subprocess_exec(
-                *argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-                stdin=asyncio.subprocess.DEVNULL,
-            )
-        except OSError as exc:
-            raise OSError(f"tutor.research_command {argv[0]!r} cannot run: {exc.strerror}") from exc
-        try:
-            out, _ = await asyncio.wait_for(process.communicate(), RESEARCH_TIMEOUT_SECS)
-        except (asyncio.TimeoutError, asyncio.CancelledError):
-            process.kill()
-            await process.wait()
-            raise
-        return out.decode("utf-8", "replace")[:RESEARCH_OUTPUT_CHARS].strip()
+            out = await run_group_async(argv, timeout=RESEARCH_TIMEOUT_SECS, limit=RESEARCH_OUTPUT_CHARS)
+        except CommandFailed as exc:
+            raise OSError(f"tutor.research_command {argv[0]!r}: {exc}") from None
+        return out.strip()
 
     def _write(self, session_id: int, job: tj.Job, extension: str, text: str) -> Path:
         folder = self.jobs_dir / f"session-{session_id}"

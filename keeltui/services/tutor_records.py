@@ -14,17 +14,19 @@ the keys of the earlier sessions it comes from.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from keeltui.store import Conversation, Row, Store
 from keeltui.textsafe import clean_text
 from keeltui.tutor import mastery
+from keeltui.tutor.mistakes import mistake_lines, mistakes
 from keeltui.tutor.phases import latest_plan, ok_tool_calls, phase_of
 from keeltui.tutor.session import choices_of, correct_index
 from keeltui.tutor.session_rows import SessionRow, stamp
-from keeltui.tutor.transcript import PLAN_INIT, QUIZ, QUIZ_ANSWER, USER, arguments_of, iter_parts, role_of
+from keeltui.tutor.transcript import DONT_KNOW, PLAN_INIT, QUIZ, QUIZ_ANSWER, USER, arguments_of, iter_parts, role_of
 
 KIND = "tutor"
+LAST_SESSION_KEY = "tutor_last_session"
 STATUS_WORDS = {"current": "current step", "current-review": "current step, to review", "mastered": "mastered", "review": "to review",
                 "visited": "seen, not answered", "pending": "not yet"}
 
@@ -40,8 +42,9 @@ def list_line(row: SessionRow) -> str:
 class TutorRecords:
     """The learner's records over one store (one per front end, built by keeltui.wiring)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
         self.store = store
+        self.clock = clock  # "now" for what is due (tests step it a day ahead)
         self._transcripts: dict[int, tuple[tuple, list[Row]]] = {}  # session id -> (key, rows)
         self._priors: dict[int, tuple[tuple, Prior]] = {}  # session id -> (earlier keys, prior)
 
@@ -82,7 +85,7 @@ class TutorRecords:
     def sessions(self, now: float | None = None) -> list[SessionRow]:
         """Tutor sessions, most recently active first, with phase and progress (earlier
         sessions on the topic counted, as on the plan map)."""
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         conversations = self.store.conversations(KIND)
         out = []
         for conversation in conversations:
@@ -96,6 +99,47 @@ class TutorRecords:
                 )
             )
         return out
+
+    def review_due(self, now: float | None = None) -> list[tuple[str, list[str]]]:
+        """Steps due for review today, per topic: ``(topic, [step titles])``, the topics in
+        the order of their latest session. A topic counts once, through its latest session
+        (which carries the earlier ones' answers)."""
+        now = self.clock() if now is None else now
+        conversations = self.store.conversations(KIND)
+        due: list[tuple[str, list[str]]] = []
+        seen: set[str] = set()
+        for conversation in conversations:  # most recently active first
+            key = mastery.topic_key(conversation.title)
+            if key in seen:
+                continue
+            seen.add(key)
+            rows = self.transcript(conversation)
+            prior = self._prior(conversation, conversations)[0]
+            summary = mastery.summarize(latest_plan(rows), rows, now, prior)
+            if summary.review:
+                due.append((conversation.title or f"Session {conversation.id}", [title for _, title in summary.review]))
+        return due
+
+    def progress(self, session_id: int) -> str:
+        """``"2/4 mastered · 1 to review"`` for the session header ('' before a plan)."""
+        conversation = self.conversation(session_id)
+        if conversation is None:
+            return ""
+        rows = self.transcript(conversation)
+        prior = self._prior(conversation, self.store.conversations(KIND))[0]
+        return mastery.progress_text(latest_plan(rows), rows, self.clock(), prior)
+
+    def remember_open(self, session_id: int | None) -> None:
+        """The session the learner has open (None: the list), so the Tutor tab reopens it."""
+        if session_id is None:
+            self.store.delete_state(LAST_SESSION_KEY)
+        elif self.store.get_state(LAST_SESSION_KEY) != session_id:
+            self.store.set_state(LAST_SESSION_KEY, session_id)
+
+    def last_open(self) -> int | None:
+        """The session the learner last had open, if it still exists."""
+        session_id = self.store.get_state(LAST_SESSION_KEY)
+        return session_id if isinstance(session_id, int) and self.conversation(session_id) is not None else None
 
     def find_session(self, ref: str) -> Conversation | None:
         """A tutor session by id, or by a title that names exactly one session."""
@@ -134,12 +178,12 @@ class TutorRecords:
     def prior_note(self, session_id: int, now: float | None = None) -> str:
         """The agents' context note on what earlier sessions established ('' when nothing)."""
         prior, titles = self.prior_for(session_id)
-        return mastery.prior_knowledge_note(prior, titles, time.time() if now is None else now)
+        return mastery.prior_knowledge_note(prior, titles, self.clock() if now is None else now)
 
     def review_offer(self, session_id: int, now: float | None = None) -> str:
         """One line for a new session on a studied topic ('' when nothing carries over)."""
         prior, titles = self.prior_for(session_id)
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         states = {node_id: mastery.mastery_state(record, now) for node_id, record in prior.items()}
         due = [titles.get(node_id, node_id) for node_id, state in states.items() if state == "review"]
         known = sum(1 for state in states.values() if state == "mastered")
@@ -155,12 +199,16 @@ class TutorRecords:
         """The session summary (mastered, to review), counting earlier sessions on the topic."""
         rows = self.store.messages(session_id)
         prior, _ = self.prior_for(session_id)
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         return mastery.summary_lines(mastery.summarize(latest_plan(rows), rows, now, prior))
+
+    def mistake_lines(self, session_id: int) -> list[str]:
+        """Every quiz of the session answered wrong, "I don't know" or skipped, with the right answer."""
+        return mistake_lines(mistakes(self.store.messages(session_id)))
 
     def export_markdown(self, session_id: int, now: float | None = None) -> str:
         """The session as Markdown: topic, plan, quiz record, mastery."""
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         conversation = self.store.conversation(session_id)
         if conversation is None:
             raise KeyError(session_id)
@@ -209,7 +257,8 @@ class TutorRecords:
             args = arguments_of(call)
             choices = choices_of(call)
             choice = part.get("choice")
-            picked = choices[choice] if isinstance(choice, int) and 0 <= choice < len(choices) else "?"
+            picked = choices[choice] if isinstance(choice, int) and 0 <= choice < len(choices) else (
+                "I don't know" if choice == DONT_KNOW else "?")
             right = correct_index(call)
             answer = f"{picked}" if part.get("correct") is True else (
                 f"{picked} (right: {choices[right]})" if right is not None and 0 <= right < len(choices) else picked

@@ -37,7 +37,7 @@ from keeltui.tutor import jobs as tj
 from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import active_agent
 from keeltui.tutor.prompts import compose_prompt
-from keeltui.tutor.outcome import TurnOutcome  # the pane reads it without the service
+from keeltui.tutor.outcome import TurnOutcome, failure_text  # the pane reads it without the service
 from keeltui.tutor.replay import model_messages
 from keeltui.tutor.tools import ToolOutcome, tools_for, validate_tool_call
 
@@ -143,21 +143,23 @@ class TutorTurns:
         levels = self._levels(agent)
         turn_warnings: list[str] = []
         usage: Usage | None = None
+        refusal = ""  # the latest refused call's reason, for the failure card
         for step in range(1, self.max_steps + 1):
             rows = self.transcript(session_id)
             try:
                 completion = await self._streamed(session_id, agent, model_messages(system, rows), tools, on_text)
             except BrainError as exc:
-                return TurnOutcome(agent, step - 1, error=f"tutor ({agent}): {exc}",
+                return TurnOutcome(agent, step - 1, error=failure_text(agent, str(exc), step, refusal),
                                    warnings=tuple(turn_warnings), usage=usage)
             usage = completion.usage
             self.warner.turn_warning(session_id, usage.fraction, levels, turn_warnings)
             if not completion.text.strip() and not completion.tool_calls:
-                return TurnOutcome(agent, step, error=f"tutor ({agent}): the model sent an empty reply",
+                return TurnOutcome(agent, step, error=failure_text(agent, "the model sent an empty reply", step, refusal),
                                    warnings=tuple(turn_warnings), usage=usage)
             calls = _unique_ids(rows, completion.tool_calls)
             self._add(session_id, tx.assistant(completion.text, *(_call_part(c) for c in calls)), usage)
-            ended, woke = self._run_calls(session_id, agent, calls, on_job)
+            ended, woke, refused = self._run_calls(session_id, agent, calls, on_job)
+            refusal = refused or refusal
             if on_step is not None:
                 on_step(agent, usage)
             if not calls or ended:
@@ -165,8 +167,7 @@ class TutorTurns:
                                    warnings=tuple(turn_warnings), usage=usage)
         return TurnOutcome(
             agent, self.max_steps,
-            error=f"tutor ({agent}): no finished turn after {self.max_steps} tries — "
-                  "F5 lets it try again",
+            error=failure_text(agent, "no finished turn: every try ended in a refused call", self.max_steps, refusal),
             warnings=tuple(turn_warnings), usage=usage,
         )
 
@@ -194,10 +195,12 @@ class TutorTurns:
 
     def _run_calls(
         self, session_id: int, agent: str, calls: list[ToolCall], on_job: JobCallback | None = None
-    ) -> tuple[bool, bool]:
-        """Judge and store each call's result in order; return (turn ended, wake teacher)."""
+    ) -> tuple[bool, bool, str]:
+        """Judge and store each call's result in order; return (turn ended, wake teacher,
+        the last refusal's reason or '')."""
         ended_by: str | None = None
         woke = False
+        refused = ""
         for call in calls:
             if ended_by is not None:
                 # One question at a time: once a call has handed the turn to the learner,
@@ -212,6 +215,8 @@ class TutorTurns:
                 # results, so a probe_done beside a quiz sees the quiz as open.
                 outcome = validate_tool_call(agent, call.name, call.arguments, self.transcript(session_id))
             self._add(session_id, tx.tool(call.id, call.name, outcome.ok, outcome.result))
+            if not outcome.ok and ended_by is None:
+                refused = str(outcome.result)
             if outcome.ok and call.name in tj.JOB_TOOLS and on_job is not None:
                 # Started once its acceptance is stored; it answers later, as a steer.
                 job = tj.job_of(_call_part(call))
@@ -220,7 +225,7 @@ class TutorTurns:
             if outcome.ok and outcome.ends_turn:
                 ended_by = call.name
             woke = woke or (outcome.ok and outcome.wake_teacher)
-        return ended_by is not None, woke
+        return ended_by is not None, woke, refused
 
 
 def _with_prior_knowledge(system: str, records: TutorRecords, session_id: int) -> str:

@@ -114,3 +114,27 @@ def job_statuses(messages: Sequence[MessageLike]) -> dict[str, str]:
     return statuses
 
 
+
+
+def aborted_since_learner(messages: Sequence[MessageLike], kind: str, title: str) -> bool:
+    """True when the learner aborted this very job (kind and title) and has not spoken since.
+
+    The abort wakes the teacher so that no promise hangs; a model often answers it by
+    starting the same job again, which would undo the learner's F9. Only the learner's
+    own words (asking again, or "Run again" on the card) lift it.
+    """
+    wanted = " ".join(title.split())
+    for message in reversed(messages):
+        if role_of(message) != USER:
+            continue
+        part = steer_part(message)
+        if part is None:
+            return False  # the learner spoke after any abort
+        if part.get("status") == ABORTED and part.get("kind") == kind and part.get("title") == wanted:
+            return True
+    return False
+
+
+def rerun_request(kind: str, title: str) -> str:
+    """What the learner says when they run an aborted job again from its card."""
+    return f"Please run the {kind} job again: {title}"

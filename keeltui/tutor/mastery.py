@@ -6,8 +6,10 @@ wrong, and when (the learner's answer row's ``created_at``).
 
 - a node is **mastered** when its latest answer was right;
 - it **needs review** when its latest answer was wrong, or when a mastered node's next
-  review falls due. Spaced review uses simple intervals: one right answer in a row
-  holds for a day, two for three days, then a week, three weeks, two months;
+  review falls due; a node answered wrong stays in review until it is answered right on
+  a *later day* than the mistake (right again at once, the answer is still fresh in
+  mind). Spaced review uses simple intervals: one right answer in a row holds for a
+  day, two for three days, then a week, three weeks, two months;
 - visiting a node (a tagged quiz asked) says nothing about mastery: that is position
   (:mod:`keeltui.tutor.plan_status`).
 
@@ -17,6 +19,7 @@ attempts, :func:`prior_knowledge_note` words them for the agents' context.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -55,10 +58,23 @@ class NodeMastery:
     streak: int = 0
     last_at: float | None = None
     last_right_at: float | None = None
+    last_wrong_at: float | None = None
+    cleared: bool = True
+    """False from a wrong answer until a right one on a later day."""
 
     @property
     def answered(self) -> int:
         return self.right + self.wrong
+
+
+def _day(at: float) -> tuple[int, int, int]:
+    """The learner's calendar day of ``at`` (local time): "a later day" is a later date."""
+    return time.localtime(at)[:3]
+
+
+def _later_day(at: float | None, than: float | None) -> bool:
+    """True when ``at`` falls on a later day than ``than`` (an unknown time does not hold back)."""
+    return at is None or than is None or _day(at) > _day(than)
 
 
 def _created_at(message: MessageLike) -> float | None:
@@ -95,9 +111,11 @@ def node_mastery(record: Iterable[Attempt]) -> dict[str, NodeMastery]:
             known = NodeMastery(
                 attempt.node_id, known.right + 1, known.wrong, known.streak + 1,
                 attempt.at, attempt.at if attempt.at is not None else known.last_right_at,
+                known.last_wrong_at, known.cleared or _later_day(attempt.at, known.last_wrong_at),
             )
         else:
-            known = NodeMastery(attempt.node_id, known.right, known.wrong + 1, 0, attempt.at, known.last_right_at)
+            known = NodeMastery(attempt.node_id, known.right, known.wrong + 1, 0, attempt.at, known.last_right_at,
+                                attempt.at, False)
         out[attempt.node_id] = known
     return out
 
@@ -113,7 +131,7 @@ def mastery_state(mastery: NodeMastery | None, now: float) -> str | None:
     """``"mastered"``, ``"review"`` or None (never answered)."""
     if mastery is None or mastery.answered == 0:
         return None
-    if mastery.streak == 0:
+    if mastery.streak == 0 or not mastery.cleared:
         return "review"
     due = due_at(mastery)
     return "review" if due is not None and now >= due else "mastered"
@@ -151,10 +169,15 @@ def merge(earlier: Mapping[str, NodeMastery], later: Mapping[str, NodeMastery]) 
             out[node_id] = record
             continue
         streak = record.streak if record.streak < record.answered else before.streak + record.streak
+        # A mistake of the earlier sessions is cleared by a right answer here on a later day.
+        cleared = record.cleared if record.wrong else (
+            before.cleared or (record.right > 0 and _later_day(record.last_right_at, before.last_wrong_at))
+        )
         out[node_id] = NodeMastery(
             node_id, before.right + record.right, before.wrong + record.wrong, streak,
             record.last_at if record.last_at is not None else before.last_at,
             record.last_right_at if record.last_right_at is not None else before.last_right_at,
+            record.last_wrong_at if record.last_wrong_at is not None else before.last_wrong_at, cleared,
         )
     return out
 

@@ -68,11 +68,16 @@ class PlanError(ValueError):
 
 @dataclass(frozen=True)
 class PlanNode:
-    """One step of the plan: its slug id, its title and the line that titled it."""
+    """One step of the plan: its slug id, its title and the line that titled it.
+
+    ``shape`` is the bracket pair the writer used (``"{}"`` a decision, ``"(())"`` a
+    circle…), "" for a plain box or a bare id, so the plan card can draw it as written.
+    """
 
     id: str
     title: str
     line: int
+    shape: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,12 @@ class Plan:
 
     nodes: tuple[PlanNode, ...]
     edges: tuple[tuple[str, str], ...]
+    labels: tuple[tuple[str, str, str], ...] = ()
+    """``(before, after, label)`` for each edge written with a label (``a -- if stuck --> b``)."""
+
+    def label(self, before: str, after: str) -> str:
+        """The label of the edge ``before → after`` ('' when it has none)."""
+        return next((text for b, a, text in self.labels if (b, a) == (before, after)), "")
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -342,8 +353,8 @@ def _scan_title(text: str, start: int, closers: tuple[str, ...]) -> tuple[str, i
     return "never_closed"
 
 
-def _read_title(cursor: _Cursor, node_id: str) -> str | None:
-    """Read the shape after an id, if any; return its cleaned title."""
+def _read_title(cursor: _Cursor, node_id: str) -> tuple[str, str] | None:
+    """Read the shape after an id, if any; return its cleaned title and its bracket pair."""
     save = cursor.pos
     cursor.skip_space()
     spaced = cursor.pos > save
@@ -359,7 +370,8 @@ def _read_title(cursor: _Cursor, node_id: str) -> str | None:
             title = _clean_title(raw)
             if not title:
                 raise cursor.fail(f'node "{node_id}" has an empty title — write {node_id}[Title]')
-            return title
+            closer = cursor.text[cursor.pos - len(closers[0]):cursor.pos]  # a shape's closers share a length
+            return title, "" if opener == "[" else opener + closer
         if first_error is None:
             if scanned == "never_closed":
                 first_error = (
@@ -400,7 +412,7 @@ def _spaced_candidate(text: str, match: re.Match[str]) -> str:
     return " ".join(words)
 
 
-def _read_node(cursor: _Cursor, after: str) -> tuple[str, str | None]:
+def _read_node(cursor: _Cursor, after: str) -> tuple[str, tuple[str, str] | None]:
     """Read ``id`` plus an optional shaped title and ``:::class`` suffix."""
     cursor.skip_space()
     match = _ID_CANDIDATE.match(cursor.text, cursor.pos)
@@ -425,8 +437,8 @@ def _read_node(cursor: _Cursor, after: str) -> tuple[str, str | None]:
     return candidate, title
 
 
-def _read_arrow(cursor: _Cursor) -> None:
-    """Consume one edge (with any label); raise a precise error for a bad one."""
+def _read_arrow(cursor: _Cursor) -> str:
+    """Consume one edge and return its label ('' when none); raise a precise error for a bad one."""
     match = _ARROW.match(cursor.text, cursor.pos)
     if match is None:
         fake = _FAKE_ARROW.match(cursor.text, cursor.pos)
@@ -442,12 +454,15 @@ def _read_arrow(cursor: _Cursor) -> None:
             "runs from the earlier step to the later one: a --> b"
         )
     cursor.pos = match.end()
+    label = match.group("solid_label") or match.group("thick_label") or match.group("dotted_label") or ""
     pipe = _PIPE_LABEL.match(cursor.text, cursor.pos)
     if pipe is not None:
         close = cursor.text.find("|", pipe.end())
         if close < 0:
             raise cursor.fail('an edge label opened with "|" is never closed with "|"')
+        label = cursor.text[pipe.end():close]
         cursor.pos = close + 1
+    return _clean_title(label)
 
 
 @dataclass
@@ -456,22 +471,26 @@ class _Builder:
 
     order: dict[str, int]  # id -> first appearance index
     titles: dict[str, tuple[str, int]]  # id -> (title, line)
+    shapes: dict[str, str]  # id -> the bracket pair it was titled with ("" a plain box)
+    labels: dict[tuple[str, str], str]  # edge -> its first label
     first_line: dict[str, int]  # id -> first line it appears on
     first_edge_line: dict[str, int]  # id -> first line it appears in an edge
     edges: dict[tuple[str, str], int]  # edge -> first line
 
-    def mention(self, node_id: str, title: str | None, line: int, in_edge: bool) -> None:
+    def mention(self, node_id: str, shaped: tuple[str, str] | None, line: int, in_edge: bool) -> None:
         if node_id not in self.order and len(self.order) >= MAX_NODES:
             raise PlanError(line, f"the plan has more than {MAX_NODES} nodes — a plan is a few dozen steps")
         self.order.setdefault(node_id, len(self.order))
         self.first_line.setdefault(node_id, line)
         if in_edge:
             self.first_edge_line.setdefault(node_id, line)
-        if title is None:
+        if shaped is None:
             return
+        title, shape = shaped
         known = self.titles.get(node_id)
         if known is None:
             self.titles[node_id] = (title, line)
+            self.shapes[node_id] = shape
         elif known[0] != title:
             raise PlanError(
                 line,
@@ -480,15 +499,18 @@ class _Builder:
                 "refer to it by its bare id",
             )
 
-    def edge(self, before: str, after: str, line: int) -> None:
+    def edge(self, before: str, after: str, line: int, label: str = "") -> None:
         if before == after:
             raise PlanError(line, f'node "{before}" has an edge to itself')
         self.edges.setdefault((before, after), line)
+        if label:
+            self.labels.setdefault((before, after), label)
 
 
 def _parse_chain(cursor: _Cursor, builder: _Builder) -> None:
     """``group (edge group)*`` where a group is ``node (& node)*``."""
-    groups: list[list[tuple[str, str | None]]] = []
+    groups: list[list[tuple[str, tuple[str, str] | None]]] = []
+    arrow_labels: list[str] = []
     after = "at the start of the statement"
     while True:
         group = [_read_node(cursor, after)]
@@ -500,7 +522,7 @@ def _parse_chain(cursor: _Cursor, builder: _Builder) -> None:
         groups.append(group)
         if cursor.at_end():
             break
-        _read_arrow(cursor)
+        arrow_labels.append(_read_arrow(cursor))
         after = "after the edge"
     in_edge = len(groups) > 1
     # Count before expanding: "&" groups multiply, and the product is what costs.
@@ -513,10 +535,10 @@ def _parse_chain(cursor: _Cursor, builder: _Builder) -> None:
     for group in groups:
         for node_id, title in group:
             builder.mention(node_id, title, cursor.line, in_edge)
-    for left, right in zip(groups, groups[1:]):
+    for (left, right), label in zip(zip(groups, groups[1:]), arrow_labels):
         for before, _ in left:
             for later, _ in right:
-                builder.edge(before, later, cursor.line)
+                builder.edge(before, later, cursor.line, label)
 
 
 def _after_header(statement: str) -> str:
@@ -642,7 +664,7 @@ def _parse(text: str) -> Plan:
             f"the plan is too long ({len(text):,} characters; at most {MAX_PLAN_CHARS:,}) "
             "— a plan is a few dozen steps",
         )
-    builder = _Builder(order={}, titles={}, first_line={}, first_edge_line={}, edges={})
+    builder = _Builder(order={}, titles={}, shapes={}, labels={}, first_line={}, first_edge_line={}, edges={})
     first = True
     for number, line in _content_lines(_split_lines(text)):
         for statement in _statements(line):
@@ -660,21 +682,10 @@ def _parse(text: str) -> Plan:
     if not builder.order:
         raise PlanError(1, "the plan is empty — write at least one node, e.g. a[First step]")
 
-    untitled = [node_id for node_id in builder.order if node_id not in builder.titles]
-    if untitled:
-        def where(node_id: str) -> int:
-            return builder.first_edge_line.get(node_id, builder.first_line[node_id])
-
-        node_id = min(untitled, key=where)
-        used = (
-            "is used in an edge but never given a title"
-            if node_id in builder.first_edge_line
-            else "is never given a title"
-        )
-        raise PlanError(where(node_id), f'node "{node_id}" {used} — write {node_id}[Title] once')
-
+    # A bare id never titled is its own title (mermaid draws "n11 --> n12" as two boxes).
     nodes = tuple(
-        PlanNode(node_id, builder.titles[node_id][0], builder.titles[node_id][1])
+        PlanNode(node_id, *builder.titles[node_id], builder.shapes.get(node_id, ""))
+        if node_id in builder.titles else PlanNode(node_id, node_id, builder.first_line[node_id])
         for node_id in builder.order
     )
     edges = tuple(builder.edges)
@@ -686,7 +697,8 @@ def _parse(text: str) -> Plan:
                 at,
                 f"the plan has a cycle: {' → '.join(cycle)} — remove one of these edges",
             )
-    return Plan(nodes=nodes, edges=edges)
+    labels = tuple((before, after, label) for (before, after), label in builder.labels.items())
+    return Plan(nodes=nodes, edges=edges, labels=labels)
 
 
 def parse_plan(text: str) -> Plan:

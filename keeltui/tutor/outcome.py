@@ -31,3 +31,12 @@ class TurnOutcome:
         if self.error:
             return self.error
         return self.warnings[-1] if self.warnings else None
+
+
+def failure_text(agent: str, reason: str, calls: int, refusal: str = "") -> str:
+    """Why a turn failed, whole and on one line: the reason, the last refused call (the parser's
+    line-precise refusal, the bad JSON) and the model calls the turn spent."""
+    text = f"tutor ({agent}): {reason}"
+    if refusal:
+        text += f" · the last refused call: {refusal}"
+    return text + f" · {calls} model call{'s' if calls != 1 else ''} spent in this turn · F5 tries again"

@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import jobs as tj
-from .mermaid import PlanError, parse_plan
+from .mermaid import Plan, PlanError, parse_plan
+from .plan_diff import plan_changes
 from .phases import awaiting_verdict, ok_tool_calls, pending_question, phase_of
 from .transcript import (
     ASK,
     ASSISTANT,
+    DONT_KNOW,
     PLAN_ACCEPTED,
     PLAN_DECLINED,
     PLAN_INIT,
@@ -72,8 +74,10 @@ def choices_of(call: Mapping[str, Any]) -> list[str]:
 
 
 def quiz_pick(call: Mapping[str, Any], choice: int) -> Message:
-    """The learner picked ``choice`` (0-based): graded locally, worded for the model."""
+    """The learner picked ``choice`` (0-based, or ``DONT_KNOW``): graded locally, worded for the model."""
     choices = choices_of(call)
+    if choice == DONT_KNOW:
+        return user("I don't know — graded wrong.", quiz_answer(str(call.get("id")), DONT_KNOW, False))
     if not 0 <= choice < len(choices):
         raise ValueError(f"choice {choice} is not one of the {len(choices)} options")
     right = choice == correct_index(call)
@@ -214,6 +218,11 @@ class PlanItem:
     steps: tuple[tuple[str, str], ...]  # (id, title) in topological order
     status: str  # "awaiting" (the verdict), "current", "superseded"
     edges: tuple[tuple[str, str], ...] = ()  # (before, after), so the card draws the graph
+    shapes: tuple[tuple[str, str], ...] = ()  # (id, bracket pair) for the nodes not drawn as a plain box
+    labels: tuple[tuple[str, str, str], ...] = ()  # (before, after, label) of the labelled edges
+    changes: tuple[str, ...] = ()
+    """What changed since the plan before it (steps added, removed, reordered): a declined
+    plan's successor says so."""
 
 
 @dataclass(frozen=True)
@@ -254,17 +263,13 @@ def _answers(messages: Sequence[MessageLike]) -> dict[str, Mapping[str, Any]]:
     return answers
 
 
-def _plan_steps(
-    call: Mapping[str, Any],
-) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None:
-    """``(steps, edges)`` of a plan_init call, or None when its plan does not parse."""
+def _parsed(call: Mapping[str, Any]) -> Plan | None:
+    """The plan of a plan_init call, or None when it does not parse."""
     source = arguments_of(call).get("mermaid")
     try:
-        plan = parse_plan(source if isinstance(source, str) else "")
+        return parse_plan(source if isinstance(source, str) else "")
     except PlanError:
         return None
-    titles = {node.id: node.title for node in plan.nodes}
-    return tuple((node_id, titles[node_id]) for node_id in plan.topological_order()), plan.edges
 
 
 def _learner_item(key: str, message: MessageLike) -> Item | None:
@@ -315,6 +320,7 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
 
     items: list[Item] = []
     titles: dict[str, str] = {}  # node titles of the plan in force so far (quiz cards)
+    shown: Plan | None = None  # the plan presented before (what a new version changed)
     for index, message in enumerate(messages):
         role = role_of(message)
         if role == USER:
@@ -369,13 +375,16 @@ def session_items(messages: Sequence[MessageLike]) -> list[Item]:
                     )
                 )
             elif name == PLAN_INIT:
-                drawn = _plan_steps(part)
-                if drawn is None:
+                plan = _parsed(part)
+                if plan is None:
                     continue
-                steps, edges = drawn
+                steps = tuple((node_id, plan.node(node_id).title) for node_id in plan.topological_order())  # type: ignore[union-attr]
                 titles = dict(steps)
                 version = plan_calls.index(call_id) + 1 if call_id in plan_calls else 0
                 latest = version == len(plan_calls)
                 status = ("awaiting" if verdict_open else "current") if latest else "superseded"
-                items.append(PlanItem(key, version, steps, status, edges))
+                shapes = tuple((node.id, node.shape) for node in plan.nodes if node.shape)
+                changes = plan_changes(shown, plan) if shown is not None else ()
+                items.append(PlanItem(key, version, steps, status, plan.edges, shapes, plan.labels, changes))
+                shown = plan
     return items

@@ -23,7 +23,7 @@ from .phases import (
     plan_version,
     probe_concluded,
 )
-from .jobs import DEMO, JOB_TOOLS, RESEARCH, VISUAL
+from .jobs import DEMO, JOB_TOOLS, RESEARCH, VISUAL, aborted_since_learner
 from .transcript import ASK, PLAN_INIT, PROBE_DONE, QUIZ, MessageLike, arguments_of
 
 AGENTS = ("prober", "teacher")
@@ -345,8 +345,13 @@ def _plan_init(args: Mapping[str, Any], messages: Sequence[MessageLike]) -> Tool
     return ToolOutcome(ok=True, result=result, ends_turn=not teaching, plan=plan)
 
 
-def _job(name: str, args: Mapping[str, Any]) -> ToolOutcome:
-    _text(args, "query" if name == RESEARCH else "brief")
+def _job(name: str, args: Mapping[str, Any], messages: Sequence[MessageLike]) -> ToolOutcome:
+    title = _text(args, "query" if name == RESEARCH else "brief")
+    if aborted_since_learner(messages, name, title):
+        raise _Refused(
+            f"the learner aborted this {name} job and has not asked for it again — do not "
+            "start it again; go on teaching without it (they can re-run it from its card)"
+        )
     if name == DEMO and args.get("language") is not None:
         _text(args, "language")
     if name == VISUAL and args.get("svg") is not None and not isinstance(args.get("svg"), bool):
@@ -358,6 +363,12 @@ def _job(name: str, args: Mapping[str, Any]) -> ToolOutcome:
     )
 
 
+def _excerpt(text: str, limit: int = 240) -> str:
+    """The bad JSON as sent (cut when long), so the model and the learner see what broke."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def _decode(arguments: Mapping[str, Any] | str | None) -> Mapping[str, Any]:
     if arguments is None:
         return {}
@@ -367,7 +378,9 @@ def _decode(arguments: Mapping[str, Any] | str | None) -> Mapping[str, Any]:
         try:
             arguments = json.loads(arguments)
         except json.JSONDecodeError as err:
-            raise _Refused(f"the arguments are not valid JSON ({err.msg})") from err
+            raise _Refused(
+                f"the arguments are not valid JSON ({err.msg} at character {err.pos}): {_excerpt(err.doc)}"
+            ) from err
     if not isinstance(arguments, Mapping):
         raise _Refused("the arguments must be a JSON object")
     return arguments
@@ -400,7 +413,7 @@ def validate_tool_call(
         if name == PROBE_DONE:
             return _probe_done(args, messages)
         if name in JOB_TOOLS:
-            return _job(name, args)
+            return _job(name, args, messages)
         return _plan_init(args, messages)
     except _Refused as refusal:
         return ToolOutcome(ok=False, result=f"{name} refused: {refusal}")

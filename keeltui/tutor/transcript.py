@@ -147,8 +147,12 @@ def plan_declined() -> dict[str, Any]:
     return {"type": PLAN_DECLINED}
 
 
+DONT_KNOW = -1
+"""The ``choice`` of a quiz answered "I don't know" (graded wrong, remembered as a mistake)."""
+
+
 def quiz_answer(call_id: str, choice: int, correct: bool) -> dict[str, Any]:
-    """The learner picked ``choice`` (0-based) for the quiz ``call_id``."""
+    """The learner picked ``choice`` (0-based, or :data:`DONT_KNOW`) for the quiz ``call_id``."""
     return {"type": QUIZ_ANSWER, "call_id": call_id, "choice": choice, "correct": correct}
 
 

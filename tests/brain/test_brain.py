@@ -241,3 +241,26 @@ def test_the_first_call_never_imports_openai_on_the_event_loop(loopback):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_a_client_hanging_up_is_no_traceback_on_the_servers_output(capfd):
+    # A reply the client gave up on (a stopped reply, an app killed mid-answer) made the
+    # loopback server print a BrokenPipe traceback into the suite's output.
+    import socket
+    import time as _time
+
+    from keeltui_dev.loopback import LoopbackBrain, Reply
+
+    with LoopbackBrain() as server:
+        server.queue(*[Reply(text="x" * 200_000, delay=0.3) for _ in range(3)])
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", server.port)) as sock:
+                body = b'{"model": "loop-model", "messages": []}'
+                sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        deadline = _time.monotonic() + 30
+        while server.hangups < 3 and _time.monotonic() < deadline:
+            _time.sleep(0.05)
+        assert server.hangups == 3
+    assert "Traceback" not in capfd.readouterr().err

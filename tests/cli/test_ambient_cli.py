@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import stat
 import subprocess
@@ -112,22 +113,36 @@ def test_day_and_log_kind_ambient_show_the_stored_day(tmp_path, loopback):
     cfg = config(tmp_path, loopback, 'source = "none"')
     store = Store(tmp_path / "k.db")
     now = time.time()
-    t = time.localtime(now)
+    t = time.localtime(now - 86400)  # yesterday: a whole day, nothing running
     nine = time.mktime((t.tm_year, t.tm_mon, t.tm_mday, 9, 0, 0, 0, 0, -1))
+    for minute in range(0, 90):  # the app saw windows from 09:00 to 10:30
+        store.add_event("ambient_tick", {"at": nine + minute * 60, "span": 90, "class": "xterm"})
+    store.add_event("ambient_tick", {"at": nine + 5400, "end": True})
     store.add_event("focus_session", {"start": nine, "end": nine + 3000, "secs": 3000,
                                       "commitment": "write the report", "minutes": 50, "drifts": 1})
     store.add_event("ambient_episode", {"start": nine + 600, "end": nine + 1200, "secs": 600, "sustained": True,
                                         "titles": ["YouTube - cats", "excluded"], "message": "m"})
     store.add_event("ambient_away", {"start": nine + 3600, "end": nine + 5400, "secs": 1800})
     store.close()
-    day = keeltui(cfg, "day", "--date", time.strftime("%Y-%m-%d", t), env=bare_env(tmp_path))
+    date = time.strftime("%Y-%m-%d", t)
+    day = keeltui(cfg, "day", "--date", date, env=bare_env(tmp_path))
     assert day.returncode == 0, day.stderr
     text = day.stdout
-    assert "on task 40m · drifting 10m · away 30m" in text
-    assert "09    |########~~  |" in text  # 40 min on task, 10 drifting in the 9 o'clock hour
-    assert "10    |......      |" in text
-    assert "09:10–09:20  drift 10m (sustained): YouTube - cats, excluded" in text
-    assert '09:00–09:50  focus 50m "write the report" (1 drift, 50m planned)' in text
+    # On task counts outside the focus session too: 09:50–10:00 is work with no F7.
+    assert "on task 50m · drifting 10m · away 30m · no evidence 22h30m" in text
+    assert "09    |##~~########|  on task 50m · drifting 10m" in text
+    assert "10    |......      |  away 30m" in text
+    assert '09:00–09:50  focus 50m "write the report": on task 40m · drifting 10m' in text
+    assert "09:10–09:20  drift 10m: YouTube - cats, excluded" in text
+    as_json = json.loads(keeltui(cfg, "day", "--date", date, "--json", env=bare_env(tmp_path)).stdout)
+    assert as_json["totals"] == {"task": 3000, "drift": 600, "away": 1800, "unknown": 86400 - 5400}
+    assert as_json["apps"] == {"xterm": 3600}
+    rows = keeltui(cfg, "day", "--date", date, "--csv", env=bare_env(tmp_path)).stdout.splitlines()
+    assert rows[0] == "date,start,end,state,secs" and f"{date},09:10:00,09:20:00,drift,600" in rows
+    week = keeltui(cfg, "day", "--week", env=bare_env(tmp_path)).stdout.splitlines()
+    assert len(week) == 8 and week[-2].endswith("no evidence")  # today: nothing stored
+    assert f"{date}  on task 50m · drifting 10m · away 30m" in week[-3]
+    assert week[-1].split() == ["week", "on", "task", "50m", "·", "drifting", "10m", "·", "away", "30m"]
     log = keeltui(cfg, "log", "--kind", "ambient", env=bare_env(tmp_path))
     assert log.returncode == 0, log.stderr
     assert len(log.stdout.splitlines()) == 3 and "away 30m" in log.stdout

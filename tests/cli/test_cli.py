@@ -99,7 +99,7 @@ def test_chat_with_a_dead_brain_keeps_the_turn_and_fails(tmp_path):
                        f'[paths]\ndatabase = "{tmp_path / "k.db"}"\n')
     out = run_keeltui(cfg, "chat", "hello?")
     assert out.returncode == 1
-    assert "no brain answers" in out.stderr and "saved" in out.stderr
+    assert "no model server answers at" in out.stderr and "saved" in out.stderr
     assert Store(tmp_path / "k.db").messages(1)[0].content == "hello?"
 
 

@@ -20,7 +20,6 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 from rich.console import Console
 
-from keeltui import textsafe
 from keeltui.brain import Brain
 from keeltui.config import Config, ConfigError, iter_keys, load_config
 from rich.console import Group
@@ -112,8 +111,6 @@ def test_any_chunk_shape_keeps_the_turn_and_the_app(server, room, chunks, good_f
 @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.binary(max_size=300) | st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")))
 def test_any_report_bytes_land_clean(data):
-    if not hasattr(textsafe, "from_outside"):
-        pytest.skip("needs issue 10.3's byte-safe report intake (branch issue-10a)")
     import subprocess
     import sys
 

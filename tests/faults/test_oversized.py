@@ -97,7 +97,9 @@ async def test_context_length_exceeded_compacts_and_retries_once(tmp_path, loopb
     assert result.error is None, result.error
     assert result.text == "here you go"
     statuses = [("stream" if r.get("stream") else "summary", _tokens(r) <= 1500) for r in loopback.requests]
-    assert statuses == [("stream", False), ("summary", True), ("stream", True)], statuses
+    # Folded in as many summary calls as it takes for every row to reach a summary, each within the window.
+    assert statuses[0] == ("stream", False) and statuses[-1] == ("stream", True), statuses
+    assert statuses[1:-1] and set(statuses[1:-1]) == {("summary", True)}, statuses
     assert any(r.turn_kind == "summary" for r in turns.store.messages(turns.room_id))
     # The retry still asks the question: the turn being answered is kept, not folded away.
     retried = loopback.requests[-1]["messages"]

@@ -147,6 +147,8 @@ async def drift(pilot, app: KeelApp, script: Script, window: Window, message: st
 
 async def leave_composer(pilot) -> None:
     await pilot.press("escape")
+    # The room's single-letter keys (f, z) reach the room only once the composer let go.
+    await wait_for(pilot, lambda: getattr(pilot.app.focused, "id", None) != "composer-input", what="the composer left")
 
 
 # ---------------------------------------------------------------- drift surfaces
@@ -256,14 +258,16 @@ async def test_focus_from_the_banner_silences_the_sentinel_and_reports(ambient_a
         await wait_for(pilot, lambda: app.focus_text.startswith(f"◎ Focus: {FIRST_TASK} · "), what="focus text")
         assert "left" in app.focus_text  # 25 minutes by default
         assert status_text(app).startswith(f"◎ Focus: {FIRST_TASK}")
-        await wait_for(pilot, lambda: app.ambient_line == "", what="focus clears the drift line")
-        assert not app.banner.has_class("-shown") and status_file(tmp_path).startswith("◎ Focus:")
+        await wait_for(pilot, lambda: DRIFT not in app.ambient_line, what="focus clears the drift line")
+        # Any banner now is the focus coach's, worded for the commitment (issue 25).
+        assert app.services.ambient.sentinel.line == "" and status_file(tmp_path).startswith("◎ Focus:")
+        assert app.ambient_line in ("", f'YouTube is not the grant report. — back to "{FIRST_TASK}"')
         # The sentinel is silent while focus runs, whatever the windows do.
         calls = judge_calls(loopback)
         window.show("Reddit - r/aww")
         await wait_for(pilot, lambda: "Reddit - r/aww" in app.services.ambient.sentinel.ring)
         await app.services.ambient.sentinel.evaluate()
-        assert judge_calls(loopback) == calls and app.ambient_line == ""
+        assert judge_calls(loopback) == calls and app.services.ambient.sentinel.line == ""
         # Off-task past the (zero) grace: the focus judge counts one drift.
         await wait_for(pilot, lambda: "⚠ YouTube is not the grant report." in app.focus_text, what="focus drift")
         await wait_for(pilot, lambda: (ambient_state.current_focus(app.store) or {}).get("drifts") == 1)
@@ -271,6 +275,7 @@ async def test_focus_from_the_banner_silences_the_sentinel_and_reports(ambient_a
         window.show("grant report.odt - LibreOffice", "libreoffice")
         await wait_for(pilot, lambda: "⚠" not in app.focus_text, what="on-task clears the focus drift")
         assert app.focus_text.startswith(f"◎ Focus: {FIRST_TASK} · ")
+        await wait_for(pilot, lambda: not app.banner.has_class("-shown"), what="and its banner")
         # A second start is refused by name.
         await leave_composer(pilot)
         await pilot.press("f")
@@ -444,9 +449,10 @@ async def test_a_garbage_reply_hands_over_to_the_local_judge_at_once(ambient_app
         await drift(pilot, app, script, window)
         script.ambient = "I think you are doing fine, honestly."
         await wait_for(pilot, lambda: app.services.ambient.sentinel.last_error, what="a failed judgement")
-        # The same tick: the local judge answered, and the status line says why it runs.
-        await wait_for(pilot, lambda: "judge: local · brain unreachable" in status_text(app), what="said once")
-        assert app.services.ambient.sentinel.judge_name == "local"
+        # The same tick: the local judge answered, and the status line says what is wrong: the
+        # model's answers, not the endpoint (issue 25: it read "brain unreachable").
+        await wait_for(pilot, lambda: f"judge: bad answers (model {JUDGE_MODEL})" in status_text(app), what="said once")
+        assert app.services.ambient.sentinel.judge_name == "brain"  # still asked: it may answer well again
         assert app.is_running
 
 

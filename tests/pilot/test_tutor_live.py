@@ -167,7 +167,8 @@ async def test_a_background_job_runs_shows_a_busy_dot_and_lands_as_a_card(make_a
         await wait_for(pilot, lambda: "Meanwhile, on to basics." in screen_text(app) and idle(app),
                        what="the turn that goes on after the start")
         assert "Research job: leucine per meal" in screen_text(app) and "F9 aborts" in screen_text(app)
-        assert "Abort job" in screen_text(app)  # the footer offers F9 while a job runs
+        # The footer offers F9 while a job runs (it refreshes a frame later under load).
+        await wait_for(pilot, lambda: "Abort job" in screen_text(app), what="F9 in the footer")
         await pilot.press("ctrl+l")
         await wait_for(pilot, lambda: "● protein" in screen_text(app), what="the busy dot")
         await pilot.press("enter")  # back into the session

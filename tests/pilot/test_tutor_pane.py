@@ -261,12 +261,11 @@ async def test_the_retry_button_and_reopening_a_failed_session_costs_nothing(mak
         await new_session(pilot, "knots")
         await wait_for(pilot, lambda: app.query(TurnErrorCard) and idle(app), what="the error card")
         assert len(loopback.requests) == 1
-    app = make_app()  # a restart: reopening the failed session
+    app = make_app()  # a restart: the tab reopens the failed session left open
     async with app.run_test(size=SIZE) as pilot:
-        await open_tutor(pilot)
-        await pilot.press("down", "enter")
-        await wait_for(pilot, lambda: app.query(TurnErrorCard) and pane(app).in_session, what="the card again")
-        assert "did not finish" in screen_text(app)
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: app.query(TurnErrorCard) and pane(app).in_session
+                       and "did not finish" in screen_text(app), what="the card again")
         await pilot.pause(0.3)
         assert len(loopback.requests) == 1  # opening never calls the model by itself
         await pilot.click("#turn-retry")

@@ -26,7 +26,7 @@ def test_stop_reports_a_notice_with_the_drift_count(store):
     state.start_focus(store, "write the report", None, T0)
     state.update_focus(store, drifts=2)
     text = state.stop_focus(store, T0 + 30 * 60)
-    assert text == 'Focus session ended: "write the report" — 30 min, 2 drifts.'
+    assert text == 'Focus session ended: "write the report" — 30m, 2 drifts.'
     row = store.messages(store.chief_id())[-1]
     assert (row.turn_kind, row.content) == ("notice", text)
     assert state.current_focus(store) is None and state.busy_refusal(store, T0) == ""
@@ -36,7 +36,7 @@ def test_an_expired_session_is_reported_for_its_planned_length_and_never_blocks(
     state.start_focus(store, "tidy the inbox", 25, T0)
     state.start_focus(store, "write the report", None, T0 + 3 * 3600)  # the app was closed meanwhile
     row = store.messages(store.chief_id())[-1]
-    assert row.turn_kind == "notice" and row.content.startswith('Focus session ended: "tidy the inbox" — 25 min')
+    assert row.turn_kind == "notice" and row.content.startswith('Focus session ended: "tidy the inbox" — 25m')
     assert state.current_focus(store)["commitment"] == "write the report"
 
 

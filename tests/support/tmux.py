@@ -37,6 +37,10 @@ class Tmux:
     def capture(self) -> str:
         return self._tmux("capture-pane", "-p", check=False).stdout
 
+    def set_option(self, name: str, value: str) -> None:
+        """A global tmux option of this server (``set -g``), e.g. its status bar's."""
+        self._tmux("set", "-g", name, value)
+
     def send(self, *keys: str) -> None:
         self._tmux("send-keys", *keys)
 

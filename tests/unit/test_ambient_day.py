@@ -1,5 +1,5 @@
-"""On-task time in the day view: focus minus the drift and away that overlap it,
-measured as intervals (not as hourly totals, which count drift beside focus)."""
+"""On-task time inside a focus session (the day's focus layer): the session minus the
+drift and away that overlap it, measured on the one timeline (keeltui.ambient.timeline)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from keeltui.ambient.day import AWAY_KIND, EPISODE_KIND, FOCUS_KIND, hour_totals, spans
+from keeltui.ambient.timeline import AWAY_KIND, EPISODE_KIND, FOCUS_KIND, TASK, TICK_KIND, build_timeline
 
 DAY = 1_000_000.0 - 1_000_000.0 % 86400  # any midnight-aligned start; the maths is local to it
 NINE = DAY + 9 * 3600
@@ -21,8 +21,13 @@ def record(kind: str, start: float, end: float) -> dict:
     return {"kind": kind, "data": {"start": start, "end": end}}
 
 
-def on_task_minutes(records: list[dict]) -> float:
-    return sum(h["task"] for h in hour_totals(spans(records), DAY)) / 60
+# keeltui watched from 08:00 to 20:00: every second of it has evidence.
+WATCHED = [{"kind": TICK_KIND, "data": {"at": at(-60), "span": 12 * 3600, "class": "xterm"}}]
+
+
+def focus_on_task_minutes(records: list[dict]) -> float:
+    day = build_timeline(WATCHED + records, DAY, DAY + 86400)
+    return sum(f.totals[TASK] for f in day.focus) / 60
 
 
 FOCUS = record(FOCUS_KIND, at(0), at(30))  # 09:00–09:30
@@ -37,17 +42,12 @@ FOCUS = record(FOCUS_KIND, at(0), at(30))  # 09:00–09:30
     (record(AWAY_KIND, at(-60), at(-10)), 30),   # away an hour before, in another hour
 ], ids=["drift-beside", "drift-inside", "drift-straddles-end", "drift-straddles-start", "away-inside", "away-before"])
 def test_on_task_is_focus_minus_what_overlaps_it(other, expected):
-    assert on_task_minutes([FOCUS, other]) == pytest.approx(expected)
+    assert focus_on_task_minutes([FOCUS, other]) == pytest.approx(expected)
 
 
 def test_drift_and_away_over_the_same_minutes_are_taken_off_once():
     both = [FOCUS, record(EPISODE_KIND, at(5), at(15)), record(AWAY_KIND, at(10), at(20))]
-    assert on_task_minutes(both) == pytest.approx(15)
-
-
-def test_a_focus_across_the_hour_is_split_by_the_hour():
-    hours = hour_totals(spans([record(FOCUS_KIND, at(50), at(70)), record(EPISODE_KIND, at(55), at(65))]), DAY)
-    assert hours[9]["task"] == pytest.approx(5 * 60) and hours[10]["task"] == pytest.approx(5 * 60)
+    assert focus_on_task_minutes(both) == pytest.approx(15)
 
 
 interval = st.tuples(st.integers(0, 600), st.integers(1, 240)).map(lambda p: (at(p[0]), at(p[0] + p[1])))
@@ -58,11 +58,9 @@ interval = st.tuples(st.integers(0, 600), st.integers(1, 240)).map(lambda p: (at
     drift=st.lists(interval, max_size=4),
     away=st.lists(interval, max_size=4),
 )
-def test_on_task_never_exceeds_focus_and_is_never_negative(focus, drift, away):
+def test_on_task_in_focus_never_exceeds_focus_and_is_never_negative(focus, drift, away):
     records = ([record(FOCUS_KIND, a, b) for a, b in focus] + [record(EPISODE_KIND, a, b) for a, b in drift]
                + [record(AWAY_KIND, a, b) for a, b in away])
-    for hour in hour_totals(spans(records), DAY):
-        assert hour["task"] >= 0
-    on_task = on_task_minutes(records)
-    focus_only = on_task_minutes([record(FOCUS_KIND, a, b) for a, b in focus])
+    on_task = focus_on_task_minutes(records)
+    focus_only = focus_on_task_minutes([record(FOCUS_KIND, a, b) for a, b in focus])
     assert 0 <= on_task <= focus_only + 1e-9

@@ -207,6 +207,18 @@ def test_ewmh_without_display_is_unavailable(caplog):
     assert len(caplog.records) == 1
 
 
+def test_ewmh_without_display_says_so_at_once_however_slow_the_machine(monkeypatch, caplog):
+    # Under load the first read's lazy imports outlasted the 2 s X timeout and the missing
+    # DISPLAY was reported as a stuck X server, then "an earlier X request is still stuck".
+    monkeypatch.delenv("DISPLAY", raising=False)
+    source = EwmhSource(None, timeout=0.0)  # no thread could finish in time
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        assert source.probe() is False
+        assert source.read() is None
+    assert "DISPLAY" in source.reason
+    assert len(caplog.records) == 1
+
+
 def test_ewmh_with_a_dead_display_is_unavailable():
     source = EwmhSource(":987", timeout=5)
     assert source.read() is None

@@ -123,9 +123,9 @@ def test_focus_status_text_is_clean_and_bounded():
 
 def test_focus_report_text():
     session = FocusSession("write the report", T0, 50, drifts=2)
-    assert focus_report_text(session, T0 + 47 * 60) == 'Focus session ended: "write the report" — 47 min of 50 planned, 2 drifts.'
-    assert focus_report_text(FocusSession("x", T0, drifts=1), T0 + 30) == 'Focus session ended: "x" — under a minute, 1 drift.'
-    assert focus_report_text(FocusSession("x", T0), T0 - 5).endswith("under a minute, no drifts.")
+    assert focus_report_text(session, T0 + 47 * 60) == 'Focus session ended: "write the report" — 47m of 50m planned, 2 drifts.'
+    assert focus_report_text(FocusSession("x", T0, drifts=1), T0 + 30) == 'Focus session ended: "x" — 30s, 1 drift.'
+    assert focus_report_text(FocusSession("x", T0), T0 - 5).endswith("— 0s, no drifts.")
 
 
 # ---------------------------------------------------------------- coach

@@ -7,6 +7,7 @@ import json
 import urllib.request
 
 import openai
+import pytest
 
 from bench import bytes_anatomy, readme, report
 from bench.loop import Reply, Switchboard
@@ -90,3 +91,87 @@ def test_arrival_of_finds_the_piece_that_carried_the_marker():
     pieces = [(1.0, 4), (2.0, 11), (3.0, 2)]
     assert bytes_anatomy.arrival_of(data, pieces, b"ENDMARK") == 2.0
     assert bytes_anatomy.arrival_of(data, pieces, b"nothere") is None
+
+
+def test_row_numbers_are_read_off_the_screen_top_to_bottom():
+    from bench.screen_reading import rows_on_screen, top_row
+
+    screen = ("  you\n  Turn 998: the plan for the week?\n  Chief\n  Reply 999. steady\n"
+              "  - one point\n  Task  Nightly backup finished (1049). the plan\n  Turn 1050: and 12 more\n")
+    assert rows_on_screen(screen) == [998, 999, 1049, 1050]
+    assert top_row(screen) == 998
+    assert top_row("Write to the Chief…") is None
+    assert rows_on_screen("Turnover 12: no, Reply 3x no") == []
+
+
+def test_pages_moved_counts_in_unhurried_presses():
+    from bench.screen_reading import pages_moved
+
+    assert pages_moved(99_000, 98_560, 11) == 40
+    assert pages_moved(500, 500, 11) == 0
+    with pytest.raises(ValueError):
+        pages_moved(5, 1, 0)
+
+
+def test_each_press_is_answered_by_the_next_write_after_it():
+    from bench.screen_reading import answer_times
+
+    presses = [1.000, 1.030, 1.060, 1.090]
+    writes = [0.5, 1.004, 1.075, 1.076]  # the third press was folded into the second's frame
+    assert answer_times(presses, writes) == pytest.approx([0.004, 0.045, 0.015, None])
+    assert answer_times([], writes) == []
+
+
+def test_percentiles_are_values_that_were_measured():
+    from bench.stats import percentile
+
+    samples = [float(v) for v in range(1, 101)]
+    assert percentile(samples, 95) == 95.0 and percentile(samples, 99) == 99.0 and percentile(samples, 100) == 100.0
+    assert percentile([0.2, 0.1], 50) == 0.1 and percentile([], 95) is None
+    with pytest.raises(ValueError):
+        percentile(samples, 0)
+
+
+def test_code_lines_and_gc_pauses_are_parsed():
+    from bench.screen_reading import gc_pauses_ms, last_code_line
+
+    assert last_code_line("│ line 00041 = 41\n│ line 00042 = 42\n│ line 0004") == 42
+    assert last_code_line("nothing yet") is None
+    assert gc_pauses_ms("0 0.120 3\n2 31.500 1200\n1 2.0") == [0.12, 31.5]
+
+
+def test_issue_19_targets_pass_and_fail_on_their_figures():
+    from bench import targets19
+
+    r = Results()
+    for key, value in (("ttff.floor", 0.160), ("ttff.keeltui.empty", 0.200), ("ttff.keeltui.1m", 0.260),
+                       ("paging.home", 0.030), ("paging.held.pages", 39.0), ("paging.held.pages", 31.0),
+                       ("paging.held.unanswered", 0.0), ("paging.memory.delta", 4.0),
+                       ("paging.held.gc_over_20ms", 0.0), ("paging.held.gc_max_ms", 12.0),
+                       ("status.python", 0.030), ("status.keeltui", 0.033), ("status.noconfig", 0.045)):
+        r.add(key, value)
+    for v in [0.010] * 95 + [0.030] * 4 + [0.060]:
+        r.add("paging.held.answer", v)
+    got = {v.key: v for v in targets19.verdicts(r)}
+    assert got["ttff.keeltui.empty"].ok and not got["ttff.keeltui.1m"].ok  # 1.25× vs 1.63× the floor
+    assert not got["room.1m"].ok and got["paging.home"].ok
+    assert not got["paging.held"].ok and "31.0 of 40" in got["paging.held"].measured  # the worst run counts
+    assert got["paging.p95"].ok and got["paging.p99"].ok
+    assert got["paging.memory"].ok and got["paging.gc"].ok
+    assert got["19.status.keeltui"].ok and not got["19.status.noconfig"].ok
+    assert got["code.echo"].ok is None and got["idle.tmux_status"].ok is None  # not measured: no verdict
+    lines: list[str] = []
+    targets19.render(r, lines.append)
+    assert any(line.startswith("| a held PageUp") and "**FAIL**" in line for line in lines)
+    assert "## `keeltui status`, four cases" in lines
+
+
+def test_readme_summary_carries_issue_19s_targets_too():
+    markdown = "\n".join([
+        "- **Date**: today", "## Targets (issue 14)", "| a | b | c |", "| old | 1 | **PASS** |",
+        "## Targets (issue 19: the Chief room at any size)", "| a | b | c |", "| held PageUp | 20 of 40 | **FAIL** |",
+        "## Side by side", "| x | y |",
+    ])
+    text = readme.block(markdown)
+    assert "| old | 1 | **PASS** |" in text and "| held PageUp | 20 of 40 | **FAIL** |" in text
+    assert text.index("Issue 19's targets") < text.index("| held PageUp") < text.index("Side by side")

@@ -53,5 +53,5 @@ def test_the_legend_never_splits_an_entry_at_the_maps_width() -> None:
     assert wide.export_text().splitlines()[-1] == "  ".join(LEGEND)
 
 
-def test_the_current_step_answered_wrong_shows_review_on_the_map() -> None:
-    assert plain("a[Alpha] --> b[Bee]", 30, {"a": "mastered", "b": "current-review"}) == ["✓ Alpha", "↻ Bee"]
+def test_the_current_step_answered_wrong_keeps_the_current_mark_and_says_review() -> None:
+    assert plain("a[Alpha] --> b[Bee]", 30, {"a": "mastered", "b": "current-review"}) == ["✓ Alpha", "▶ Bee ↻"]

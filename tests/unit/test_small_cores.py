@@ -140,7 +140,7 @@ def test_format_log_badges_and_no_escapes():
     assert lines[0].endswith("Ada: hi")
     assert lines[1].endswith("Chief: yo")
     assert lines[2].endswith("[Coop] built")
-    assert lines[3].endswith("Chief: half [cut off]")
+    assert lines[3].endswith("Chief: half [cut off: the reply did not finish: F5 retries]")
     assert not any("\x1b" in line for line in lines)
     assert any("\x1b[" in line for line in format_log(rows, "Ada", "Chief", color=True))
 

@@ -70,8 +70,12 @@ def test_a_wrong_answer_on_the_current_step_marks_it_current_and_to_review() -> 
     script = answered(Script().taught(), "mps_translation", False)
     statuses = map_statuses(plan, stamped(script.messages), NOW + 60)
     assert statuses["mps_translation"] == "current-review"
-    answered(script, "mps_translation", True)  # answered right again: just the current step
-    assert map_statuses(plan, stamped(script.messages), NOW + 60)["mps_translation"] == "current"
+    answered(script, "mps_translation", True)  # right again at once: still in review until a later day
+    assert map_statuses(plan, stamped(script.messages), NOW + 600)["mps_translation"] == "current-review"
+    answered(script, "mps_translation", True)
+    later = stamped(script.messages)
+    later[-1]["created_at"] = NOW + DAY + 60  # asked again, answered right the next day
+    assert map_statuses(plan, later, NOW + DAY + 120)["mps_translation"] == "current"
 
 
 def test_visited_without_an_answer_is_only_visited() -> None:
@@ -99,10 +103,21 @@ def test_spaced_review_intervals(streak: int, days: float, state: str) -> None:
 
 def test_a_wrong_answer_resets_the_run() -> None:
     record = node_mastery([Attempt("a", True, NOW), Attempt("a", True, NOW + 1), Attempt("a", False, NOW + 2)])
-    assert record["a"] == NodeMastery("a", 2, 1, 0, NOW + 2, NOW + 1)
+    assert record["a"] == NodeMastery("a", 2, 1, 0, NOW + 2, NOW + 1, NOW + 2, cleared=False)
     assert due_at(record["a"]) is None
     assert mastery_state(record["a"], NOW + 3) == "review"
     assert mastery_state(None, NOW) is None
+
+
+def test_wrong_then_right_stays_in_review_until_right_on_a_later_day() -> None:
+    same_day = node_mastery([Attempt("a", False, NOW), Attempt("a", True, NOW + 60)])
+    assert mastery_state(same_day["a"], NOW + 120) == "review"  # right again at once: still fresh
+    next_day = node_mastery([Attempt("a", False, NOW), Attempt("a", True, NOW + 60), Attempt("a", True, NOW + DAY + 60)])
+    assert mastery_state(next_day["a"], NOW + DAY + 120) == "mastered"
+    # Across sessions: the mistake came in an earlier session, the right answer later.
+    earlier = node_mastery([Attempt("a", False, NOW)])
+    assert mastery_state(merge(earlier, node_mastery([Attempt("a", True, NOW + 60)]))["a"], NOW + 120) == "review"
+    assert mastery_state(merge(earlier, node_mastery([Attempt("a", True, NOW + DAY)]))["a"], NOW + DAY) == "mastered"
 
 
 def test_merge_continues_a_run_across_sessions() -> None:

@@ -244,11 +244,11 @@ async def test_an_invalid_plan_goes_back_as_the_parsers_error_and_is_retried(mak
 async def test_a_failed_plan_init_does_not_move_the_phase(make_turns, loopback):
     turns = make_turns()
     session = turns.start_session("protein")
-    loopback.queue(call("probe_done", DONE), call("plan_init", {"mermaid": "a --> b"}),
+    loopback.queue(call("probe_done", DONE), call("plan_init", {"mermaid": "a[A] --> B[B]"}),
                    Reply(text="Let me think about the plan."))
     await turns.respond(session)
     rows = turns.transcript(session)
-    assert rows[-2].content.startswith('plan_init refused: line 1: node "a" is used in an edge but never')
+    assert rows[-2].content.startswith('plan_init refused: line 1: node id "B" is not a slug')
     assert phase_of(rows) == "plan" and not awaiting_verdict(rows) and latest_plan(rows) is None
     assert not [item for item in ts.session_items(rows) if isinstance(item, ts.PlanItem)]
 
@@ -274,7 +274,8 @@ async def test_a_turn_that_never_settles_stops_after_max_steps(make_turns, loopb
     loopback.queue(*[call("plan_init", {"mermaid": PLAN})] * 3)  # not a prober tool
     outcome = await turns.respond(session)
     assert outcome.steps == 3 and len(loopback.requests) == 3
-    assert outcome.error and "3 tries" in outcome.error
+    assert outcome.error and "3 model calls spent" in outcome.error
+    assert 'the last refused call: unknown tool "plan_init" for the prober' in outcome.error  # the last refusal, whole
     assert ts.needs_reply(turns.transcript(session))  # F5 may try again
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -30,14 +30,19 @@ from textual.timer import Timer
 from keeltui.chief.context import Row
 from keeltui.chief.room_window import RoomWindow
 from keeltui.chief.streaming import StreamBuffer, reserved_rows
+from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY
 from keeltui.panes.bindings import bind
 from keeltui.panes.chief.row_render import (
-    MARGIN, RowLook, RowShape, StreamLines, box_line, estimate_height, folds, inner_width, render_strips, row_lines,
+    MARGIN, RowLook, RowShape, StreamLines, box_line, estimate_height, folds, has_thinking, inner_width,
+    render_strips, row_lines, row_thinking,
 )
 from keeltui.panes.chief.row_source import RowSource
 from keeltui.panes.message import block_renderable, copy_row_text, speaker_header
 from keeltui.panes.row_keys import ROW_KEY_BINDINGS
+
+if TYPE_CHECKING:
+    from keeltui.panes.row_text import RowText
 
 PAGE_ROWS = 40
 """Rows read per page from the source."""
@@ -62,6 +67,9 @@ class _Stream:
         self.reserved = 0
         self.timer: Timer | None = None
         self.drawn_at = 0.0
+        self.head: list[Strip] = []
+        """The header and the thinking block above the text (their box lines)."""
+        self.head_key: tuple | None = None
 
 
 class RoomLog(ScrollView, can_focus=True):
@@ -90,6 +98,7 @@ class RoomLog(ScrollView, can_focus=True):
         bind("copy_message", "copy", "Copy"),
         bind("fold_summary", "toggle_fold", "Fold/unfold"),
         bind("toggle_version", "toggle_version", "Show/hide"),
+        bind("toggle_thinking", "toggle_thinking", "Thinking"),
     ]
 
     class Grew(Message):
@@ -114,6 +123,8 @@ class RoomLog(ScrollView, can_focus=True):
         self._plain = plain_first
         self._cache: OrderedDict[tuple, list[Strip]] = OrderedDict()
         self._toggled: set[int] = set()
+        self._thinking_open: set[int] = set()
+        """Rows whose thinking the owner unfolded (``t``); every other is drawn folded."""
         """Rows whose fold differs from the default (a summary or an earlier version starts folded)."""
         self.cursor: int | None = None
         self.match: int | None = None
@@ -146,7 +157,8 @@ class RoomLog(ScrollView, can_focus=True):
         return folds(row) and row.id not in self._toggled
 
     def _shape(self, row: Row) -> RowShape:
-        return RowShape(folded=self.is_folded(row), plain=self._plain)
+        return RowShape(folded=self.is_folded(row), plain=self._plain,
+                        thinking_unfolded=row.id in self._thinking_open)
 
     def _speaker(self, row: Row) -> str:
         return self.owner_name if row.role == "user" else self.companion_name
@@ -215,7 +227,7 @@ class RoomLog(ScrollView, can_focus=True):
             if self._stream is not None and row.id == self._stream.row_id:
                 continue  # drawn from the stream until it ends
             old = self.window.rows[index]
-            if old.content != row.content or old.status != row.status or old.turn_kind != row.turn_kind:
+            if _drawn_as(old) != _drawn_as(row):
                 self.window.update(index, row, self._estimate(row))
                 changed = True
         if not new and not changed:
@@ -268,7 +280,7 @@ class RoomLog(ScrollView, can_focus=True):
         row = self.window.rows[index]
         stream = self._stream
         if stream is not None and row.id == stream.row_id:
-            return 2 + self._stream_rows(stream)
+            return 1 + len(self._stream_head(row, stream)) + self._stream_rows(stream)
         return 1 + len(self._box_lines(row))
 
     def _set_virtual_size(self) -> None:
@@ -552,8 +564,10 @@ class RoomLog(ScrollView, can_focus=True):
             return row is not None and row.turn_kind == SUMMARY
         if action == "toggle_version":
             return row is not None and not row.turn_kind and row.status == "superseded"
-        if action == "copy":
+        if action in ("copy", "copy_code", "view_row"):
             return row is not None
+        if action == "toggle_thinking":
+            return row is not None and bool(self._thinking_of(row)[0].strip())
         return True
 
     def action_copy(self) -> None:
@@ -561,6 +575,65 @@ class RoomLog(ScrollView, can_focus=True):
         if row is not None:
             text = self._stream.text if self._stream is not None and self._stream.row_id == row.id else row.content
             copy_row_text(self, text)
+
+    def cursor_row_text(self) -> RowText | None:
+        """The cursor row as its id and text, for the row keys (copy a code block, the pager)."""
+        from keeltui.panes.row_text import RowText
+
+        row = self._cursor_row()
+        if row is None:
+            return None
+        stream = self._stream
+        return RowText(row.id, stream.text if stream is not None and stream.row_id == row.id else row.content)
+
+    def action_copy_code(self) -> None:
+        from keeltui.panes.row_text import copy_code, focused_row
+
+        row = focused_row(self)
+        if row is None:
+            self.app.bell()
+        else:
+            copy_code(self.app, row)
+
+    def action_view_row(self) -> None:
+        from keeltui.panes.row_text import PagerWanted, focused_row
+
+        row = focused_row(self)
+        if row is None:
+            self.app.bell()
+        else:
+            self.post_message(PagerWanted(row))
+
+    def _thinking_of(self, row: Row) -> tuple[str, float | None, bool]:
+        """(text, seconds, still thinking) of the thinking drawn above a reply's answer."""
+        stream = self._stream
+        if stream is not None and stream.row_id == row.id and stream.buffer.thinking.text:
+            live = stream.buffer.thinking
+            return live.text, live.seconds(), not live.ended
+        if not has_thinking(row):
+            return "", None, False
+        return (*row_thinking(row), False)
+
+    def action_toggle_thinking(self) -> None:
+        """Unfold (or fold again) the cursor row's thinking."""
+        row = self._cursor_row()
+        if row is None:
+            return
+        self._thinking_open ^= {row.id}
+        index = self.window.index_of(row.id)
+        if index is None:
+            return
+        anchor = self._anchor()
+        if anchor is not None and anchor[0] == row.id:
+            anchor = (row.id, 0)
+        stream = self._stream
+        if stream is not None and stream.row_id == row.id:
+            stream.head_key = None
+            self.window.set_height(index, self._row_height(index))
+        else:
+            self.window.set_height(index, self._estimate(row), known=False)
+        self._relayout(anchor)
+        self.refresh()
 
     def toggle_fold(self, row_id: int) -> None:
         """Fold or unfold a summary or an earlier version."""
@@ -594,7 +667,7 @@ class RoomLog(ScrollView, can_focus=True):
     def _box_lines(self, row: Row) -> list[Strip]:
         width = self._width
         shape = self._shape(row)
-        key = (row.id, row.status, row.turn_kind, hash(row.content), width, self.app.theme, shape)
+        key = (row.id, hash(_drawn_as(row)), width, self.app.theme, shape)
         lines = self._cache.get(key)
         if lines is None:
             lines = row_lines(row, self._speaker(row), width, self.look(), shape, self.app.console)
@@ -657,10 +730,11 @@ class RoomLog(ScrollView, can_focus=True):
     # -- streaming ---------------------------------------------------------------------
 
     def _stream_line(self, row: Row, stream: _Stream, line: int) -> Strip | None:
-        if line == 0:
-            return self._header_line(row)
+        head = stream.head or self._stream_head(row, stream)
+        if line < len(head):
+            return head[line]
         body = stream.lines.settled, stream.lines.tail
-        line -= 1
+        line -= len(head)
         if line < len(body[0]):
             return box_line(row, self.look(), body[0][line])
         line -= len(body[0])
@@ -668,10 +742,23 @@ class RoomLog(ScrollView, can_focus=True):
             return box_line(row, self.look(), body[1][line])
         return None  # the reserve below the text: empty room
 
-    def _header_line(self, row: Row) -> Strip:
-        cells = inner_width(row, self._width)
-        header = speaker_header(self._speaker(row), "streaming")
-        return box_line(row, self.look(), render_strips(self.app.console, header, cells, Style())[0])
+    def _stream_head(self, row: Row, stream: _Stream) -> list[Strip]:
+        """The header and the thinking above a streaming reply's text, rebuilt when the
+        thinking grew, its seconds ticked, it ended, or the owner (un)folded it."""
+        text, secs, live = self._thinking_of(row)
+        unfolded = row.id in self._thinking_open
+        key = (self._width, len(text), round(secs or 0) if live else secs, live, unfolded, self.app.theme)
+        if key != stream.head_key or not stream.head:
+            stream.head_key = key
+            cells = inner_width(row, self._width or 80)
+            parts = [speaker_header(self._speaker(row), "streaming")]
+            block = thinking_block(text, secs, live=live, unfolded=unfolded)
+            if block is not None:
+                parts.append(block)
+            look = self.look()
+            stream.head = [box_line(row, look, line) for part in parts
+                           for line in render_strips(self.app.console, part, cells, Style())]
+        return stream.head
 
     def _stream_rows(self, stream: _Stream) -> int:
         """The box's body rows: the text, and room below it to grow into."""
@@ -725,6 +812,8 @@ class RoomLog(ScrollView, can_focus=True):
         stream = self._stream
         if stream is None:
             return
+        if stream.buffer.thinking.text and self._width > 0:
+            self._flush_thinking(stream)
         piece = stream.buffer.drain()
         if not piece:
             return
@@ -750,7 +839,7 @@ class RoomLog(ScrollView, can_focus=True):
         """Refresh only the lines of the body that changed (the new words' lines)."""
         settled_before, tail_before = before
         old = tail_before
-        first_line = self.window.top(index) + 2  # the gap and the header
+        first_line = self.window.top(index) + 1 + len(stream.head)  # the gap, the header and the thinking
         start = min(settled_before, stream.lines.settled_count)
         new_lines = stream.lines.settled[start:] + stream.lines.tail
         old_lines = stream.lines.settled[start:settled_before] + old
@@ -759,6 +848,27 @@ class RoomLog(ScrollView, can_focus=True):
                     new_lines[offset] is old_lines[offset] or new_lines[offset] == old_lines[offset]):
                 continue
             self.refresh_lines(first_line + start + offset)
+
+    def _flush_thinking(self, stream: _Stream) -> None:
+        """The live thinking block: redrawn as it grows and its seconds tick."""
+        index = self.window.index_of(stream.row_id)
+        if index is None:
+            return
+        row = self.window.rows[index]
+        key, rows = stream.head_key, len(stream.head)
+        head = self._stream_head(row, stream)
+        if stream.head_key == key:
+            return
+        self.post_message(self.Grew())
+        if len(head) != rows:
+            anchor = self._anchor()
+            self.window.set_height(index, self._row_height(index))
+            self._relayout(anchor)
+            self.refresh()
+            return
+        top = self.window.top(index) + 1
+        for line in range(len(head)):
+            self.refresh_lines(top + line)
 
     def _end_timer(self) -> None:
         stream = self._stream
@@ -785,6 +895,11 @@ class RoomLog(ScrollView, can_focus=True):
 
     def stream_text(self) -> str | None:
         return self._stream.text if self._stream is not None else None
+
+
+def _drawn_as(row: Row) -> tuple:
+    """What a row is drawn from: a change in any of it redraws the row."""
+    return (row.content, row.status, row.turn_kind, repr(row.parts), *row_thinking(row))
 
 
 __all__ = ["RoomLog", "PAGE_ROWS", "EMPTY_ROOM"]

@@ -26,6 +26,7 @@ from textual.strip import Strip
 
 from keeltui.chief.context import Row
 from keeltui.chief.streaming import body_blocks, split_settled
+from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY, badge
 from keeltui.panes.message import block_renderable, speaker_header
 from keeltui.panes.versions import folded_line
@@ -60,6 +61,8 @@ class RowShape:
     """A summary or an earlier version drawn as one line."""
     plain: bool = False
     """The text as written (the first frame: no Markdown parser yet)."""
+    thinking_unfolded: bool = False
+    """A reply's thinking drawn whole (``t`` on the row), not folded to "▸ thought for N s"."""
 
 
 def is_system(row: Row) -> bool:
@@ -69,6 +72,15 @@ def is_system(row: Row) -> bool:
 def folds(row: Row) -> bool:
     """Whether the row can fold to one line (a summary, an earlier version)."""
     return row.turn_kind == SUMMARY or (not row.turn_kind and row.status == "superseded")
+
+
+def row_thinking(row: Row) -> tuple[str, float | None]:
+    """A reply's stored thinking and how long it took (rows without it: nothing)."""
+    return getattr(row, "thinking", "") or "", getattr(row, "thought_secs", None)
+
+
+def has_thinking(row: Row) -> bool:
+    return not is_system(row) and bool(clean_text(row_thinking(row)[0]).strip())
 
 
 def inner_width(row: Row, width: int) -> int:
@@ -84,6 +96,8 @@ def estimate_height(row: Row, width: int, shape: RowShape) -> int:
     cells = inner_width(row, width)
     body = clean_text(row.content)
     lines = 0 if is_system(row) else 1  # a turn's name has a line of its own
+    if has_thinking(row):
+        lines += 1 + (row_thinking(row)[0].count("\n") + 1 if shape.thinking_unfolded else 0)
     for line in body.split("\n"):
         lines += max(1, ceil(len(line) / cells))
     if is_system(row):
@@ -100,16 +114,25 @@ def render_strips(console: Console, renderable: RenderableType, width: int, styl
     return [Strip(line, width) for line in lines]
 
 
+def turn_head(row: Row, speaker: str, shape: RowShape) -> list[RenderableType]:
+    """The header (a failed reply's words may take several lines) and the thinking, folded
+    unless the owner unfolded it (``t``)."""
+    header = speaker_header(speaker, row.status, row.parts)
+    thinking, secs = row_thinking(row)
+    block = thinking_block(thinking, secs, live=False, unfolded=shape.thinking_unfolded)
+    return [header] if block is None else [header, block]
+
+
 def turn_renderables(row: Row, speaker: str, shape: RowShape) -> list[RenderableType]:
-    header = speaker_header(speaker, row.status)
+    head = turn_head(row, speaker, shape)
     body = clean_text(row.content)
+    if shape.folded and body.strip():
+        return [folded_line(speaker_header(speaker, row.status, row.parts), body)]
     if not body.strip():
-        return [header]
-    if shape.folded:
-        return [folded_line(header, body)]
+        return head
     if shape.plain:
-        return [header, Text(body)]
-    parts: list[RenderableType] = [header]
+        return [*head, Text(body)]
+    parts: list[RenderableType] = list(head)
     for i, block in enumerate(body_blocks(row.content)):
         if i:
             parts.append(Text(""))

@@ -1,0 +1,63 @@
+"""Pure parts of the paging and code-stream measures: what the screen says, and what each
+key's answer time was. No tmux here (tests/unit/test_bench_parts.py checks them)."""
+
+from __future__ import annotations
+
+import re
+
+# The seeded room's rows (bench/env.py::seed_room): "Turn 12: …", "Reply 13. …",
+# "Nightly backup finished (49)." — each names its row number.
+_ROW = re.compile(r"\b(?:Turn|Reply) (\d+)[:.]|\bfinished \((\d+)\)")
+# The streamed code block's lines (bench/measures/code_stream.py): "line 01234 = …".
+_CODE_LINE = re.compile(r"\bline (\d{5}) =")
+
+
+def rows_on_screen(screen: str) -> list[int]:
+    """The row numbers the screen shows, top to bottom."""
+    return [int(a or b) for a, b in _ROW.findall(screen)]
+
+
+def top_row(screen: str) -> int | None:
+    """The oldest row number in view (None: no numbered row shows)."""
+    rows = rows_on_screen(screen)
+    return min(rows) if rows else None
+
+
+def pages_moved(top_before: int, top_after: int, rows_per_page: float) -> float:
+    """How many pages the view moved up, from the rows a single unhurried press moves."""
+    if rows_per_page <= 0:
+        raise ValueError("a page must move at least one row")
+    return (top_before - top_after) / rows_per_page
+
+
+def answer_times(presses: list[float], writes: list[float]) -> list[float | None]:
+    """For each key press (the time it left tmux), how long until the app next wrote to the
+    terminal; None when it never did. A press the app folded into the next one's frame is
+    answered by that frame: that is what the person saw."""
+    out: list[float | None] = []
+    ordered = sorted(writes)
+    i = 0
+    for press in presses:
+        while i < len(ordered) and ordered[i] < press:
+            i += 1
+        out.append(ordered[i] - press if i < len(ordered) else None)
+    return out
+
+
+def last_code_line(screen: str) -> int | None:
+    """The highest code-block line number in view."""
+    numbers = [int(n) for n in _CODE_LINE.findall(screen)]
+    return max(numbers) if numbers else None
+
+
+def gc_pauses_ms(log_text: str) -> list[float]:
+    """Each collection's pause, in ms, from keeltui/gc_pauses.py's lines ("gen ms collected")."""
+    out = []
+    for line in log_text.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            try:
+                out.append(float(parts[1]))
+            except ValueError:
+                continue  # a line cut short by a read while it was written
+    return out

@@ -1,0 +1,192 @@
+"""`keeltui status` as tmux runs it: the fast path prints what the full path prints, and
+imports nothing but what reads the status file, with a config file and without one,
+with the app running and not (issue 19)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+
+import pytest
+
+from keeltui.adapters.status_file import write_status
+from keeltui.paths import config_stamp
+from keeltui.statusfile import StatusState, render_status
+
+# Everything `keeltui status` may import on its fast path beyond what Python's start
+# (site) has loaded: keeltui's status modules and json, which reads the file the app writes.
+FAST_PATH_MODULES = {
+    "keeltui", "keeltui.cli", "keeltui.status_fast", "keeltui.statusfile", "keeltui.xdg",
+    "keeltui.adapters", "keeltui.adapters.process_probe", "json", "json.decoder", "json.scanner", "json.encoder", "_json",
+    # namedtuple's own imports (the status line's state), when site has not loaded them already
+    "collections", "keyword", "operator", "reprlib", "itertools", "heapq", "_collections", "_heapq", "_operator",
+}
+
+# "fast": main() as the console script calls it; "full": argparse and the typed config, always.
+PROBE = """
+import sys
+before = set(sys.modules)
+from keeltui import cli
+mode, argv = sys.argv[1], sys.argv[2:]
+try:
+    if mode == "fast":
+        code = cli.main(argv)
+    else:
+        args = cli.build_parser().parse_args(argv)
+        code = cli._guarded(cli.COMMANDS[args.command], args)
+except SystemExit as exc:  # a bad config: exit 2 after its one line
+    code = exc.code
+new = sorted(set(sys.modules) - before)
+sys.stdout.flush()
+print("\\x00" + repr(new))
+sys.exit(code)
+"""
+
+
+class Run:
+    def __init__(self, proc: subprocess.CompletedProcess) -> None:
+        out, _, mods = proc.stdout.rpartition("\x00")
+        self.code = proc.returncode
+        self.stdout = out
+        self.stderr = proc.stderr
+        self.modules = set(ast.literal_eval(mods)) if mods.strip() else set()
+
+    @property
+    def fast(self) -> bool:
+        return "keeltui.config" not in self.modules
+
+
+@pytest.fixture
+def home(tmp_path):
+    """A newcomer's home: no config file, no state folder (the app never ran)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KEEL_")}
+    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_DATA_HOME=str(tmp_path / "data"))
+    return env
+
+
+def status(env: dict, *argv: str, mode: str = "fast", extra: dict | None = None) -> Run:
+    proc = subprocess.run([sys.executable, "-c", PROBE, mode, *argv], capture_output=True, text=True, timeout=60,
+                          env={**env, **(extra or {})})
+    return Run(proc)
+
+
+def both(env: dict, *argv: str, extra: dict | None = None) -> tuple[Run, Run]:
+    """The same call through the fast path (which must take it) and the full path."""
+    fast, full = status(env, *argv, extra=extra), status(env, *argv, mode="full", extra=extra)
+    assert fast.fast, f"the fast path was not taken: {sorted(fast.modules)}"
+    assert fast.modules <= FAST_PATH_MODULES, f"the fast path imported {sorted(fast.modules - FAST_PATH_MODULES)}"
+    assert (fast.code, fast.stdout, fast.stderr) == (full.code, full.stdout, full.stderr)
+    return fast, full
+
+
+def dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def as_app(env: dict, status_file, line: str, config: str | None = None, pid: int | None = None) -> None:
+    """Write the status file as the running app does (its stamp: the config it validated, in its environment)."""
+    saved = dict(os.environ)
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        stamp = config_stamp(config)
+        write_status(status_file, line, pid=pid if pid is not None else os.getpid(), config_stamp=stamp)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def test_a_newcomer_with_no_config_file_takes_the_fast_path(home, tmp_path):
+    fast, _ = both(home, "status")
+    assert fast.stdout == "keeltui not running\n"
+    assert not (tmp_path / "state").exists()  # a status call creates no folder of its own
+
+
+def test_no_config_file_with_the_app_running_stale_and_quiet(home, tmp_path):
+    status_file = tmp_path / "state" / "keeltui" / "status"
+    as_app(home, status_file, "⚠ #3 on reddit")
+    assert both(home, "status")[0].stdout == "⚠ #3 on reddit\n"
+    assert both(home, "status", "--tmux")[0].stdout == "⚠ ##3 on reddit\n"
+    as_app(home, status_file, render_status(StatusState(quiet=True, ambient_line="secret drift")))
+    assert both(home, "status")[0].stdout == "◌ Quiet Mode\n"
+    as_app(home, status_file, "⚠ left behind", pid=dead_pid())  # the app was killed: the file is stale
+    assert both(home, "status", "--tmux")[0].stdout == "keeltui not running\n"
+
+
+def test_a_config_file_the_running_app_validated(home, tmp_path):
+    cfg = tmp_path / "c.toml"
+    status_file = tmp_path / "elsewhere" / "status"
+    cfg.write_text(f'[ambient]\nmode = "off"\n\n[paths]\nstatus_file = "{status_file}"  # for tmux\n')
+    as_app(home, status_file, "focus: #1 the report (20m left)", config=str(cfg))
+    fast, _ = both(home, "--config", str(cfg), "status", "--tmux")
+    assert fast.stdout == "focus: ##1 the report (20m left)\n"
+    cfg.write_text(cfg.read_text() + '[brain]\nmodel = "other"\n')  # edited since: validated once more, the full way
+    assert not status(home, "--config", str(cfg), "status").fast
+
+
+def test_an_environment_override_is_validated_before_it_is_trusted(home, tmp_path):
+    bad = status(home, "status", extra={"KEEL_AMBIENT_MODE": "shouty"})
+    assert bad.code == 2 and "KEEL_AMBIENT_MODE" in bad.stderr and not bad.fast
+    # The app ran with a valid override: its stamp names it, so the same environment is trusted.
+    status_file = tmp_path / "state" / "keeltui" / "status"
+    as_app({**home, "KEEL_AMBIENT_MODE": "off"}, status_file, "ambient off")
+    fast, _ = both(home, "status", extra={"KEEL_AMBIENT_MODE": "off"})
+    assert fast.stdout == "ambient off\n"
+    assert not status(home, "status", extra={"KEEL_AMBIENT_MODE": "status"}).fast  # another value: checked again
+
+
+def test_an_explicit_config_file_that_is_missing_goes_the_full_way(home, tmp_path):
+    run = status(home, "--config", str(tmp_path / "nowhere.toml"), "status")
+    assert run.code == 2 and "nowhere.toml" in run.stderr and not run.fast
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("", ""),
+    ('[paths]\nstatus_file = "/x/s"\n', "/x/s"),
+    ('[paths]\n  status_file="/x/s"   # tmux\n', "/x/s"),
+    ('[paths]\nstatus_file = ""\n', ""),
+    ("[paths]\nstatus_file = '/x/literal'\n", "/x/literal"),  # the TOML parser reads the rarer forms
+    ('[paths]\nstatus_file = "/x/\\u0073"\n', "/x/s"),
+    ('[paths]\nstatus_file = 3\n', None),  # a wrong type: the full path reports it
+    ('[paths]\nstatus_file = "/x\n', None),  # a syntax error: likewise
+])
+def test_the_status_file_read_straight_from_the_toml(text, expected):
+    from keeltui.status_fast import status_file_from
+
+    assert status_file_from(text) == expected
+
+
+def test_the_app_and_the_fast_path_agree_on_the_stamp(home, tmp_path, monkeypatch):
+    """The stamp the app writes is the one the fast path compares: one definition."""
+    from keeltui import xdg
+
+    monkeypatch.setenv("KEEL_BRAIN_MODEL", "m")
+    assert config_stamp(None) == xdg.config_stamp(None)
+    assert "KEEL_BRAIN_MODEL=m" in config_stamp(None)
+
+
+def test_a_reader_that_left_gets_no_traceback(home):
+    """tmux gave up on a slow call: the fast path exits 0 quietly, as the full path does."""
+    read, write = os.pipe()
+    os.close(read)  # nobody reads: the write fails with EPIPE
+    try:
+        proc = subprocess.run([sys.executable, "-c", "import sys; from keeltui.cli import main; sys.exit(main(['status']))"],
+                              stdout=write, stderr=subprocess.PIPE, text=True, timeout=60, env=home)
+    finally:
+        os.close(write)
+    assert proc.returncode == 0 and proc.stderr == ""
+
+
+@pytest.mark.parametrize("text", ["", '{"line": "half', "[1, 2]", "\\u0000"])
+def test_a_status_file_that_is_not_the_apps_reads_as_not_running(tmp_path, text):
+    from keeltui.status_fast import NOT_RUNNING, read_payload
+
+    path = tmp_path / "status"
+    assert read_payload(str(path)) == (NOT_RUNNING, "")  # no file at all
+    path.write_text(text)
+    assert read_payload(str(path)) == (NOT_RUNNING, "")

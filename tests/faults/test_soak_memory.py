@@ -1,0 +1,65 @@
+"""Issue 24.1: an app left open for days stays flat. Reports land in the open app batch by
+batch (written to its database, as `keeltui report` does) and the process's RSS, open file
+descriptors, threads and the WAL are read from /proc and the disk: growth is bounded, not timed."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from keeltui.store import Store
+from tests.conftest import write_config
+from tests.support.tmux import keeltui_command
+
+BATCHES = 60
+PER_BATCH = 25
+WARM_UP = 12
+
+
+def _proc(pid: int) -> dict:
+    status = {}
+    with open(f"/proc/{pid}/status") as handle:
+        for line in handle:
+            key, _, value = line.partition(":")
+            status[key] = value.split()[0] if value.split() else ""
+    return {"rss_mb": int(status["VmRSS"]) / 1024, "threads": int(status["Threads"]),
+            "fds": len(os.listdir(f"/proc/{pid}/fd"))}
+
+
+@pytest.mark.slow
+def test_rss_fds_threads_and_wal_stay_bounded_as_reports_land_in_an_open_app(tmp_path, loopback, tmux, e2e_env):
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("no /proc: the process cannot be measured from outside here")
+    db = tmp_path / "k.db"
+    config = write_config(tmp_path / "c.toml", loopback.url,
+                          f'[paths]\ndatabase = "{db}"\nstatus_file = "{tmp_path / "status"}"\n')
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text("Write to the Chief")
+    pid = tmux.pane_pid()
+    writer = Store(db)
+    n = 0
+
+    def land(batches: int) -> None:
+        nonlocal n
+        for _ in range(batches):
+            for _ in range(PER_BATCH):
+                n += 1
+                writer.add_report("cron:soak", f"soak report {n:05d}: " + "backup verified, all green. " * 3)
+            tmux.wait_text(f"soak report {n:05d}")  # the app has read and drawn this batch
+
+    try:
+        land(WARM_UP)
+        before = _proc(pid)
+        land(BATCHES)
+        after = _proc(pid)
+    finally:
+        writer.close()
+    wal = db.with_name(db.name + "-wal")
+    grew = after["rss_mb"] - before["rss_mb"]
+    print(f"soak: {BATCHES * PER_BATCH} reports: RSS {before['rss_mb']:.1f} → {after['rss_mb']:.1f} MB, "
+          f"fds {before['fds']} → {after['fds']}, threads {before['threads']} → {after['threads']}, "
+          f"WAL {wal.stat().st_size if wal.exists() else 0} bytes")
+    assert after["fds"] == before["fds"] and after["threads"] == before["threads"]
+    assert grew < 9.0, f"RSS grew {grew:.1f} MB over {BATCHES * PER_BATCH} reports"
+    assert not wal.exists() or wal.stat().st_size < 8 * 1024 * 1024

@@ -1,0 +1,43 @@
+"""``python -m tests.pilot.first_frame_probe CONFIG``: start keeltui as the command line
+does (``keeltui --config CONFIG``), headless at 120x40, and at its first frame (the first
+layout that shows the composer) print, as one JSON line, what had been imported by then
+and what was mounted; then leave. Its own process: a test's sys.modules is everyone's."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+PLACEHOLDER = "Write to the Chief"
+
+
+def main(config: str) -> int:
+    from textual.app import App
+
+    from keeltui.main_screen import MainScreen  # the app imports it before its first frame anyway
+    from tests.support.pilot import screen_text
+
+    lay_out = MainScreen._refresh_layout
+    seen: dict[str, object] = {}
+
+    def recording(screen, *args, **kwargs):
+        lay_out(screen, *args, **kwargs)
+        if not seen and PLACEHOLDER in screen_text(screen.app):
+            app = screen.app
+            seen["modules"] = sorted(sys.modules)
+            seen["screens"] = [type(s).__name__ for s in app.screen_stack]
+            seen["tutor_tab"] = [type(w).__name__ for w in screen.query_one("#tutor-tab").children]
+            app.exit()
+
+    MainScreen._refresh_layout = recording
+    run = App.run
+    App.run = lambda self, **kwargs: run(self, headless=True, size=(120, 40))  # type: ignore[method-assign]
+    from keeltui.cli import main as keeltui
+
+    code = keeltui(["--config", config])
+    print(json.dumps(seen))
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1]))
