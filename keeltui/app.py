@@ -44,7 +44,7 @@ from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITI
 from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
-from keeltui.panes.render_caches import release_render_caches
+from keeltui.terminal.textual_seam import release_render_caches
 from keeltui.panes.status_line import StatusLine
 from keeltui.adapters.status_file import HEARTBEAT_SECS as STATUS_HEARTBEAT_SECS, write_status
 from keeltui.statusfile import StatusState, render_status

@@ -44,17 +44,24 @@ class StatusLine(Widget):
         # With no evidence nothing is judged: naming the judge would suggest otherwise.
         if self.state.judge and not self.state.quiet and "judge:" not in line and not self.state.no_evidence:
             extras.append(f"judge: {self.state.judge}")
-        tail = Text()
-        if self.model:
-            extras.append(f"model: {one_line(self.model, 60)}")
-        if extras:
-            tail.append("  ·  " + "  ·  ".join(extras), style="dim")
-        if self.message:
-            tail.append("  ·  " + one_line(self.message, 140), style="italic #ff9e64")
-        # The drift or focus text gives way (cut with "…"), never the judge or the notice after it.
         width = self.content_region.width or self.size.width
+        tail = self._tail(extras)
+        if self.model:
+            # The model's name is the first to give way: shown only while the rest fits whole.
+            with_model = self._tail([*extras, f"model: {one_line(self.model, 60)}"])
+            if main.cell_len + with_model.cell_len <= width:
+                tail = with_model
+        # The drift or focus text gives way (cut with "…"), never the judge or the notice after it.
         room = max(MIN_MAIN, width - tail.cell_len)
         if main.cell_len > room:
             main.truncate(room - 1)
             main.append("…", style=main.spans[0].style if main.spans else "")
         return main + tail
+
+    def _tail(self, extras: list[str]) -> Text:
+        tail = Text()
+        if extras:
+            tail.append("  ·  " + "  ·  ".join(extras), style="dim")
+        if self.message:
+            tail.append("  ·  " + one_line(self.message, 140), style="italic #ff9e64")
+        return tail

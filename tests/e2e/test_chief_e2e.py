@@ -86,7 +86,9 @@ def test_an_idle_app_writes_nothing_to_the_terminal(tmp_path, loopback, tmux, e2
     config = _config(tmp_path, loopback)
     tmux.start(keeltui_command(config), e2e_env)
     tmux.wait_text(PLACEHOLDER)
-    tmux.wait_text("judge:")  # the start-up work (brain check, judge) has settled
+    # The start-up work (brain check, judge) has settled: the status line names the judge,
+    # or, with no window evidence to judge (the tmux test has none), says ambient is off.
+    tmux.wait_for(lambda s: "judge:" in s or "ambient off" in s, what="the status line settled")
     time.sleep(1.5)
     sink = tmp_path / "written"
     tmux._tmux("pipe-pane", "-o", f"cat >> {sink}")

@@ -42,7 +42,7 @@ async def test_messages_that_arrive_after_the_screens_are_gone_are_ignored(make_
     app.on_status_message(StatusMessage("late"))
     app.on_store_written(StoreWritten())
     app.refresh_from_store()
-    app.watch_quiet(True)
+    app.watch_quiet(False, True)
 
     class DeadWorker:
         name, group, error = "brain-check", "chief", RuntimeError("late")

@@ -37,6 +37,13 @@ def test_rich_keeps_the_private_style_fields_the_seam_reads():
     assert hasattr(Console(), "_color_system")
 
 
+def test_textual_keeps_the_styles_cache_the_seam_empties():
+    from textual._styles_cache import StylesCache
+
+    assert callable(getattr(StylesCache.get_inner_outer, "cache_clear", None))
+    textual_seam.release_render_caches()
+
+
 def test_the_seam_is_the_only_module_that_imports_private_textual_modules_or_reads_ansi_codes():
     import pathlib
     import re
