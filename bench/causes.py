@@ -77,7 +77,7 @@ CAUSES: dict[str, str] = {
         "pydantic objects per chunk; what is left is the HTTP read loop and one flush."
     ),
     "stream.paced.cpu": (
-        "Per flush: the Markdown of the unsettled tail is re-rendered (`StreamingReply._rebuild`) and only the "
+        "Per flush: the Markdown of the unsettled tail is re-rendered (`StreamLines.update` in panes/chief/row_render.py) and only the "
         "changed cells are repainted."
     ),
     "stream.paced.bytes": (
@@ -86,7 +86,7 @@ CAUSES: dict[str, str] = {
         "chief/streaming.py: most of a screen, keeping 8 lines of context), taken when the box appears (the first "
         "words land in place), drawn as empty room (no bar), so the room scrolls about once per screen of text; "
         "Textual has no terminal scroll, so each scroll repaints the room. What the terminal shows is remembered "
-        "(`Shown` in panes/span_paint.py): every update, a scroll's included, is cropped to the cells that differ "
+        "(`Shown` in terminal/textual_seam.py): every update, a scroll's included, is cropped to the cells that differ "
         "from it, so a scroll no longer resends the scrollbar, the rows' bars or the blank ends of lines "
         "(~3 KB at 120x40 where it was ~6 KB), and a flush sends only the new words, each style set once per change "
         "(only the colours that changed). The working indicator's line is always there (blank when idle): its "

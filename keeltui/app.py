@@ -27,6 +27,7 @@ from keeltui.chief.failure_words import BRAIN_GONE, reply_failure_kind
 from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on, screen_safe
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief_view import PAGE_ROWS, ChiefRoom
+from keeltui.services.room_rows import StoreRows
 from keeltui.config import Config
 from keeltui.main_screen import MainScreen
 from keeltui.panes.bindings import bind
@@ -43,7 +44,7 @@ from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITI
 from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
-from keeltui.panes.render_caches import release_render_caches
+from keeltui.terminal.textual_seam import release_render_caches
 from keeltui.panes.status_line import StatusLine
 from keeltui.adapters.status_file import HEARTBEAT_SECS as STATUS_HEARTBEAT_SECS, write_status
 from keeltui.statusfile import StatusState, render_status
@@ -178,7 +179,8 @@ class KeelApp(App):
         self._first_rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
         self._main = MainScreen(
             self.config.owner.name, self.config.owner.companion, self.config.chief.window_rows,
-            snooze_secs=self.config.ambient.snooze_secs, first_rows=self._first_rows, id="main",
+            snooze_secs=self.config.ambient.snooze_secs, first_rows=self._first_rows,
+            source=StoreRows(self.store, self._store_failed), id="main",
         )
         return self._main
 
@@ -218,9 +220,7 @@ class KeelApp(App):
             self.set_keymap(self.config.keys)
         self.quiet = quiet_mode_on(self.store)
         rows = self._first_rows  # composed into the room's first frame (get_default_screen)
-        self._room_cursor = rows[-1].id if rows else 0
-        if rows:  # older ones page in after the first frame
-            self.call_after_refresh(self._page_in_backlog, rows[0].id)
+        self._room_cursor = rows[-1].id if rows else 0  # older ones are read as the room log needs them
         if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
             self.room.composer.focus_input()
         self.set_interval(STORE_POLL_SECS, self._poll_store)
@@ -362,11 +362,9 @@ class KeelApp(App):
             self._store_failed(exc)
 
     def _show_latest(self) -> list:
-        """The newest rows, following the bottom; older ones page in after the first frame."""
+        """The newest rows, following the bottom; older ones are read as the log needs them."""
         rows = self.store.tail(self.store.chief_id(), INITIAL_ROWS)
         self.room.show_rows(rows)
-        if rows:
-            self.call_after_refresh(self._page_in_backlog, rows[0].id)
         return rows
 
     def _poll_store(self) -> None:
@@ -403,28 +401,6 @@ class KeelApp(App):
         if rows or refreshed:
             self.room.append_rows(refreshed + rows)
             release_render_caches()  # rows pruned from the room must not live on in Textual's caches
-
-    def _page_in_backlog(self, before_id: int) -> None:
-        with self._store_guarded():
-            self.room.prepend_rows(self.store.before(self.store.chief_id(), before_id, PAGE_ROWS))
-
-    def on_chief_room_newer_wanted(self, message: ChiefRoom.NewerWanted) -> None:
-        with self._store_guarded():
-            rows = self.store.after(self.store.chief_id(), message.after_id, PAGE_ROWS + 1)
-            self.room.append_page(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
-
-    def on_chief_room_latest_wanted(self, message: ChiefRoom.LatestWanted) -> None:
-        with self._store_guarded():
-            self._show_latest()
-
-    def on_chief_room_first_wanted(self, message: ChiefRoom.FirstWanted) -> None:
-        with self._store_guarded():
-            rows = self.store.after(self.store.chief_id(), 0, PAGE_ROWS + 1)
-            self.room.show_first(rows[:PAGE_ROWS], reaches_latest=len(rows) <= PAGE_ROWS)
-
-    def on_chief_room_older_wanted(self, message: ChiefRoom.OlderWanted) -> None:
-        with self._store_guarded():  # a damaged page: which file, how to recover; what is shown stays
-            self.room.prepend_rows(self.store.before(self.store.chief_id(), message.before_id, message.count))
 
     # -- the Chief ------------------------------------------------------------------
 
@@ -735,11 +711,8 @@ class KeelApp(App):
     def action_leave_composer(self) -> None:
         """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""
         panes = self.main_screen.panes
-        rows = [w for w in self.room.log_view.children if w.can_focus] if panes.active == "chief-tab" else []
-        if rows and not self.quiet:
-            rows[-1].focus(scroll_visible=False)
-        elif panes.active == "chief-tab" and not self.quiet:
-            self.room.log_view.focus(scroll_visible=False)  # an empty room: its keys still work
+        if panes.active == "chief-tab" and not self.quiet:
+            self.room.focus_latest_row()  # an empty room: the log's keys still work
         else:
             self.set_focus(None)
 
@@ -846,7 +819,7 @@ class KeelApp(App):
             )
             return
         if old_reply is not None:
-            await self.room.redraw_rows([self.store.message(old_reply.id)])
+            self.room.redraw_rows([self.store.message(old_reply.id)])
         self.status_line.message = ""
         self._start_reply(user_id)
 
@@ -891,7 +864,7 @@ class KeelApp(App):
         user_id = self.chief.resend_edited(editing, text)
         if user_id is not None:
             stale = [editing] + ([old_reply.id] if old_reply is not None else [])
-            self.run_worker(self.room.redraw_rows([self.store.message(i) for i in stale]), group="redraw")
+            self.room.redraw_rows([self.store.message(i) for i in stale])
             self.status_line.message = ""
         return user_id
 
@@ -958,12 +931,12 @@ class KeelApp(App):
         # newer search cancels an older count (exclusive), and its late answer is dropped.
         self.run_worker(lambda: self._count_matches(room_id, needle, row.id), name="search-count",
                         group="search-count", exclusive=True, thread=True, exit_on_error=False)
-        if self.room.row_widget(row.id) is None:
-            # Not mounted: show the rows around the match (the rest pages in as you scroll).
+        if not self.room.shows(row.id):
+            # Not held: show the rows around the match (the rest is read as you scroll).
             half = PAGE_ROWS // 2
             newer = self.store.after(room_id, row.id, half + 1)
-            self.room.show_rows(self.store.before(room_id, row.id, half) + [row] + newer[:half])
-            self.room.at_latest = len(newer) <= half
+            self.room.show_rows(self.store.before(room_id, row.id, half) + [row] + newer[:half],
+                                reaches_latest=len(newer) <= half)
         self.call_after_refresh(self.room.mark_match, row.id)
 
     class MatchesCounted(Message):

@@ -17,15 +17,16 @@ from keeltui.panes.footer import KeelFooter
 from keeltui.chief.context import Row
 from keeltui.chief_view import ChiefRoom
 from keeltui.panes.banner import DriftBanner
+from keeltui.panes.chief.row_source import RowSource
 from keeltui.panes.pane_tabs import PaneTabs
-from keeltui.panes.span_paint import SpanCompositor
+from keeltui.terminal.textual_seam import SpanCompositor
 from keeltui.panes.status_line import StatusLine
 
 
 class MainScreen(Screen):
     def __init__(
         self, owner: str, companion: str, window_rows: int, *, snooze_secs: int,
-        first_rows: Sequence[Row] = (), id: str | None = None,
+        first_rows: Sequence[Row] = (), source: RowSource | None = None, id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self._compositor: SpanCompositor = SpanCompositor()  # only the cells that changed are painted
@@ -34,6 +35,7 @@ class MainScreen(Screen):
         self._window_rows = window_rows
         self._snooze_secs = snooze_secs
         self._first_rows = first_rows
+        self._source = source
 
     def compose_layout(self) -> ComposeResult:
         """The widgets of this screen. The app's compose yields them (so they are
@@ -43,7 +45,7 @@ class MainScreen(Screen):
         with PaneTabs(id="panes", initial="chief-tab"):
             with TabPane("Chief", id="chief-tab"):
                 yield ChiefRoom(self._owner, self._companion, self._window_rows,
-                                first_rows=self._first_rows, id="chief-room")
+                                first_rows=self._first_rows, source=self._source, id="chief-room")
             with TabPane("Tutor", id="tutor-tab"):
                 pass  # the tutor pane is mounted right after the first frame (KeelApp._mount_tutor)
         yield StatusLine(id="status-line")

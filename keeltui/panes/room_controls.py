@@ -19,11 +19,8 @@ from keeltui.panes.bindings import bind
 from keeltui.panes.working import WorkingIndicator
 
 if TYPE_CHECKING:
-    from textual.widget import Widget
-
-    from keeltui.chief_view import RoomLog, RowLike
+    from keeltui.chief_view import RoomLog
     from keeltui.panes.composer import Composer
-    from keeltui.panes.message import StreamingReply
 
 REPLY_IDLE = "idle"
 REPLY_WAITING = "waiting"
@@ -34,8 +31,6 @@ REPLY_STREAMING = "streaming"
 class RoomControls(Vertical):
     DEFAULT_CSS = """
     RoomControls.-quiet SearchBar, RoomControls.-quiet WorkingIndicator { display: none; }
-    RoomControls .-match { background: $warning 25%; }
-    RoomControls ChatMessage.-folded { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     BINDINGS = [
@@ -60,8 +55,6 @@ class RoomControls(Vertical):
     """While the last message is being edited: what the line above the composer says."""
 
     # What the room (the subclass, ChiefRoom) provides and these controls act on.
-    _streaming: StreamingReply | None
-
     if TYPE_CHECKING:
 
         @property
@@ -69,10 +62,6 @@ class RoomControls(Vertical):
 
         @property
         def composer(self) -> Composer: ...
-
-        def row_widget(self, row_id: int) -> Widget | None: ...
-
-        def _widget_for(self, row: RowLike, plain_first: bool = False) -> Widget: ...
 
         def page(self, direction: int) -> None: ...
 
@@ -160,27 +149,10 @@ class RoomControls(Vertical):
 
     # -- what the app hands down ---------------------------------------------------------
 
-    async def redraw_rows(self, rows) -> None:
+    def redraw_rows(self, rows) -> None:
         """Draw ``rows`` afresh where they stand (a reply that became an earlier version)."""
-        log = self.log_view
-        for row in rows:
-            old = self.row_widget(row.id)
-            if old is None:
-                continue
-            if self._streaming is not None and old is self._streaming:
-                self._streaming = None
-            index = list(log.children).index(old)
-            await old.remove()  # first: the new widget takes the same id
-            if index < len(log.children):
-                await log.mount(self._widget_for(row), before=index)
-            else:
-                await log.mount(self._widget_for(row))
+        self.log_view.update_rows([row for row in rows if row is not None])
 
     def mark_match(self, row_id: int | None) -> None:
         """Highlight the search match ``row_id`` (None: no highlight) and bring it into view."""
-        for widget in self.log_view.query(".-match"):
-            widget.remove_class("-match")
-        match = self.row_widget(row_id) if row_id is not None else None
-        if match is not None:
-            match.add_class("-match")
-            self.call_after_refresh(self.log_view.scroll_to_widget, match, animate=False, center=True)
+        self.log_view.mark_match(row_id)

@@ -1,8 +1,8 @@
 """What the keys on a focused row do with its text: copy a code block, read it in the pager.
 
-They see a row only as its id and its text: ``row_id`` and ``row_text``, which every
-row the room draws carries (a message, a streaming reply, a system line), never the
-widget's drawing. Copies go out through OSC 52 (``App.copy_to_clipboard``, which
+They see a row only as its id and its text: the Chief room's log hands over its cursor
+row's (``cursor_row_text``); a row widget elsewhere carries ``row_id`` and ``row_text``.
+Never the drawing. Copies go out through OSC 52 (``App.copy_to_clipboard``, which
 works over SSH and, with ``set -g set-clipboard on``, in tmux), visible text only.
 """
 
@@ -35,10 +35,18 @@ class PagerWanted(Message):
 
 
 def focused_row(log: Widget) -> RowText | None:
-    """The row that has the keys in ``log``, as its id and text (None: no row is focused)."""
+    """The row that has the keys in ``log``, as its id and text (None: no row is focused).
+
+    The Chief room's log draws its rows itself: its row is the one under its cursor
+    (``cursor_row_text``). Elsewhere a focused row widget carries ``row_id`` and ``row_text``.
+    """
     focused = log.screen.focused
     if focused is None or log not in focused.ancestors_with_self:
         return None
+    cursor_row = getattr(focused, "cursor_row_text", None)
+    if callable(cursor_row):
+        row = cursor_row()
+        return row if isinstance(row, RowText) else None
     row_id, text = getattr(focused, "row_id", None), getattr(focused, "row_text", None)
     if not isinstance(row_id, int) or not isinstance(text, str):
         return None

@@ -44,20 +44,24 @@ class StatusLine(Widget):
         # With no evidence nothing is judged: naming the judge would suggest otherwise.
         if self.state.judge and not self.state.quiet and "judge:" not in line and not self.state.no_evidence:
             extras.append(f"judge: {self.state.judge}")
-        tail = Text()
-        if extras:
-            tail.append("  ·  " + "  ·  ".join(extras), style="dim")
-        if self.message:
-            tail.append("  ·  " + one_line(self.message, 140), style="italic #ff9e64")
         width = self.content_region.width or self.size.width
-        # The chat model is the least news on the line: shown where it fits whole, after
-        # everything else; a notice, the judge or the drift text never give way to it.
-        model = f"  ·  model: {one_line(self.model, 60)}" if self.model else ""
-        if model and main.cell_len + tail.cell_len + len(model) <= width:
-            tail.append(model, style="dim")
+        tail = self._tail(extras)
+        if self.model:
+            # The model's name is the first to give way: shown only while the rest fits whole.
+            with_model = self._tail([*extras, f"model: {one_line(self.model, 60)}"])
+            if main.cell_len + with_model.cell_len <= width:
+                tail = with_model
         # The drift or focus text gives way (cut with "…"), never the judge or the notice after it.
         room = max(MIN_MAIN, width - tail.cell_len)
         if main.cell_len > room:
             main.truncate(room - 1)
             main.append("…", style=main.spans[0].style if main.spans else "")
         return main + tail
+
+    def _tail(self, extras: list[str]) -> Text:
+        tail = Text()
+        if extras:
+            tail.append("  ·  " + "  ·  ".join(extras), style="dim")
+        if self.message:
+            tail.append("  ·  " + one_line(self.message, 140), style="italic #ff9e64")
+        return tail

@@ -1,5 +1,5 @@
 """The real app in tmux: a streamed reply that scrolls the room several times, painted as
-cells that changed only (panes/span_paint.py), leaves the terminal showing exactly what a
+cells that changed only (terminal/textual_seam.py), leaves the terminal showing exactly what a
 full repaint shows, colours included, at 80x24 and 120x40."""
 
 from __future__ import annotations

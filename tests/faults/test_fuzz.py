@@ -22,8 +22,9 @@ from rich.console import Console
 
 from keeltui.brain import Brain
 from keeltui.config import Config, ConfigError, iter_keys, load_config
-from keeltui.panes.message import ChatMessage
-from keeltui.panes.system_line import SystemLine
+from rich.console import Group
+
+from keeltui.panes.chief.row_render import row_renderables
 from keeltui.services.chief_turns import ChiefTurns
 from keeltui.store import Store
 from tests.conftest import write_config
@@ -100,7 +101,7 @@ def test_any_chunk_shape_keeps_the_turn_and_the_app(server, room, chunks, good_f
     assert row.status in ("complete", "partial", "error")
     assert result.error is None or "\n" not in result.error
     row.content.encode("utf-8")  # valid text: SQLite and the terminal can take it
-    shown = _rendered(ChatMessage(row.id, "assistant", "Chief", row.content, row.status)._renderable())
+    shown = _rendered(Group(*row_renderables(row, "Chief")))  # as the room draws it
     assert not (set(shown) & CONTROL), repr(shown[:200])
 
 
@@ -124,7 +125,7 @@ def test_any_report_bytes_land_clean(data):
             store = Store(Path(folder) / "k.db")
             row = store.message(int(done.stdout))
             store.close()
-            shown = _rendered(SystemLine(row.id, row.turn_kind, row.content).render())
+            shown = _rendered(Group(*row_renderables(row, "Chief")))
             assert not (set(shown) & CONTROL)
 
 

@@ -7,8 +7,11 @@ import io
 from hypothesis import HealthCheck, given, settings, strategies as st
 from rich.console import Console
 
+from rich.console import Group
+
+from keeltui.panes.chief.row_render import row_renderables
 from keeltui.panes.message import ChatMessage
-from keeltui.panes.system_line import SystemLine
+from keeltui.store import Row
 from keeltui.store import Store
 from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
@@ -32,11 +35,13 @@ def _render_plain(renderable, width: int = 100) -> str:
     return buffer.getvalue()
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # bytes, not time: a loaded machine
 @given(st.text(max_size=400))
 def test_no_text_reaches_the_terminal_as_control_bytes(text):
-    message = ChatMessage(1, "assistant", "Chief", text)
-    for output in (_render_plain(message._renderable()), _render_plain(SystemLine(2, "coop", text).render())):
+    message = ChatMessage(1, "assistant", "Chief", text)  # the tutor's turns
+    turn = Group(*row_renderables(Row(1, 1, "assistant", text), "Chief"))  # the room's
+    system = Group(*row_renderables(Row(2, 1, "assistant", text, turn_kind="coop"), "Chief"))
+    for output in (_render_plain(message._renderable()), _render_plain(turn), _render_plain(system)):
         assert not (set(output) & CONTROL), repr(output[:200])
 
 
@@ -70,7 +75,7 @@ async def test_hostile_reports_and_huge_lines_land_without_crashing(make_app, tm
         await wait_for(pilot, lambda: "the last hostile report" in screen_text(app))
         assert app.is_running
         assert not (set(screen_text(app)) & CONTROL)
-        assert len(app.room.log_view.query(SystemLine)) == len(HOSTILE) + 1
+        assert len([row for row in app.room.log_view.window.rows if row.turn_kind]) == len(HOSTILE) + 1
         other.close()
 
 

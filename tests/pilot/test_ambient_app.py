@@ -21,12 +21,12 @@ from keeltui.ambient.judges import AMBIENT_SYSTEM, FOCUS_SYSTEM
 from keeltui.app import KeelApp
 
 from keeltui.panes.modals import FocusPrompt, SettingsScreen
-from keeltui.panes.system_line import SystemLine
 from keeltui.sentinel import NUDGE_EVENT
 from keeltui.adapters.status_file import read_status
 from keeltui.store import Store
 from tests.conftest import app_for
 from keeltui_dev.loopback import LoopbackBrain, Reply, free_port
+from tests.support.room_view import held
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import run_keeltui
 
@@ -286,8 +286,7 @@ async def test_focus_from_the_banner_silences_the_sentinel_and_reports(ambient_a
         out = run_keeltui(tmp_path / "config.toml", "focus", "stop")
         assert out.returncode == 0 and "1 drift" in out.stdout
         await wait_for(pilot, lambda: app.focus_text == "", what="focus ended")
-        await wait_for(pilot, lambda: any(FIRST_TASK in line.row_text for line in app.room.log_view.query(SystemLine)
-                                          if line.turn_kind == "notice"), what="the Notice line")
+        await wait_for(pilot, lambda: any(FIRST_TASK in row.content for row in held(app, "notice")), what="the Notice line")
         rows = app.store.messages(app.store.chief_id())
         assert rows[-1].turn_kind == "notice" and "1 drift" in rows[-1].content
         assert judge_calls(loopback, FOCUS_SYSTEM) == 1
@@ -526,6 +525,5 @@ async def test_focus_dialog_blank_minutes_starts_an_open_ended_session(ambient_a
         # F8 ends it: the end is the app's own Notice in the room, not a Scheduled task.
         await pilot.press("f8")
         await wait_for(pilot, lambda: "Focus session ended" in screen_text(app), what="the end in the room")
-        line = [w for w in app.room.log_view.query(SystemLine) if "Focus session ended" in w.row_text][-1]
-        assert line.turn_kind == "notice"
+        assert any("Focus session ended" in row.content for row in held(app, "notice"))
         assert "Notice" in screen_text(app) and "Scheduled task" not in screen_text(app)

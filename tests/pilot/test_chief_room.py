@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
-from keeltui.panes.message import ChatMessage, StreamingReply
-from keeltui.panes.system_line import SystemLine
 from keeltui.store import Store
 from keeltui_dev.loopback import Reply, free_port
 from tests.support.pilot import repeat_until, screen_text, wait_for
+from tests.support.room_view import held
 
 SIZE = (110, 36)
 
@@ -42,7 +41,7 @@ async def test_offline_brain_is_said_once_as_a_notice(make_app):
         await wait_for(pilot, lambda: app.brain_online is False, what="brain check")
         notices = [r for r in app.store.messages(app.store.chief_id()) if r.turn_kind == "notice"]
         assert len(notices) == 1 and url in notices[0].content
-        await wait_for(pilot, lambda: len(app.room.log_view.query(SystemLine)) == 1)
+        await wait_for(pilot, lambda: len(held(app, "notice")) == 1 and url in screen_text(app))
         assert "brain offline" in app.status_line.message
     again = make_app(base_url=url)
     async with again.run_test(size=SIZE) as pilot:
@@ -69,10 +68,8 @@ async def test_report_from_another_process_lands_as_a_system_line(make_app, tmp_
         other = Store(tmp_path / "k.db")
         other.add_report("coop-notify:ci", "CI is green on main")
         await wait_for(pilot, lambda: "CI is green on main" in screen_text(app), what="report on screen")
-        line = app.room.log_view.query(SystemLine).last()
-        assert line.turn_kind == "coop"
+        assert [row.turn_kind for row in held(app)] == ["coop"]
         assert "Coop" in screen_text(app)
-        assert not app.room.log_view.query(ChatMessage).filter(".-assistant")
         other.close()
 
 
@@ -95,9 +92,9 @@ async def test_report_while_streaming_never_becomes_the_reply(make_app, loopback
         from keeltui.chief.context import reply_to
 
         assert reply_to(rows, user.id).id == reply.id
-        widget = app.room.row_widget(reply.id)
-        assert isinstance(widget, (ChatMessage, StreamingReply)) and widget.row_text == "".join(words)
-        assert widget.status == "complete"
+        await wait_for(pilot, lambda: app.room.log_view.row(reply.id).status == "complete", what="the reply settled")
+        assert app.room.log_view.row(reply.id).content == "".join(words) and app.room.streaming_row_id is None
+        assert "w39" in screen_text(app) and "Chief  …" not in screen_text(app)
         await send(pilot, "and then?")
         await wait_for(pilot, lambda: len(loopback.requests) == 2)
         sent = loopback.requests[-1]["messages"]
@@ -127,10 +124,12 @@ async def test_compaction_folds_old_turns_into_a_folded_summary(make_app, loopba
         rows = app.store.messages(app.store.chief_id())
         summaries = [r for r in rows if r.turn_kind == "summary"]
         assert summaries, "no summary row was written"
-        await wait_for(pilot, lambda: app.room.log_view.query(SystemLine).filter(".-summary") or
-                       any(w.turn_kind == "summary" for w in app.room.log_view.query(SystemLine)))
-        widget = [w for w in app.room.log_view.query(SystemLine) if w.turn_kind == "summary"][-1]
-        assert widget.folded
+        await wait_for(pilot, lambda: held(app, "summary"), what="the summary in the room")
+        summary = held(app, "summary")[-1]
+        assert app.room.log_view.is_folded(summary)
+        app.room.log_view.scroll_to_row(summary.id)
+        await wait_for(pilot, lambda: "▸ [summarised] earlier we discussed numbers." in screen_text(app),
+                       what="the summary folded to its first line")
         streamed = [r for r in loopback.requests if r.get("stream")]
         last = streamed[-1]["messages"]
         assert any(m["role"] == "system" and "[summarised]" in m["content"] for m in last)

@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from keeltui.store import Store
 from tests.conftest import write_config
@@ -58,11 +57,6 @@ def test_the_first_frame_of_an_empty_room_too(tmp_path, loopback):
     assert seen["tutor_tab"] == []
 
 
-@pytest.mark.xfail(
-    strict=True, raises=AssertionError,
-    reason="panes/system_line.py renders a Markdown-looking system line (a report with a list, the brain-offline "
-           "notice with `code`) through rich.markdown in the first frame; the row widgets are being rewritten into "
-           "the virtual log (issue 19), which should draw it plain first")
 def test_a_markdown_report_among_the_newest_rows_is_drawn_plain_first(tmp_path, loopback):
     store = Store(tmp_path / "k.db")
     room = store.chief_id()

@@ -40,35 +40,29 @@ async def test_in_quiet_mode_the_persona_stays_hidden(make_app):
         assert not isinstance(app.screen, PersonaEditor)
 
 
-def _shown(widget) -> str:
-    """The text a row draws (its lines as the terminal gets them)."""
-    from rich.console import Console
-
-    console = Console(width=80, record=True, file=None, color_system=None)
-    with console.capture() as captured:
-        console.print(widget._renderable())
-    return captured.get()
-
-
 async def test_a_stored_reply_shows_its_thinking_folded_and_t_unfolds_it(make_app):
-    from keeltui.panes.message import ChatMessage
+    from tests.support.room_view import log_text
 
     app = make_app()
     room = app.store.chief_id()
     user = app.store.add_message(room, "user", "how deep is the harbour?")
     reply = app.store.add_message(room, "assistant", "Twelve metres.", reply_to=user)
     app.store.update_message(reply, thinking="Charts say 12 m at low water.", thought_secs=12.4)
+
+    def shown() -> str:
+        return "\n".join(log_text(app))
+
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.room.row_widget(reply) is not None, what="the reply")
-        row = app.room.row_widget(reply)
-        assert isinstance(row, ChatMessage)
-        await wait_for(pilot, lambda: "▸ thought for 12 s" in _shown(row), what="the folded thinking")
-        assert "Charts say" not in _shown(row) and "Twelve metres." in _shown(row)
-        row.focus()
+        await wait_for(pilot, lambda: app.room.shows(reply), what="the reply")
+        await wait_for(pilot, lambda: "▸ thought for 12 s" in shown(), what="the folded thinking")
+        assert "Charts say" not in shown() and "Twelve metres." in shown()
+        app.room.log_view.focus_row(reply)
         await pilot.press("t")
-        await wait_for(pilot, lambda: "Charts say 12 m at low water." in _shown(row), what="the unfolded thinking")
+        await wait_for(pilot, lambda: "Charts say 12 m at low water." in shown(), what="the unfolded thinking")
+        assert "▾ thought for 12 s" in shown() and "Twelve metres." in shown()
         await pilot.press("t")
-        await wait_for(pilot, lambda: "Charts say" not in _shown(row), what="folded again")
+        await wait_for(pilot, lambda: "Charts say" not in shown(), what="folded again")
+        assert "▸ thought for 12 s" in shown()
 
 
 async def test_the_picker_follows_the_role_and_saves_the_judge_model(tmp_path):

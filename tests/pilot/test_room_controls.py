@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-from keeltui.panes.message import ChatMessage
 from keeltui.panes.search_bar import SearchBar
 from keeltui.store import Store
 from keeltui_dev.loopback import Reply
@@ -102,10 +101,10 @@ async def test_regenerate_keeps_the_previous_reply_folded(make_app, loopback):
         assert old.status == "superseded"
         assert not any("First answer" in m["content"] for m in loopback.requests[-1]["messages"])
         # Enter on the earlier version unfolds it.
-        widget = app.room.row_widget(old.id)
-        assert isinstance(widget, ChatMessage)
-        await wait_for(pilot, lambda: widget.size.height == 1, what="the earlier version on one line")
-        widget.focus()
+        log = app.room.log_view
+        await wait_for(pilot, lambda: log.window.heights[log.window.index_of(old.id)] == 2,
+                       what="the earlier version on one line (below the gap)")
+        log.focus_row(old.id)
         await pilot.press("enter")
         await wait_for(pilot, lambda: "With a second paragraph." in screen_text(app), what="the unfolded version")
 
@@ -158,7 +157,7 @@ async def test_search_finds_rows_anywhere_in_the_store_paging_them_in(make_app, 
         await wait_for(pilot, lambda: bar.status == "no older match", what="the end said")
         await pilot.press("down")
         await wait_for(pilot, lambda: "row 300 the Heron flew" in screen_text(app), what="back to the newer match")
-        assert app.room.row_widget(300 + 1).has_class("-match")  # ids start at 1
+        assert app.room.log_view.match == 300 + 1  # ids start at 1
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.focused is app.room.composer.input, what="the composer again")
         assert not bar.is_open

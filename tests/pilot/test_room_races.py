@@ -18,12 +18,12 @@ async def test_a_refresh_between_storing_the_reply_row_and_its_start_mounts_it_o
         reply_id = store.add_message(room_id, "assistant", "", status="streaming", reply_to=user_id)
         # The store watcher runs after the worker stored the row, before the app handles its start.
         app.refresh_room()
-        assert app.room.row_widget(reply_id) is not None
+        assert app.room.shows(reply_id)
         buffer = StreamBuffer()
         app.post_message(ChiefReplyStarted(store.message(reply_id), buffer))
         buffer.append("All boats are in the harbour.")
         await wait_for(pilot, lambda: "All boats are in the harbour." in screen_text(app), what="the streamed text")
-        assert len(app.room.log_view.query(f"#row-{reply_id}")) == 1
+        assert app.room.mounted_ids.count(reply_id) == 1
         assert app.room.streaming_row_id == reply_id
         assert app.room.foreign_streaming_ids() == []
         store.update_message(reply_id, content="All boats are in the harbour.", status="complete")

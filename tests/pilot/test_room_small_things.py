@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from keeltui.store import Store
+from tests.support.room_view import cursor_row
 from tests.support.pilot import screen_text, wait_for
 
 SIZE = (100, 30)
@@ -46,20 +47,20 @@ async def test_the_footer_shows_the_keys_that_work_in_the_current_focus(make_app
         assert "esc Leave input" not in footer and "Fold" not in footer and "z Snooze 1h" in footer
         # On the summary: Enter folds it.
         await pilot.press("up")
-        await wait_for(pilot, lambda: getattr(app.focused, "turn_kind", None) == "summary", what="the summary focused")
+        await wait_for(pilot, lambda: getattr(cursor_row(app), "turn_kind", None) == "summary", what="the summary focused")
         await wait_for(pilot, lambda: "⏎ Fold/unfold" in _footer(app), what="Enter-to-fold in the footer")
-        assert app.focused.turn_kind == "summary"
+        assert "▸ Summary of the talk so far." in screen_text(app)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: not app.focused.folded, what="the summary unfolded")
+        await wait_for(pilot, lambda: "▾ Summary of the talk so far." in screen_text(app), what="the summary unfolded")
         # On a message: copy, no fold.
         await pilot.press("up")
         await wait_for(pilot, lambda: "Fold" not in _footer(app) and "c Copy" in _footer(app))
-        assert app.focused.row_text == "hello"
+        assert cursor_row(app).content == "hello"
         # ↓ moves back down, message by message.
         await pilot.press("down")
-        await wait_for(pilot, lambda: getattr(app.focused, "turn_kind", None) == "summary", what="down to the summary")
+        await wait_for(pilot, lambda: getattr(cursor_row(app), "turn_kind", None) == "summary", what="down to the summary")
         await pilot.press("down")
-        await wait_for(pilot, lambda: getattr(app.focused, "row_text", "") == "nightly ok", what="down to the report")
+        await wait_for(pilot, lambda: getattr(cursor_row(app), "content", "") == "nightly ok", what="down to the report")
 
 
 async def test_quiet_mode_turned_on_while_typing_takes_the_keyboard_from_the_hidden_composer(make_app):

@@ -1,4 +1,4 @@
-"""The screen sends only the cells that differ from what the terminal shows (panes/span_paint.py).
+"""The screen sends only the cells that differ from what the terminal shows (terminal/textual_seam.py).
 
 A small terminal is fed every frame the app writes, another the same updates as Textual
 itself writes them (every cell of each dirty span); after each frame both show the same
@@ -125,7 +125,7 @@ async def test_the_terminal_shows_what_textual_paints_through_scrolls_a_dialog_a
         await pilot.pause(0.3)
         await send(pilot, "a long one please")
         await wait_for(pilot, lambda: app.room.streaming_row_id is None and not app.room.composer.busy
-                       and "word11x39" in app.room.query_one(f"#row-{app.room.mounted_ids[-1]}").row_text,
+                       and "word11x39" in app.room.log_view.row(app.room.mounted_ids[-1]).content,
                        timeout=30, what="the long reply, scrolled several times")
         await pilot.press("ctrl+p")  # a dialog draws over the screen
         await pilot.pause(0.3)

@@ -6,10 +6,12 @@ and Textual's own compositor; each frame is the real update rendered to terminal
 
 from __future__ import annotations
 
-from keeltui.panes.message import StreamingReply
+from dataclasses import replace
+
 from keeltui_dev.loopback import Reply
 from tests.pilot.test_room_controls import send
 from tests.support.pilot import screen_text, wait_for
+from tests.support.room_view import row_region
 
 SIZE = (100, 30)
 
@@ -35,15 +37,18 @@ async def test_a_flush_sends_the_new_words_not_the_line_they_join(make_app, loop
         await send(pilot, "spell it")
         await wait_for(pilot, lambda: "Alpha bravo" in screen_text(app), what="the first chunk")
         frames = record_frames(app)
-        await wait_for(pilot, lambda: "charlie delta" in screen_text(app), what="the second chunk")
+        await pilot.pause(0.3)  # the repaint that reading the screen asked for (the terminal has it all)
+        # Waited on the log, not the screen: reading the screen repaints all of it.
+        await wait_for(pilot, lambda: "charlie delta" in (app.room.log_view.stream_text() or ""), what="the second chunk")
+        await wait_for(pilot, lambda: any("charlie" in f for f in frames), what="the frame with the second chunk")
         frame = next(f for f in frames if "charlie" in f)
         # The words already on the line and the row's bar and padding are not sent again.
         assert "Alpha" not in frame and "bravo" not in frame, repr(frame)
 
 
-def row_cells(app, widget) -> list[list[tuple[str, object]]]:
-    """The cells (character and style) the screen shows for ``widget``'s rows."""
-    region = widget.region
+def row_cells(app, row_id: int) -> list[list[tuple[str, object]]]:
+    """The cells (character and style) the screen shows for row ``row_id``'s box."""
+    region = row_region(app, row_id)
     lines = app.screen._compositor.render_strips()[region.y:region.bottom]
     out = []
     for strip in lines:
@@ -60,24 +65,24 @@ async def test_reserved_rows_are_empty_room_and_the_finished_row_looks_as_after_
     async with app.run_test(size=SIZE) as pilot:
         await send(pilot, "when is the tide?")
         await wait_for(pilot, lambda: "The tide" in screen_text(app), what="the first chunk")
-        reply = app.room.query_one(StreamingReply)
+        reply_id = app.room.streaming_row_id
         text_rows = 2  # the header and the one line of text
-        assert reply.size.height > text_rows + 2, "the box holds rows to grow into"
-        shown = row_cells(app, reply)
+        assert row_region(app, reply_id).height > text_rows + 2, "the box holds rows to grow into"
+        shown = row_cells(app, reply_id)
         bar = shown[0][0]
         assert bar[0].strip(), "the header row carries the bar"
         for y, row in enumerate(shown[text_rows:], start=text_rows):
             assert all(ch == " " for ch, _ in row), f"row {y} below the text is not blank: {row}"
             assert len({style.bgcolor for _, style in row}) == 1, f"row {y} below the text has a box background"
-        await wait_for(pilot, lambda: "turns at seven." in screen_text(app) and reply.status == "complete",
-                       what="the finished reply")
+        await wait_for(pilot, lambda: "turns at seven." in screen_text(app)
+                       and app.room.log_view.row(reply_id).status == "complete", what="the finished reply")
         await pilot.pause(0.2)
-        finished = row_cells(app, app.room.query_one(f"#row-{reply.row_id}"))
+        finished = row_cells(app, reply_id)
     again = make_app()
     async with again.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: "turns at seven." in screen_text(again), what="the restarted room")
         await pilot.pause(0.3)  # Markdown is formatted right after the first frame
-        restarted = row_cells(again, again.room.query_one(f"#row-{reply.row_id}"))
+        restarted = row_cells(again, reply_id)
     assert finished == restarted
 
 
@@ -95,11 +100,11 @@ async def test_the_first_words_land_in_the_box_without_moving_the_room(make_app,
         await pilot.pause(0.2)
         lines = screen_text(app).splitlines()
         asked_at = next(i for i, line in enumerate(lines) if "when is the tide?" in line)
-        reply = app.room.query_one(StreamingReply)
+        log = app.room.log_view
         await pilot.pause(0.2)  # the repaint that reading the screen asked for
         frames = record_frames(app)
-        # Waited on the widget, not the screen: reading the screen repaints all of it.
-        await wait_for(pilot, lambda: "The tide" in reply.row_text, timeout=20, what="the first chunk")
+        # Waited on the log, not the screen: reading the screen repaints all of it.
+        await wait_for(pilot, lambda: "The tide" in (log.stream_text() or ""), timeout=20, what="the first chunk")
         await pilot.pause(0.3)
         sent = list(frames)
         lines = screen_text(app).splitlines()
@@ -124,7 +129,8 @@ async def test_a_repaint_sends_only_the_cells_that_changed_on_the_terminal(make_
         app.room.log_view.refresh()  # the whole room dirty, nothing in it changed
         await pilot.pause(0.3)
         assert "".join(frames) == "", repr(frames)
-        app.room.query_one(f"#row-{app.room.mounted_ids[-1]}").set_content("The tide turns at eight.", "complete")
+        log = app.room.log_view
+        log.update_rows([replace(log.row(app.room.mounted_ids[-1]), content="The tide turns at eight.")])
         await wait_for(pilot, lambda: any("eight" in frame for frame in frames), what="the changed word")
         assert not any("tide" in frame for frame in frames), repr(frames)
 

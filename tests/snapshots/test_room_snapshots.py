@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
-from textual.containers import VerticalScroll
 
 from keeltui.panes.banner import DriftBanner
-from keeltui.panes.message import ChatMessage
-from keeltui.panes.system_line import SystemLine
+from keeltui.panes.chief.room_log import RoomLog
+from keeltui.panes.chief.row_source import ListSource
+from keeltui.store import Row
 
 SIZE = (90, 30)
 
@@ -25,18 +25,21 @@ class RoomPieces(App):
         self.unfold = unfold
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield ChatMessage(1, "user", "Ada", "Anything from the night?")
-            yield SystemLine(2, "coop", "Coop: the nightly build is blocked on a failing migration test.")
-            yield SystemLine(3, "followup", "Follow up: call the plumber about the kitchen tap.")
-            yield SystemLine(4, "task", "Backups verified: 3 snapshots, 41 GB, all checksums match.")
-            yield SystemLine(5, "summary", SUMMARY, id="summary")
-            yield SystemLine(6, "notice", "The brain is offline: no brain answers at http://localhost:11434/v1.")
-            yield ChatMessage(7, "assistant", "Chief", "Two things landed overnight; the **build** needs you first.")
+        rows = [
+            Row(1, 1, "user", "Anything from the night?"),
+            Row(2, 1, "assistant", "Coop: the nightly build is blocked on a failing migration test.", turn_kind="coop"),
+            Row(3, 1, "assistant", "Follow up: call the plumber about the kitchen tap.", turn_kind="followup"),
+            Row(4, 1, "assistant", "Backups verified: 3 snapshots, 41 GB, all checksums match.", turn_kind="task"),
+            Row(5, 1, "assistant", SUMMARY, turn_kind="summary"),
+            Row(6, 1, "assistant", "The brain is offline: no brain answers at http://localhost:11434/v1.", turn_kind="notice"),
+            Row(7, 1, "assistant", "Two things landed overnight; the **build** needs you first."),
+        ]
+        # The room's own log, as the app draws it, over the rows above.
+        yield RoomLog("Ada", "Chief", source=ListSource(rows), first_rows=rows, id="room-log")
 
     def on_mount(self) -> None:
         if self.unfold:
-            self.query_one("#summary", SystemLine).action_toggle_fold()
+            self.query_one(RoomLog).toggle_fold(5)
 
 
 def test_system_lines_folded(snap_compare):
@@ -49,7 +52,7 @@ def test_system_lines_with_the_summary_unfolded(snap_compare):
 
 def test_summary_unfolds_from_the_keyboard(snap_compare):
     async def focus_and_enter(pilot):
-        pilot.app.query_one("#summary", SystemLine).focus()
+        pilot.app.query_one(RoomLog).focus_row(5)
         await pilot.press("enter")
 
     assert snap_compare(RoomPieces(), terminal_size=SIZE, run_before=focus_and_enter)

@@ -12,7 +12,7 @@ from textual.strip import Strip
 
 from textual.geometry import Size
 
-from keeltui.panes.span_paint import Shown, SpanUpdate, cells_of, clean_start, styled_runs
+from keeltui.terminal.textual_seam import Shown, SpanUpdate, cells_of, clean_start, styled_runs
 
 BG = Style.parse("on #121212")
 BAR = Style.parse("#4ebf71 on #121212")

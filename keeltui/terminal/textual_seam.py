@@ -1,4 +1,8 @@
-"""Paint only the cells a widget marked dirty, not the rest of its line.
+"""The one module that uses Textual's and Rich's private names: the screen's compositor
+sends only the cells that changed. tests/unit/test_textual_seam.py fails on the pinned
+versions if any name used here changes shape; nothing else in keeltui imports them.
+
+Paint only the cells a widget marked dirty, not the rest of its line.
 
 Textual 8's partial update writes a dirty span from the start of the widget's slice
 of the line (its ``ChopsUpdate.render_segments`` crops the end only; "TODO: crop to
@@ -236,3 +240,22 @@ class SpanCompositor(Compositor):
         if update is None:
             return None
         return SpanUpdate(update.chops, update.spans, update.chop_ends, self._shown())
+
+
+def release_render_caches() -> None:
+    """Empty Textual's caches that outlive the widgets they drew (now and then).
+
+    ``StylesCache.get_inner_outer`` (textual/_styles_cache.py) is an ``lru_cache`` of 1 024
+    entries on a method, so its keys hold the ``StylesCache`` of every widget that drew
+    recently, with all the lines it cached: the footer's keys of every rebuild, the
+    tutor's rows. Bounded, but at a thousand dead widgets' lines (~10 MB) the bound is far
+    above what an app open for days should carry. Its values are two ``Style``s made from
+    two colours, so emptying it costs a few microseconds of recomputation.
+    """
+    try:
+        from textual._styles_cache import StylesCache
+    except ImportError:  # a Textual without the private module: nothing of its kind to empty
+        return
+    clear = getattr(StylesCache.get_inner_outer, "cache_clear", None)
+    if clear is not None:
+        clear()

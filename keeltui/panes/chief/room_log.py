@@ -1,0 +1,905 @@
+"""The Chief room's rows as one virtual log (Textual's line API).
+
+One widget draws every row: a :class:`~keeltui.chief.room_window.RoomWindow` holds a
+bounded run of rows with their heights (estimated until a row is first drawn), rows
+render lazily to strips in a bounded cache, and only the lines in view are drawn.
+Older and newer rows are read from the :class:`RowSource` a few pages ahead of the
+view, so paging never waits for them and memory stays flat however far one pages.
+
+The row the keys act on (copy, fold, show an earlier version) is the cursor, moved by
+↑/↓; it is drawn highlighted while the log has the focus. A streaming reply grows in
+place: only its tail is re-rendered, and only the lines that changed are refreshed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Sequence
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.events import Blur, Click, Focus, Resize
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.timer import Timer
+
+from keeltui.chief.context import Row
+from keeltui.chief.room_window import RoomWindow
+from keeltui.chief.streaming import StreamBuffer, reserved_rows
+from keeltui.chief.thinking import thinking_block
+from keeltui.chief.turn_kinds import SUMMARY
+from keeltui.panes.bindings import bind
+from keeltui.panes.chief.row_render import (
+    MARGIN, RowLook, RowShape, StreamLines, box_line, estimate_height, folds, has_thinking, inner_width,
+    render_strips, row_lines, row_thinking,
+)
+from keeltui.panes.chief.row_source import RowSource
+from keeltui.panes.message import block_renderable, copy_row_text, speaker_header
+from keeltui.panes.row_keys import ROW_KEY_BINDINGS
+
+if TYPE_CHECKING:
+    from keeltui.panes.row_text import RowText
+
+PAGE_ROWS = 40
+"""Rows read per page from the source."""
+AHEAD_PAGES = 1
+"""Rows are read while the view is within this many screens of the window's edge (the
+reads are synchronous: a key that needs rows has them before it moves the view)."""
+CACHE_ROWS = 400
+"""Rendered rows kept (least recently drawn dropped first)."""
+FLUSH_SECS = 0.1
+"""Ten redraws a second while a reply streams: smooth to the eye, light on an SSH link."""
+EMPTY_ROOM = "The room is empty. Say something below."
+
+
+class _Stream:
+    """The reply this process streams into: its text so far and its rendered body."""
+
+    def __init__(self, row_id: int, text: str, buffer: StreamBuffer, lines: StreamLines) -> None:
+        self.row_id = row_id
+        self.text = text
+        self.buffer = buffer
+        self.lines = lines
+        self.reserved = 0
+        self.timer: Timer | None = None
+        self.drawn_at = 0.0
+        self.head: list[Strip] = []
+        """The header and the thinking block above the text (their box lines)."""
+        self.head_key: tuple | None = None
+
+
+class RoomLog(ScrollView, can_focus=True):
+    """The room's rows; the owner scrolls, pages and moves the cursor through them."""
+
+    COMPONENT_CLASSES = {
+        "room-log--user", "room-log--assistant", "room-log--system", "room-log--system-cursor",
+        "room-log--cursor", "room-log--match", "room-log--empty",
+    }
+
+    DEFAULT_CSS = """
+    RoomLog { height: 1fr; scrollbar-size-vertical: 1; scrollbar-gutter: stable; overflow-x: hidden; }
+    RoomLog > .room-log--user { color: $primary; }
+    RoomLog > .room-log--assistant { color: $success; }
+    RoomLog > .room-log--system { background: #0e4f4f; color: #d8f3f0; }
+    RoomLog > .room-log--system-cursor { background: #147070; color: #d8f3f0; }
+    RoomLog > .room-log--cursor { background: $boost; }
+    RoomLog > .room-log--match { background: $warning 25%; }
+    RoomLog > .room-log--empty { color: $text-muted; }
+    """
+
+    BINDINGS = [
+        *ROW_KEY_BINDINGS,
+        bind("room_first", "first", "First row", show=False),
+        bind("room_latest", "latest", "Newest", show=False),
+        bind("copy_message", "copy", "Copy"),
+        bind("fold_summary", "toggle_fold", "Fold/unfold"),
+        bind("toggle_version", "toggle_version", "Show/hide"),
+        bind("toggle_thinking", "toggle_thinking", "Thinking"),
+    ]
+
+    class Grew(Message):
+        """A streaming reply drew new text (the room says "new text below" if the owner is away)."""
+
+    class EndReached(Message):
+        """The owner is at the newest text again (the "new text below" note can go)."""
+
+    def __init__(self, owner_name: str, companion_name: str, *, source: RowSource | None = None,
+                 window_rows: int = 120, first_rows: Sequence[Row] = (), plain_first: bool = False,
+                 id: str | None = None) -> None:
+        """``first_rows``: the newest rows (oldest first), drawn in the first frame;
+        ``plain_first``: their text as written until Markdown is loaded after it."""
+        super().__init__(id=id)
+        self.owner_name = owner_name
+        self.companion_name = companion_name
+        self.source = source
+        self.window_rows = window_rows
+        self._step_rows = min(PAGE_ROWS, max(8, window_rows // 5))
+        """Rows read per step ahead: a fifth of the window, so a read never outgrows its bound."""
+        self.window: RoomWindow[Row] = RoomWindow()
+        self._plain = plain_first
+        self._cache: OrderedDict[tuple, list[Strip]] = OrderedDict()
+        self._toggled: set[int] = set()
+        self._thinking_open: set[int] = set()
+        """Rows whose thinking the owner unfolded (``t``); every other is drawn folded."""
+        """Rows whose fold differs from the default (a summary or an earlier version starts folded)."""
+        self.cursor: int | None = None
+        self.match: int | None = None
+        self._stream: _Stream | None = None
+        self._following = True
+        self._width = 0
+        self._adjusting = False
+        self._first = list(first_rows)
+        self._look: tuple[str, RowLook] | None = None
+        self._paint_styles: dict[str, Style] = {}
+        self._base = Style()
+
+    # -- what the log shows ---------------------------------------------------------
+
+    @property
+    def following(self) -> bool:
+        """Whether the view follows the newest text (the owner has not scrolled away)."""
+        return self._following and self.window.at_latest
+
+    @property
+    def row_ids(self) -> list[int]:
+        """The rows held in the window (oldest first)."""
+        return self.window.ids
+
+    def row(self, row_id: int) -> Row | None:
+        index = self.window.index_of(row_id)
+        return self.window.rows[index] if index is not None else None
+
+    def is_folded(self, row: Row) -> bool:
+        return folds(row) and row.id not in self._toggled
+
+    def _shape(self, row: Row) -> RowShape:
+        return RowShape(folded=self.is_folded(row), plain=self._plain,
+                        thinking_unfolded=row.id in self._thinking_open)
+
+    def _speaker(self, row: Row) -> str:
+        return self.owner_name if row.role == "user" else self.companion_name
+
+    def _estimate(self, row: Row) -> int:
+        return estimate_height(row, max(10, self._width or 80), self._shape(row))
+
+    def look(self) -> RowLook:
+        """The rows' colours in the current theme (read from the CSS once per theme)."""
+        theme = self.app.theme
+        if self._look is None or self._look[0] != theme:
+            self._look = theme, RowLook(
+                text=Style(),
+                user_bar=Style(color=self.get_component_rich_style("room-log--user").color),
+                assistant_bar=Style(color=self.get_component_rich_style("room-log--assistant").color),
+                system_text=Style(color=self.get_component_rich_style("room-log--system").color),
+            )
+        return self._look[1]
+
+    def _component(self, name: str) -> Style:
+        """A component's style, once per paint (reading the CSS for every line cost ~1 ms a line)."""
+        style = self._paint_styles.get(name)
+        if style is None:
+            style = self._paint_styles[name] = self.get_component_rich_style(name)
+        return style
+
+    # -- the window ----------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self._first:
+            self.window.replace(self._first, [self._estimate(row) for row in self._first])
+            self._first = []
+        if self._plain:
+            # Markdown (~40 ms of imports) after the first frame, which shows the text as written.
+            self.call_after_refresh(self._format)
+
+    def _format(self) -> None:
+        self._plain = False
+        self._reshape()
+
+    def show(self, rows: Sequence[Row], *, at_latest: bool = True, no_older: bool = False, follow: bool = True) -> None:
+        """Hold exactly ``rows`` (oldest first) and stand at their end (``follow``) or start."""
+        self.window.replace(rows, [self._estimate(row) for row in rows])
+        self.window.at_latest = at_latest
+        self.window.no_older = no_older
+        self._following = follow
+        if self.cursor is not None and self.window.index_of(self.cursor) is None:
+            self.cursor = None
+        self._set_virtual_size()
+        self._goto(self._max_y() if follow else 0)
+        self._relayout(None if follow or not rows else (rows[0].id, 0))
+        self._fill()
+        self.refresh()
+
+    def update_rows(self, rows: Sequence[Row]) -> None:
+        """Rows changed in the store (their text, their status); new rows at the end are added."""
+        new: list[Row] = []
+        changed = False
+        anchor = self._anchor()  # before any height changes
+        for row in rows:
+            index = self.window.index_of(row.id)
+            if index is None:
+                if self.window.at_latest and (not self.window.rows or row.id > self.window.rows[-1].id):
+                    new.append(row)
+                continue
+            if self._stream is not None and row.id == self._stream.row_id:
+                continue  # drawn from the stream until it ends
+            old = self.window.rows[index]
+            if _drawn_as(old) != _drawn_as(row):
+                self.window.update(index, row, self._estimate(row))
+                changed = True
+        if not new and not changed:
+            return
+        if new:
+            self.window.append(new, [self._estimate(row) for row in new])
+        self._relayout(anchor)
+        self._trim(keep_bottom=True)
+        self.refresh()
+
+    def _anchor(self) -> tuple[int, int] | None:
+        """What holds the view in place while heights change: (row id, lines into it); None: the end."""
+        if self.following or not self.window.rows:
+            return None
+        index, line = self.window.locate(round(self.scroll_y))
+        return self.window.rows[index].id, line
+
+    def _relayout(self, anchor: tuple[int, int] | None) -> None:
+        """Measure the rows in view and keep ``anchor`` where it stood."""
+        for _ in range(8):
+            self._set_virtual_size()
+            self._place(anchor)
+            if not self._measure_view():
+                break
+        self._set_virtual_size()
+        self._place(anchor)
+
+    def _place(self, anchor: tuple[int, int] | None) -> None:
+        if anchor is None:
+            self._goto(self._max_y() if self.following else min(round(self.scroll_y), self._max_y()))
+            return
+        index = self.window.index_of(anchor[0])
+        if index is None:
+            return
+        line = min(anchor[1], self.window.heights[index] - 1)
+        self._goto(self.window.top(index) + line)
+
+    def _measure_view(self) -> bool:
+        """Render the rows in and near the view; whether a height changed."""
+        if self._width <= 0:
+            return False
+        height = max(1, self.scrollable_content_region.height)
+        changed = False
+        for index in self.window.rows_in(round(self.scroll_y) - height, 3 * height):
+            if not self.window.known[index]:
+                changed |= self.window.set_height(index, self._row_height(index)) != 0
+        return changed
+
+    def _row_height(self, index: int) -> int:
+        row = self.window.rows[index]
+        stream = self._stream
+        if stream is not None and row.id == stream.row_id:
+            return 1 + len(self._stream_head(row, stream)) + self._stream_rows(stream)
+        return 1 + len(self._box_lines(row))
+
+    def _set_virtual_size(self) -> None:
+        total = self.window.total if self.window.rows else 2
+        size = Size(self._width, total)
+        if self.virtual_size != size:
+            self.virtual_size = size
+
+    def _max_y(self) -> int:
+        total = self.window.total if self.window.rows else 2
+        return max(0, total - self.scrollable_content_region.height)
+
+    def _goto(self, y: int) -> None:
+        y = max(0, min(y, self._max_y()))
+        if round(self.scroll_y) != y or self.scroll_target_y != y:
+            self._adjusting = True
+            try:
+                self.scroll_to(y=y, animate=False, immediate=True, force=True)
+                self.set_reactive(RoomLog.scroll_target_y, y)
+            finally:
+                self._adjusting = False
+
+    def _reshape(self) -> None:
+        """Every row's look changed (Markdown loaded, the width): heights are estimates again."""
+        anchor = self._anchor()
+        self.window.forget_heights(self._estimate)
+        self._relayout(anchor)
+        self.refresh()
+
+    def _sync_width(self) -> bool:
+        """Measure again at a new width; whether it changed. (The first frame is painted
+        before the Resize event arrives: the log learns its width where it draws.)"""
+        width = self.scrollable_content_region.width
+        if width == self._width:
+            return False
+        self._width = width
+        self._reshape()
+        return True
+
+    def on_resize(self, event: Resize) -> None:
+        if not self._sync_width():
+            self._relayout(self._anchor())
+        self._fill()
+
+    # -- reading ahead ---------------------------------------------------------------
+
+    def _fill(self) -> None:
+        """Read rows while the view is near an edge of the window that is not the room's."""
+        if self.source is None or self._width <= 0:
+            return
+        page = max(1, self.scrollable_content_region.height)
+        ahead = AHEAD_PAGES * page
+        for _ in range(50):
+            if round(self.scroll_y) < ahead and not self.window.no_older and self.window.rows:
+                if not self._read_older():
+                    break
+            elif (not self.window.at_latest and self.window.rows
+                  and round(self.scroll_y) + page > self.window.total - ahead):
+                if not self._read_newer():
+                    break
+            else:
+                break
+
+    def _read_older(self) -> bool:
+        assert self.source is not None
+        rows = self.source.older(self.window.rows[0].id, self._step_rows)
+        if rows is None:
+            return False
+        if not rows:
+            self.window.no_older = True
+            return False
+        anchor = self._anchor()
+        self.window.prepend(rows, [self._estimate(row) for row in rows])
+        self._relayout(anchor)
+        self._trim(keep_bottom=False)
+        return True
+
+    def _read_newer(self) -> bool:
+        assert self.source is not None
+        step = self._step_rows
+        rows = self.source.newer(self.window.rows[-1].id, step + 1)
+        if rows is None:
+            return False
+        anchor = self._anchor()
+        self.window.append(rows[:step], [self._estimate(row) for row in rows[:step]])
+        self.window.at_latest = len(rows) <= step
+        self._relayout(anchor)
+        self._trim(keep_bottom=True)
+        return bool(rows)
+
+    def _trim(self, keep_bottom: bool) -> None:
+        """Drop rows from the far end (the top if ``keep_bottom``) beyond the window's bound.
+
+        Only rows two screens or more from the view go: the one screen ahead that the
+        reads keep stays, so a read never makes room by dropping what the next one reads.
+        """
+        extra = len(self.window) - self.window_rows
+        if extra <= 0:
+            return
+        anchor = self._anchor()
+        y = round(self.scroll_y)
+        height = max(1, self.scrollable_content_region.height)
+        margin = 2 * AHEAD_PAGES * height
+        if keep_bottom:
+            index, _ = self.window.locate(max(0, y - margin))
+            count = min(extra, index)
+            self.window.drop_top(count)
+        else:
+            index, _ = self.window.locate(y + height + margin)
+            count = min(extra, max(0, len(self.window) - index - 1))
+            self.window.drop_bottom(count)
+        if count:
+            self._relayout(anchor)
+
+    # -- scrolling and paging --------------------------------------------------------
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        if self._adjusting:
+            return
+        # By where the view stands, not which way it moved: a layout that shortens the
+        # log (the "new text below" line) clamps the view up a line, still at the end.
+        if round(new) >= self._max_y():
+            if not self._following and self.window.at_latest:
+                self.post_message(self.EndReached())
+            self._following = True
+        elif round(new) < round(old):
+            self._following = False
+        self._adjusting = True
+        try:
+            self._relayout(self._anchor())
+        finally:
+            self._adjusting = False
+        self._fill()
+
+    def page(self, direction: int) -> None:
+        """One screen up (-1) or down (1) from wherever the view stands, at once."""
+        height = max(1, self.scrollable_content_region.height)
+        if direction < 0:
+            self._fill()
+        y = round(self.scroll_y) + direction * height
+        self._following = direction > 0 and y >= self._max_y() and self.window.at_latest
+        self._goto(y)
+        if self._following:
+            self.post_message(self.EndReached())
+        self._relayout(self._anchor())
+        self._fill()
+        self.refresh()
+
+    def action_page_up(self) -> None:
+        self.page(-1)
+
+    def action_page_down(self) -> None:
+        self.page(1)
+
+    def go_first(self) -> None:
+        """The room's first row, at the top."""
+        if self.window.no_older:
+            self._following = False
+            self._goto(0)
+            self._relayout(self._anchor())
+            self.refresh()
+            return
+        if self.source is None:
+            return
+        rows = self.source.first(PAGE_ROWS + 1)
+        if rows is None:
+            return
+        self.show(rows[:PAGE_ROWS], at_latest=len(rows) <= PAGE_ROWS, no_older=True, follow=False)
+
+    def go_to_end(self) -> None:
+        """The newest rows, followed again (read back in if paging dropped them)."""
+        if not self.window.at_latest and self.source is not None:
+            rows = self.source.latest(PAGE_ROWS)
+            if rows is None:
+                return
+            self.show(rows)
+        self._following = True
+        self._relayout(None)
+        self._goto(self._max_y())
+        self.post_message(self.EndReached())
+        self.refresh()
+
+    def action_first(self) -> None:
+        self.go_first()
+
+    def action_latest(self) -> None:
+        self.go_to_end()
+
+    def scroll_to_row(self, row_id: int, *, center: bool = False, top: bool = True) -> None:
+        index = self.window.index_of(row_id)
+        if index is None:
+            return
+        self._following = False
+        height = self.scrollable_content_region.height
+        self._goto(self.window.top(index))  # measured where it stands
+        self._relayout((row_id, 0))
+        start, rows = self.window.top(index), self.window.heights[index]
+        if center:
+            y = start - max(0, (height - rows) // 2)
+        elif top or rows >= height:
+            y = start
+        else:
+            y = start + rows - height
+        view = round(self.scroll_y)
+        if center or not (view <= start and start + rows <= view + height):
+            self._goto(y)
+        self._following = self.window.at_latest and round(self.scroll_y) >= self._max_y()
+        self._relayout(self._anchor())
+        self._fill()
+        self.refresh()
+
+    # -- the cursor and the row keys -------------------------------------------------
+
+    def on_focus(self, event: Focus) -> None:
+        self.refresh()
+
+    def on_blur(self, event: Blur) -> None:
+        self.refresh()
+
+    def on_click(self, event: Click) -> None:
+        """A click puts the cursor on the row under the pointer (the log takes the focus)."""
+        y = round(self.scroll_y) + event.y
+        if not self.window.rows or y >= self.window.total:
+            return
+        index, _ = self.window.locate(y)
+        self.cursor = self.window.rows[index].id
+        self.refresh_bindings()
+        self.refresh()
+
+    def focus_row(self, row_id: int | None = None) -> None:
+        """The cursor on ``row_id`` (the newest row if None), and the keys to the log."""
+        if row_id is None and self.window.rows:
+            row_id = self.window.rows[-1].id if self.window.at_latest else self._rows_in_view()[-1]
+        self.cursor = row_id
+        self.focus(scroll_visible=False)
+        self.refresh_bindings()
+        self.refresh()
+
+    def _rows_in_view(self) -> list[int]:
+        rng = self.window.rows_in(round(self.scroll_y), self.scrollable_content_region.height)
+        return [self.window.rows[i].id for i in rng] or [0]
+
+    def _step(self, step: int) -> None:
+        """↑/↓: the cursor to the previous or next row. A cursor out of view (the owner
+        paged away from it) steps from the edge of what is on screen, so ↑ moves the view
+        up one row, never back down to where the cursor was."""
+        if not self.window.rows:
+            return
+        shown = self._rows_in_view()
+        base = self.cursor if self.cursor in shown else (shown[0] if step < 0 else shown[-1])
+        index = self.window.index_of(base)
+        if index is None:
+            return
+        if index + step < 0 and not self.window.no_older and self.source is not None:
+            self._read_older()
+        elif index + step >= len(self.window) and not self.window.at_latest and self.source is not None:
+            self._read_newer()
+        index = self.window.index_of(base)
+        target = (index if index is not None else 0) + step
+        if 0 <= target < len(self.window):
+            self.cursor = self.window.rows[target].id
+            self.scroll_to_row(self.cursor, top=step < 0)
+        elif step > 0:
+            self.go_to_end()
+        self.refresh_bindings()
+        self.refresh()
+
+    def action_previous_row(self) -> None:
+        self._step(-1)
+
+    def action_next_row(self) -> None:
+        self._step(1)
+
+    def _cursor_row(self) -> Row | None:
+        return self.row(self.cursor) if self.cursor is not None else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        row = self._cursor_row()
+        if action == "toggle_fold":
+            return row is not None and row.turn_kind == SUMMARY
+        if action == "toggle_version":
+            return row is not None and not row.turn_kind and row.status == "superseded"
+        if action in ("copy", "copy_code", "view_row"):
+            return row is not None
+        if action == "toggle_thinking":
+            return row is not None and bool(self._thinking_of(row)[0].strip())
+        return True
+
+    def action_copy(self) -> None:
+        row = self._cursor_row()
+        if row is not None:
+            text = self._stream.text if self._stream is not None and self._stream.row_id == row.id else row.content
+            copy_row_text(self, text)
+
+    def cursor_row_text(self) -> RowText | None:
+        """The cursor row as its id and text, for the row keys (copy a code block, the pager)."""
+        from keeltui.panes.row_text import RowText
+
+        row = self._cursor_row()
+        if row is None:
+            return None
+        stream = self._stream
+        return RowText(row.id, stream.text if stream is not None and stream.row_id == row.id else row.content)
+
+    def action_copy_code(self) -> None:
+        from keeltui.panes.row_text import copy_code, focused_row
+
+        row = focused_row(self)
+        if row is None:
+            self.app.bell()
+        else:
+            copy_code(self.app, row)
+
+    def action_view_row(self) -> None:
+        from keeltui.panes.row_text import PagerWanted, focused_row
+
+        row = focused_row(self)
+        if row is None:
+            self.app.bell()
+        else:
+            self.post_message(PagerWanted(row))
+
+    def _thinking_of(self, row: Row) -> tuple[str, float | None, bool]:
+        """(text, seconds, still thinking) of the thinking drawn above a reply's answer."""
+        stream = self._stream
+        if stream is not None and stream.row_id == row.id and stream.buffer.thinking.text:
+            live = stream.buffer.thinking
+            return live.text, live.seconds(), not live.ended
+        if not has_thinking(row):
+            return "", None, False
+        return (*row_thinking(row), False)
+
+    def action_toggle_thinking(self) -> None:
+        """Unfold (or fold again) the cursor row's thinking."""
+        row = self._cursor_row()
+        if row is None:
+            return
+        self._thinking_open ^= {row.id}
+        index = self.window.index_of(row.id)
+        if index is None:
+            return
+        anchor = self._anchor()
+        if anchor is not None and anchor[0] == row.id:
+            anchor = (row.id, 0)
+        stream = self._stream
+        if stream is not None and stream.row_id == row.id:
+            stream.head_key = None
+            self.window.set_height(index, self._row_height(index))
+        else:
+            self.window.set_height(index, self._estimate(row), known=False)
+        self._relayout(anchor)
+        self.refresh()
+
+    def toggle_fold(self, row_id: int) -> None:
+        """Fold or unfold a summary or an earlier version."""
+        index = self.window.index_of(row_id)
+        if index is None:
+            return
+        self._toggled ^= {row_id}
+        anchor = self._anchor()
+        if anchor is not None and anchor[0] == row_id:
+            anchor = (row_id, 0)
+        self.window.set_height(index, self._estimate(self.window.rows[index]), known=False)
+        self._relayout(anchor)
+        self.refresh()
+
+    def action_toggle_fold(self) -> None:
+        if self.cursor is not None:
+            self.toggle_fold(self.cursor)
+
+    def action_toggle_version(self) -> None:
+        if self.cursor is not None:
+            self.toggle_fold(self.cursor)
+
+    def mark_match(self, row_id: int | None) -> None:
+        self.match = row_id
+        if row_id is not None:
+            self.scroll_to_row(row_id, center=True)
+        self.refresh()
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def _box_lines(self, row: Row) -> list[Strip]:
+        width = self._width
+        shape = self._shape(row)
+        key = (row.id, hash(_drawn_as(row)), width, self.app.theme, shape)
+        lines = self._cache.get(key)
+        if lines is None:
+            lines = row_lines(row, self._speaker(row), width, self.look(), shape, self.app.console)
+            self._cache[key] = lines
+            if len(self._cache) > CACHE_ROWS:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return lines
+
+    def _background(self, row: Row) -> Style:
+        if row.id == self.match:
+            return self._component("room-log--match")
+        cursor = row.id == self.cursor and self.has_focus
+        if row.turn_kind:
+            return self._component("room-log--system-cursor" if cursor else "room-log--system")
+        if cursor:
+            return self._component("room-log--cursor")
+        return Style()
+
+    def _row_line(self, index: int, line: int) -> Strip | None:
+        """Line ``line`` of row ``index``'s box (None: blank room, the gap or a stream's reserve)."""
+        if line <= 0:
+            return None
+        row = self.window.rows[index]
+        stream = self._stream
+        if stream is not None and row.id == stream.row_id:
+            return self._stream_line(row, stream, line - 1)
+        lines = self._box_lines(row)
+        return lines[line - 1] if line - 1 < len(lines) else None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if self._sync_width():
+            self._fill()
+        # What every line of this paint shares, read once (Textual computes each anew).
+        self._paint_styles = {}
+        self._base = self.rich_style
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        width = self._width
+        base = self._base
+        virtual_y = round(self.scroll_y) + y
+        if not self.window.rows:
+            if virtual_y == 1:
+                text = Strip([Segment("  " + EMPTY_ROOM, self._component("room-log--empty"))])
+                return text.extend_cell_length(width).crop(0, width).apply_style(base)
+            return Strip.blank(width, base)
+        if virtual_y >= self.window.total:
+            return Strip.blank(width, base)
+        index, line = self.window.locate(virtual_y)
+        box = self._row_line(index, line)
+        if box is None:
+            return Strip.blank(width, base)
+        row = self.window.rows[index]
+        inner = box.extend_cell_length(width - 2 * MARGIN).crop(0, width - 2 * MARGIN)
+        margin = Strip.blank(MARGIN)
+        return Strip.join([margin, inner.apply_style(self._background(row)), margin]).apply_style(base)
+
+    # -- streaming ---------------------------------------------------------------------
+
+    def _stream_line(self, row: Row, stream: _Stream, line: int) -> Strip | None:
+        head = stream.head or self._stream_head(row, stream)
+        if line < len(head):
+            return head[line]
+        body = stream.lines.settled, stream.lines.tail
+        line -= len(head)
+        if line < len(body[0]):
+            return box_line(row, self.look(), body[0][line])
+        line -= len(body[0])
+        if line < len(body[1]):
+            return box_line(row, self.look(), body[1][line])
+        return None  # the reserve below the text: empty room
+
+    def _stream_head(self, row: Row, stream: _Stream) -> list[Strip]:
+        """The header and the thinking above a streaming reply's text, rebuilt when the
+        thinking grew, its seconds ticked, it ended, or the owner (un)folded it."""
+        text, secs, live = self._thinking_of(row)
+        unfolded = row.id in self._thinking_open
+        key = (self._width, len(text), round(secs or 0) if live else secs, live, unfolded, self.app.theme)
+        if key != stream.head_key or not stream.head:
+            stream.head_key = key
+            cells = inner_width(row, self._width or 80)
+            parts = [speaker_header(self._speaker(row), "streaming")]
+            block = thinking_block(text, secs, live=live, unfolded=unfolded)
+            if block is not None:
+                parts.append(block)
+            look = self.look()
+            stream.head = [box_line(row, look, line) for part in parts
+                           for line in render_strips(self.app.console, part, cells, Style())]
+        return stream.head
+
+    def _stream_rows(self, stream: _Stream) -> int:
+        """The box's body rows: the text, and room below it to grow into."""
+        body = len(stream.lines.settled) + len(stream.lines.tail)
+        stream.reserved = reserved_rows(body, stream.reserved, max(1, self.scrollable_content_region.height))
+        return stream.reserved
+
+    def _stream_lines(self, row: Row) -> StreamLines:
+        cells = inner_width(row, self._width or 80)
+
+        def render(text: str) -> list[Strip]:
+            return render_strips(self.app.console, block_renderable(text), cells, Style())
+
+        return StreamLines(render, Strip.blank(cells))
+
+    @property
+    def streaming_row_id(self) -> int | None:
+        return self._stream.row_id if self._stream is not None else None
+
+    def begin_stream(self, row: Row, buffer: StreamBuffer) -> None:
+        """Draw the reply ``row`` from what the worker puts in ``buffer``."""
+        if self.window.index_of(row.id) is None:
+            if not self.window.at_latest:
+                return  # the owner paged far back: the reply is there when they come back
+            self.update_rows([row])
+        self._end_timer()
+        lines = self._stream_lines(row)
+        lines.update(row.content)
+        self._stream = stream = _Stream(row.id, row.content, buffer, lines)
+        index = self.window.index_of(row.id)
+        anchor = self._anchor()
+        if index is not None:
+            self.window.update(index, row)
+            self.window.set_height(index, self._row_height(index))
+        self._relayout(anchor)
+        stream.timer = self.set_interval(FLUSH_SECS, self._flush)
+        loop = asyncio.get_running_loop()
+        # The worker may append from another thread: the wake-up goes through the loop.
+        buffer.set_waker(lambda: loop.call_soon_threadsafe(self._wake))
+        self.call_after_refresh(self._wake)
+        self.refresh()
+
+    def _wake(self) -> None:
+        """A piece landed after a pause: draw it now rather than at the next tick."""
+        stream = self._stream
+        if stream is not None and stream.timer is not None and time.monotonic() - stream.drawn_at >= FLUSH_SECS:
+            self._flush()
+            stream.timer.reset()
+
+    def _flush(self) -> None:
+        stream = self._stream
+        if stream is None:
+            return
+        if stream.buffer.thinking.text and self._width > 0:
+            self._flush_thinking(stream)
+        piece = stream.buffer.drain()
+        if not piece:
+            return
+        stream.drawn_at = time.monotonic()
+        before = stream.lines.settled_count, list(stream.lines.tail)
+        stream.text += piece
+        stream.lines.update(stream.text)
+        self.post_message(self.Grew())
+        index = self.window.index_of(stream.row_id)
+        if index is None or self._width <= 0:
+            return
+        old_height = self.window.heights[index]
+        height = self._row_height(index)
+        if height != old_height:
+            anchor = self._anchor()
+            self.window.set_height(index, height)
+            self._relayout(anchor)
+            self.refresh()
+            return
+        self._refresh_changed(index, stream, before)
+
+    def _refresh_changed(self, index: int, stream: _Stream, before: tuple[int, list[Strip]]) -> None:
+        """Refresh only the lines of the body that changed (the new words' lines)."""
+        settled_before, tail_before = before
+        old = tail_before
+        first_line = self.window.top(index) + 1 + len(stream.head)  # the gap, the header and the thinking
+        start = min(settled_before, stream.lines.settled_count)
+        new_lines = stream.lines.settled[start:] + stream.lines.tail
+        old_lines = stream.lines.settled[start:settled_before] + old
+        for offset in range(max(len(new_lines), len(old_lines))):
+            if offset < len(new_lines) and offset < len(old_lines) and (
+                    new_lines[offset] is old_lines[offset] or new_lines[offset] == old_lines[offset]):
+                continue
+            self.refresh_lines(first_line + start + offset)
+
+    def _flush_thinking(self, stream: _Stream) -> None:
+        """The live thinking block: redrawn as it grows and its seconds tick."""
+        index = self.window.index_of(stream.row_id)
+        if index is None:
+            return
+        row = self.window.rows[index]
+        key, rows = stream.head_key, len(stream.head)
+        head = self._stream_head(row, stream)
+        if stream.head_key == key:
+            return
+        self.post_message(self.Grew())
+        if len(head) != rows:
+            anchor = self._anchor()
+            self.window.set_height(index, self._row_height(index))
+            self._relayout(anchor)
+            self.refresh()
+            return
+        top = self.window.top(index) + 1
+        for line in range(len(head)):
+            self.refresh_lines(top + line)
+
+    def _end_timer(self) -> None:
+        stream = self._stream
+        if stream is not None:
+            if stream.timer is not None:
+                stream.timer.stop()
+            stream.buffer.set_waker(None)
+
+    def end_stream(self, row: Row) -> None:
+        """The reply ended: drawn from the stored row from now on."""
+        stream = self._stream
+        self._end_timer()
+        self._stream = None
+        if stream is not None:
+            stream.buffer.drain()
+        index = self.window.index_of(row.id)
+        if index is None:
+            self.update_rows([row])
+            return
+        anchor = self._anchor()
+        self.window.update(index, row, self._estimate(row))
+        self._relayout(anchor)
+        self.refresh()
+
+    def stream_text(self) -> str | None:
+        return self._stream.text if self._stream is not None else None
+
+
+def _drawn_as(row: Row) -> tuple:
+    """What a row is drawn from: a change in any of it redraws the row."""
+    return (row.content, row.status, row.turn_kind, repr(row.parts), *row_thinking(row))
+
+
+__all__ = ["RoomLog", "PAGE_ROWS", "EMPTY_ROOM"]

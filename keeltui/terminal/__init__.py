@@ -1,0 +1,1 @@
+"""What keeltui sends to the terminal beyond Textual's public API (one seam module)."""

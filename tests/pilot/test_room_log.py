@@ -1,0 +1,92 @@
+"""The room log redraws a row whose look changed (issue 19): its text edited in the store, its
+fold, a streamed reply's new words, a theme change; and its cursor row is drawn apart."""
+
+from __future__ import annotations
+
+from keeltui.chief.streaming import StreamBuffer
+from keeltui.messages import ChiefReplyStarted
+from keeltui.store import Store
+from tests.support.pilot import screen_text, wait_for
+from tests.support.room_view import row_region
+
+SIZE = (90, 24)
+
+
+def cells(app, row_id: int) -> list[list[tuple[str, object]]]:
+    """What the screen shows of row ``row_id``'s box: each cell's character and style."""
+    region = row_region(app, row_id)
+    lines = app.screen._compositor.render_strips()[region.y:region.bottom]
+    return [[(ch, seg.style) for seg in strip.crop(region.x, region.right) for ch in seg.text] for strip in lines]
+
+
+async def test_a_row_edited_in_the_store_is_redrawn(make_app, tmp_path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        room = app.store.chief_id()
+        row_id = app.store.add_message(room, "assistant", "The ferry leaves at nine.")
+        app.refresh_room()  # what the store watcher does (a write on the app's own connection)
+        await wait_for(pilot, lambda: "The ferry leaves at nine." in screen_text(app), what="the row")
+        other = Store(tmp_path / "k.db")  # another process rewrites it (as a settling reply does)
+        other.update_message(row_id, content="The ferry leaves at ten, from pier two.\n\nBring a coat.")
+        app.room.redraw_rows([app.store.message(row_id)])  # as the app does for an edited turn
+        await wait_for(pilot, lambda: "Bring a coat." in screen_text(app), what="the edited row")
+        assert "nine" not in screen_text(app)
+        other.close()
+
+
+async def test_a_theme_change_restyles_the_rows(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        row_id = app.store.add_message(app.store.chief_id(), "user", "Colours, please.")
+        app.refresh_room()
+        await wait_for(pilot, lambda: "Colours, please." in screen_text(app), what="the row")
+        bar_before = cells(app, row_id)[0][0]
+        assert bar_before[0] == "█"
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        await wait_for(pilot, lambda: cells(app, row_id)[0][0][1].color != bar_before[1].color,
+                       what="the bar in the new theme's colour")
+
+
+async def test_the_cursor_row_is_drawn_apart_and_moves_with_the_arrow_keys(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        room = app.store.chief_id()
+        first = app.store.add_message(room, "user", "First question.")
+        second = app.store.add_message(room, "assistant", "First answer.")
+        app.refresh_room()
+        await wait_for(pilot, lambda: "First answer." in screen_text(app), what="the rows")
+        plain = cells(app, second)[1][3][1].bgcolor
+        await pilot.press("escape")  # the keys to the log: the cursor on the newest row
+        await wait_for(pilot, lambda: cells(app, second)[1][3][1].bgcolor != plain, what="the cursor row highlighted")
+        await pilot.press("up")
+        await wait_for(pilot, lambda: cells(app, first)[1][3][1].bgcolor != plain
+                       and cells(app, second)[1][3][1].bgcolor == plain, what="the cursor moved up")
+
+
+async def test_a_streamed_reply_draws_its_new_words(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        room = app.store.chief_id()
+        user_id = app.store.add_message(room, "user", "Count for me.")
+        reply_id = app.store.add_message(room, "assistant", "", status="streaming", reply_to=user_id)
+        buffer = StreamBuffer()
+        app.post_message(ChiefReplyStarted(app.store.message(reply_id), buffer))
+        for word in ("one ", "two ", "three"):
+            buffer.append(word)
+            await wait_for(pilot, lambda: word.strip() in screen_text(app), what=f"the word {word!r}")
+        assert "one two three" in screen_text(app)
+
+
+async def test_a_click_puts_the_cursor_on_the_row_under_the_pointer(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        room = app.store.chief_id()
+        first = app.store.add_message(room, "user", "Clicked question.")
+        app.store.add_message(room, "assistant", "Some answer.")
+        app.refresh_room()
+        await wait_for(pilot, lambda: "Some answer." in screen_text(app), what="the rows")
+        log = app.room.log_view
+        region = row_region(app, first)
+        await pilot.click(log, offset=(5, region.y - log.region.y + 1))
+        await wait_for(pilot, lambda: app.focused is log and log.cursor == first, what="the cursor on the clicked row")
+        assert "c Copy" in screen_text(app).rstrip().splitlines()[-1]

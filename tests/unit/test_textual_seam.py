@@ -1,0 +1,54 @@
+"""The one place keeltui leans on Textual's and Rich's private names (keeltui/terminal/textual_seam.py):
+this fails on the pinned versions as soon as one of them changes shape, before the room does."""
+
+from __future__ import annotations
+
+import inspect
+
+from rich.console import Console
+from rich.style import Style
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
+
+from keeltui.terminal import textual_seam
+
+
+def _params(function) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+def test_the_compositor_updates_keep_the_shape_the_seam_subclasses():
+    assert _params(ChopsUpdate.__init__) == ["self", "chops", "spans", "chop_ends"]
+    assert _params(LayoutUpdate.__init__) == ["self", "strips", "region"]
+    assert _params(ChopsUpdate.render_segments) == ["self", "console"]
+    assert _params(LayoutUpdate.render_segments) == ["self", "console"]
+    assert _params(Compositor.render_partial_update) == ["self"]
+    assert _params(Compositor.render_full_update) == ["self", "simplify"]
+    assert _params(Compositor.__init__) == ["self"]
+    update = ChopsUpdate([{0: None}], [(0, 0, 1)], [[1]])
+    assert (update.chops, update.spans, update.chop_ends) == ([{0: None}], [(0, 0, 1)], [[1]])
+
+
+def test_rich_keeps_the_private_style_fields_the_seam_reads():
+    style = Style.parse("bold #ff0000 on #00ff00 link https://example.com")
+    for name in ("_color", "_bgcolor", "_attributes", "_set_attributes", "_link", "_ansi"):
+        assert hasattr(style, name), name
+    assert style._color == style.color and style._bgcolor == style.bgcolor and style._link == style.link
+    assert style._attributes & style._set_attributes & 1  # bold is bit 0
+    assert hasattr(Console(), "_color_system")
+
+
+def test_textual_keeps_the_styles_cache_the_seam_empties():
+    from textual._styles_cache import StylesCache
+
+    assert callable(getattr(StylesCache.get_inner_outer, "cache_clear", None))
+    textual_seam.release_render_caches()
+
+
+def test_the_seam_is_the_only_module_that_imports_private_textual_modules_or_reads_ansi_codes():
+    import pathlib
+    import re
+
+    root = pathlib.Path(textual_seam.__file__).parents[1]
+    private = re.compile(r"from textual\._|import textual\._|\._ansi\b|\._color_system\b")
+    users = sorted(str(path.relative_to(root)) for path in root.rglob("*.py") if private.search(path.read_text()))
+    assert users == ["terminal/textual_seam.py"], users
