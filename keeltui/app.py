@@ -101,7 +101,7 @@ class KeelApp(App):
         bind("switch_pane", "switch_pane", "Chief/Tutor", priority=True),
         bind("leave_composer", "leave_composer", "Leave input"),
         # F-keys work while typing (priority: the TextArea has its own F6/F7); the
-        # single letters z/f/F/i live on the room's row list (panes/row_keys.py).
+        # single letters z/f/F/i live on the room's log (panes/row_keys.py).
         bind("snooze", "snooze", "Snooze 1h", priority=True),
         bind("focus", "start_focus", "Focus", priority=True),
         bind("stop_focus", "stop_focus", "Stop focus", priority=True, show=False),
