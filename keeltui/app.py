@@ -1085,7 +1085,7 @@ class KeelApp(App):
 
 
 def run_app(config: Config, store: Store) -> int:
-    from keeltui.keyinput import install as install_alt_enter
+    from keeltui.terminal.keyinput import install as install_alt_enter
 
     install_alt_enter()  # Alt+Enter from tmux/SSH (ESC CR) is a new line, never a send
     from keeltui.logfile import install_log_file, log_path

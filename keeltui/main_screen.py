@@ -19,7 +19,7 @@ from keeltui.chief_view import ChiefRoom
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.chief.row_source import RowSource
 from keeltui.panes.pane_tabs import PaneTabs
-from keeltui.terminal.textual_seam import SpanCompositor
+from keeltui.terminal.textual_seam import paint_changed_cells_only
 from keeltui.panes.status_line import StatusLine
 
 
@@ -29,7 +29,7 @@ class MainScreen(Screen):
         first_rows: Sequence[Row] = (), source: RowSource | None = None, id: str | None = None,
     ) -> None:
         super().__init__(id=id)
-        self._compositor: SpanCompositor = SpanCompositor()  # only the cells that changed are painted
+        paint_changed_cells_only(self)  # only the cells that changed are painted
         self._owner = owner
         self._companion = companion
         self._window_rows = window_rows

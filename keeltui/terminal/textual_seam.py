@@ -259,3 +259,9 @@ def release_render_caches() -> None:
     clear = getattr(StylesCache.get_inner_outer, "cache_clear", None)
     if clear is not None:
         clear()
+
+
+def paint_changed_cells_only(screen) -> None:
+    """Give ``screen`` the compositor that sends only the cells that changed (a Screen's
+    compositor is a private attribute, set once, before its first frame)."""
+    screen._compositor = SpanCompositor()

@@ -1,6 +1,6 @@
 """Alt+Enter's spellings become one unambiguous sequence before Textual parses them."""
 
-from keeltui.keyinput import ALT_ENTER, AltEnterRewriter
+from keeltui.terminal.keyinput import ALT_ENTER, AltEnterRewriter
 
 
 def test_esc_cr_and_its_burst_become_alt_enter():

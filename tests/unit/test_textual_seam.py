@@ -52,3 +52,21 @@ def test_the_seam_is_the_only_module_that_imports_private_textual_modules_or_rea
     private = re.compile(r"from textual\._|import textual\._|\._ansi\b|\._color_system\b")
     users = sorted(str(path.relative_to(root)) for path in root.rglob("*.py") if private.search(path.read_text()))
     assert users == ["terminal/textual_seam.py"], users
+
+
+def test_a_screen_keeps_the_compositor_attribute_the_seam_replaces():
+    from textual.screen import Screen
+
+    screen = Screen()
+    assert isinstance(screen._compositor, Compositor)  # the attribute the seam sets
+    textual_seam.paint_changed_cells_only(screen)
+    assert isinstance(screen._compositor, textual_seam.SpanCompositor)
+
+
+def test_textual_keeps_the_key_parser_the_alt_enter_seam_wraps():
+    # keeltui/terminal/keyinput.py swaps the Linux driver's XTermParser for a subclass.
+    from textual.drivers import linux_driver
+
+    parser = linux_driver.XTermParser
+    assert _params(parser.feed) == ["self", "data"]
+    assert _params(parser.tick) == ["self"]
