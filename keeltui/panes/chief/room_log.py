@@ -29,7 +29,7 @@ from textual.timer import Timer
 
 from keeltui.chief.context import Row
 from keeltui.chief.room_window import RoomWindow
-from keeltui.chief.streaming import StreamBuffer, reserved_rows
+from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY
 from keeltui.panes.bindings import bind
@@ -64,7 +64,6 @@ class _Stream:
         self.text = text
         self.buffer = buffer
         self.lines = lines
-        self.reserved = 0
         self.timer: Timer | None = None
         self.drawn_at = 0.0
         self.head: list[Strip] = []
@@ -740,7 +739,7 @@ class RoomLog(ScrollView, can_focus=True):
         line -= len(body[0])
         if line < len(body[1]):
             return box_line(row, self.look(), body[1][line])
-        return None  # the reserve below the text: empty room
+        return None
 
     def _stream_head(self, row: Row, stream: _Stream) -> list[Strip]:
         """The header and the thinking above a streaming reply's text, rebuilt when the
@@ -761,10 +760,10 @@ class RoomLog(ScrollView, can_focus=True):
         return stream.head
 
     def _stream_rows(self, stream: _Stream) -> int:
-        """The box's body rows: the text, and room below it to grow into."""
-        body = len(stream.lines.settled) + len(stream.lines.tail)
-        stream.reserved = reserved_rows(body, stream.reserved, max(1, self.scrollable_content_region.height))
-        return stream.reserved
+        """The box's body rows: exactly its text. No rows are held to grow into: when a
+        short reply ended they went, and every line above moved down under the reader.
+        One line before the first words: they land in it, and the room stays put."""
+        return max(1, len(stream.lines.settled) + len(stream.lines.tail))
 
     def _stream_lines(self, row: Row) -> StreamLines:
         cells = inner_width(row, self._width or 80)
@@ -828,12 +827,23 @@ class RoomLog(ScrollView, can_focus=True):
         old_height = self.window.heights[index]
         height = self._row_height(index)
         if height != old_height:
-            anchor = self._anchor()
-            self.window.set_height(index, height)
-            self._relayout(anchor)
+            self._grow(index, height, stream, before)
+            return
+        self._refresh_changed(index, stream, before)
+
+    def _grow(self, index: int, height: int, stream: _Stream, before: tuple[int, list[Strip]]) -> None:
+        """The streaming box took more lines. If the view did not scroll (the room still
+        fits, or the owner reads above), only the new text and what lies below it change."""
+        anchor = self._anchor()
+        y = round(self.scroll_y)
+        self.window.set_height(index, height)
+        self._relayout(anchor)
+        if round(self.scroll_y) != y:
             self.refresh()
             return
         self._refresh_changed(index, stream, before)
+        below = self.window.top(index) + height - 1
+        self.refresh_lines(below, max(1, self.window.total - below))
 
     def _refresh_changed(self, index: int, stream: _Stream, before: tuple[int, list[Strip]]) -> None:
         """Refresh only the lines of the body that changed (the new words' lines)."""
