@@ -34,11 +34,11 @@ from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY
 from keeltui.panes.bindings import bind
 from keeltui.panes.chief.row_render import (
-    MARGIN, RowLook, RowShape, StreamLines, box_line, estimate_height, folds, has_thinking, inner_width,
+    MARGIN, RowLook, RowShape, StreamLines, block_strips, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
     render_strips, row_lines, row_thinking,
 )
 from keeltui.panes.chief.row_source import RowSource
-from keeltui.panes.message import block_renderable, copy_row_text, speaker_header
+from keeltui.panes.message import copy_row_text, speaker_header
 from keeltui.panes.row_keys import ROW_KEY_BINDINGS
 
 if TYPE_CHECKING:
@@ -174,6 +174,8 @@ class RoomLog(ScrollView, can_focus=True):
                 user_bar=Style(color=self.get_component_rich_style("room-log--user").color),
                 assistant_bar=Style(color=self.get_component_rich_style("room-log--assistant").color),
                 system_text=Style(color=self.get_component_rich_style("room-log--system").color),
+                markdown=markdown_look(self.app.get_css_variables(), self.app.current_theme.dark),
+                dark=self.app.current_theme.dark,
             )
         return self._look[1]
 
@@ -769,7 +771,7 @@ class RoomLog(ScrollView, can_focus=True):
         cells = inner_width(row, self._width or 80)
 
         def render(text: str) -> list[Strip]:
-            return render_strips(self.app.console, block_renderable(text), cells, Style())
+            return block_strips(self.app.console, text, cells, self.look())
 
         return StreamLines(render, Strip.blank(cells))
 

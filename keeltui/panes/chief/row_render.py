@@ -15,13 +15,16 @@ the :class:`RowLook`, returning Rich renderables or strips.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from contextlib import nullcontext
 from math import ceil
-from typing import Callable
+from typing import Callable, Mapping
 
 from rich.console import Console, RenderableType
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from rich.theme import Theme
+from textual.color import Color
 from textual.strip import Strip
 
 from keeltui.chief.context import Row
@@ -30,6 +33,7 @@ from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY, badge
 from keeltui.panes.message import block_renderable, speaker_header
 from keeltui.panes.versions import folded_line
+from keeltui.reply_markdown import markdown_theme, trim_blank
 from keeltui.textsafe import clean_text, looks_like_markdown
 
 BAR = "█"
@@ -46,6 +50,9 @@ class RowLook:
     assistant_bar: Style
     system_text: Style
     badge: Style = Style(bold=True, color="#0e4f4f", bgcolor="#7fe0d6")
+    markdown: Theme | None = None
+    """A reply's Markdown styles in the app's theme (reply_markdown.markdown_theme)."""
+    dark: bool = True
 
 
 DEFAULT_LOOK = RowLook(text=Style(), user_bar=Style(color="blue"), assistant_bar=Style(color="green"),
@@ -172,12 +179,58 @@ def box_line(row: Row, look: RowLook, inner: Strip) -> Strip:
     return Strip.join([Strip([Segment(BAR, bar), Segment(" ")], 2), inner, Strip([Segment(" ")], 1)])
 
 
+def themed(console: Console, look: RowLook):
+    """The console drawing with the reply's Markdown styles of the app's theme."""
+    return console.use_theme(look.markdown) if look.markdown is not None else nullcontext()
+
+
+def block_strips(console: Console, block: str, width: int, look: RowLook) -> list[Strip]:
+    """One block of a reply's body, without the blank lines Rich leaves around it."""
+    options = console.options.update(width=width, highlight=False, height=None)
+    with themed(console, look):
+        lines = console.render_lines(block_renderable(block, look.dark), options, style=look.text, pad=True)
+    return [Strip(line, width) for line in trim_blank(lines)]
+
+
+def body_strips(console: Console, text: str, width: int, look: RowLook) -> list[Strip]:
+    """A reply's body as one document: its blocks one blank line apart (as while it streamed)."""
+    out: list[Strip] = []
+    for block in body_blocks(text):
+        lines = block_strips(console, block, width, look)
+        if out and lines:
+            out.append(Strip.blank(width))
+        out.extend(lines)
+    return out
+
+
 def row_lines(row: Row, speaker: str, width: int, look: RowLook, shape: RowShape, console: Console) -> list[Strip]:
     """The row's box lines (no gap line, no background), ``width - 2 * MARGIN`` cells each."""
     cells = inner_width(row, width)
     style = look.system_text if is_system(row) else look.text
-    inner = [line for part in row_renderables(row, speaker, look, shape) for line in render_strips(console, part, cells, style)]
+    with themed(console, look):
+        if not is_system(row) and not shape.folded and not shape.plain and clean_text(row.content).strip():
+            head = [line for part in turn_head(row, speaker, shape) for line in render_strips(console, part, cells, style)]
+            inner = head + body_strips(console, row.content, cells, look)
+        else:
+            inner = [line for part in row_renderables(row, speaker, look, shape)
+                     for line in render_strips(console, part, cells, style)]
     return [box_line(row, look, line) for line in inner]
+
+
+def markdown_look(variables: Mapping[str, str], dark: bool) -> Theme:
+    """The Markdown styles from the app's theme variables (``App.get_css_variables()``):
+    colours with an alpha are laid over the background, as the screen shows them."""
+    background = Color.parse(variables.get("background", "#000000"))
+
+    def colour(*names: str) -> str:
+        name = next((n for n in names if n in variables and not variables[n].startswith("auto")), "foreground")
+        return (background + Color.parse(variables.get(name, "#808080"))).hex
+
+    return markdown_theme({
+        "foreground": colour("foreground"), "muted": colour("foreground-muted"),
+        "primary": colour("text-primary", "primary"), "secondary": colour("text-secondary", "secondary"),
+        "accent": colour("text-accent", "accent"), "code-background": colour("panel", "surface"),
+    }, dark)
 
 
 FENCE_PIECE = 40
