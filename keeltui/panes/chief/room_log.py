@@ -32,6 +32,7 @@ from keeltui.chief.room_window import RoomWindow
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY
+from keeltui.chief.welcome import welcome_lines
 from keeltui.panes.bindings import bind
 from keeltui.panes.chief.row_render import (
     MARGIN, RowLook, RowShape, StreamLines, block_strips, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
@@ -53,7 +54,6 @@ CACHE_ROWS = 400
 """Rendered rows kept (least recently drawn dropped first)."""
 FLUSH_SECS = 0.1
 """Ten redraws a second while a reply streams: smooth to the eye, light on an SSH link."""
-EMPTY_ROOM = "The room is empty. Say something below."
 
 
 class _Stream:
@@ -76,7 +76,7 @@ class RoomLog(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES = {
         "room-log--user", "room-log--assistant", "room-log--system", "room-log--system-cursor",
-        "room-log--cursor", "room-log--match", "room-log--empty",
+        "room-log--cursor", "room-log--match", "room-log--empty", "room-log--welcome-title",
     }
 
     DEFAULT_CSS = """
@@ -88,6 +88,7 @@ class RoomLog(ScrollView, can_focus=True):
     RoomLog > .room-log--cursor { background: $boost; }
     RoomLog > .room-log--match { background: $warning 25%; }
     RoomLog > .room-log--empty { color: $text-muted; }
+    RoomLog > .room-log--welcome-title { color: $text-primary; text-style: bold; }
     """
 
     BINDINGS = [
@@ -285,13 +286,13 @@ class RoomLog(ScrollView, can_focus=True):
         return 1 + len(self._box_lines(row))
 
     def _set_virtual_size(self) -> None:
-        total = self.window.total if self.window.rows else 2
+        total = self.window.total if self.window.rows else 1 + len(welcome_lines())
         size = Size(self._width, total)
         if self.virtual_size != size:
             self.virtual_size = size
 
     def _max_y(self) -> int:
-        total = self.window.total if self.window.rows else 2
+        total = self.window.total if self.window.rows else 1 + len(welcome_lines())
         return max(0, total - self.scrollable_content_region.height)
 
     def _goto(self, y: int) -> None:
@@ -713,10 +714,7 @@ class RoomLog(ScrollView, can_focus=True):
         base = self._base
         virtual_y = round(self.scroll_y) + y
         if not self.window.rows:
-            if virtual_y == 1:
-                text = Strip([Segment("  " + EMPTY_ROOM, self._component("room-log--empty"))])
-                return text.extend_cell_length(width).crop(0, width).apply_style(base)
-            return Strip.blank(width, base)
+            return self._welcome_line(virtual_y).extend_cell_length(width).crop(0, width).apply_style(base)
         if virtual_y >= self.window.total:
             return Strip.blank(width, base)
         index, line = self.window.locate(virtual_y)
@@ -727,6 +725,15 @@ class RoomLog(ScrollView, can_focus=True):
         inner = box.extend_cell_length(width - 2 * MARGIN).crop(0, width - 2 * MARGIN)
         margin = Strip.blank(MARGIN)
         return Strip.join([margin, inner.apply_style(self._background(row)), margin]).apply_style(base)
+
+    def _welcome_line(self, y: int) -> Strip:
+        """Line ``y`` of the welcome an empty room shows (chief/welcome.py), below one blank line."""
+        lines = welcome_lines()
+        if not 1 <= y <= len(lines):
+            return Strip.blank(0)
+        text, title = lines[y - 1]
+        style = self._component("room-log--welcome-title" if title else "room-log--empty")
+        return Strip([Segment("  " + text, style)])
 
     # -- streaming ---------------------------------------------------------------------
 
@@ -914,4 +921,4 @@ def _drawn_as(row: Row) -> tuple:
     return (row.content, row.status, row.turn_kind, repr(row.parts), *row_thinking(row))
 
 
-__all__ = ["RoomLog", "PAGE_ROWS", "EMPTY_ROOM"]
+__all__ = ["RoomLog", "PAGE_ROWS"]
