@@ -34,3 +34,35 @@ async def test_a_reply_reads_as_one_markdown_document(make_app, loopback):
         start = lines.index("Steps:")
         assert lines[start:start + 9] == ["Steps:", "", "1. boil water", "2. add tea", "", "mind the steam", "",
                                           "python", "print('tea')"], "\n".join(lines)
+
+
+def _at(text: str) -> float:
+    from datetime import datetime
+
+    return datetime.strptime(text, "%Y-%m-%d %H:%M").timestamp()
+
+
+async def test_rows_show_their_time_days_are_separated_and_a_report_its_source(make_app, tmp_path):
+    from keeltui.store import Store
+
+    store = Store(tmp_path / "k.db")
+    room = store.chief_id()
+    store.add_report("cron:backup", "nightly ok")
+    with store.transaction() as conn:
+        conn.executemany("UPDATE messages SET created_at = ? WHERE id = ?", [(_at("2026-11-30 09:05"), 1)])
+        conn.executemany(
+            "INSERT INTO messages (conversation_id, role, content, status, created_at) VALUES (?, ?, ?, 'complete', ?)",
+            [(room, "user", "late question", _at("2026-12-01 23:50")), (room, "assistant", "morning answer", _at("2026-12-02 08:15"))])
+    store.close()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.room.log_view
+        log.clock = lambda: _at("2026-12-02 12:00")
+        log.refresh()
+        await wait_for(pilot, lambda: "morning answer" in screen_text(app) and "Today" in screen_text(app), what="the room")
+        lines = screen_text(app).splitlines()
+        shown = [line.strip() for line in lines]
+        order = [next(i for i, line in enumerate(shown) if needle in line)
+                 for needle in ("Mon 30 Nov", "cron:backup  09:05", "Yesterday", "23:50", "late question",
+                                "Today", "08:15", "morning answer")]
+        assert order == sorted(order), "\n".join(lines)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -32,11 +32,12 @@ from keeltui.chief.room_window import RoomWindow
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY
+from keeltui.chief.row_time import day_label, starts_day
 from keeltui.chief.welcome import welcome_lines
 from keeltui.panes.bindings import bind
 from keeltui.panes.chief.row_render import (
     MARGIN, RowLook, RowShape, StreamLines, block_strips, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
-    render_strips, row_lines, row_thinking,
+    render_strips, row_lines, row_thinking, with_clock,
 )
 from keeltui.panes.chief.row_source import RowSource
 from keeltui.panes.message import copy_row_text, speaker_header
@@ -109,10 +110,12 @@ class RoomLog(ScrollView, can_focus=True):
 
     def __init__(self, owner_name: str, companion_name: str, *, source: RowSource | None = None,
                  window_rows: int = 120, first_rows: Sequence[Row] = (), plain_first: bool = False,
-                 id: str | None = None) -> None:
+                 id: str | None = None, clock: Callable[[], float] = time.time) -> None:
         """``first_rows``: the newest rows (oldest first), drawn in the first frame;
-        ``plain_first``: their text as written until Markdown is loaded after it."""
+        ``plain_first``: their text as written until Markdown is loaded after it;
+        ``clock``: now, for the day separators' "Today" (a test sets it)."""
         super().__init__(id=id)
+        self.clock = clock
         self.owner_name = owner_name
         self.companion_name = companion_name
         self.source = source
@@ -693,7 +696,7 @@ class RoomLog(ScrollView, can_focus=True):
     def _row_line(self, index: int, line: int) -> Strip | None:
         """Line ``line`` of row ``index``'s box (None: blank room, the gap or a stream's reserve)."""
         if line <= 0:
-            return None
+            return self._day_line(index)
         row = self.window.rows[index]
         stream = self._stream
         if stream is not None and row.id == stream.row_id:
@@ -724,7 +727,21 @@ class RoomLog(ScrollView, can_focus=True):
         row = self.window.rows[index]
         inner = box.extend_cell_length(width - 2 * MARGIN).crop(0, width - 2 * MARGIN)
         margin = Strip.blank(MARGIN)
+        if line <= 0:  # the gap above the row (a day's name): not part of its box
+            return Strip.join([margin, inner, margin]).apply_style(base)
         return Strip.join([margin, inner.apply_style(self._background(row)), margin]).apply_style(base)
+
+    def _day_line(self, index: int) -> Strip | None:
+        """The gap above the first row of a day holds the day's name ("Today", "Mon 30 Nov"):
+        drawn in a line every row has anyway, so a separator never changes a height."""
+        row = self.window.rows[index]
+        if index == 0 and not self.window.no_older:
+            return None  # the row before it is not read yet
+        previous = getattr(self.window.rows[index - 1], "created_at", None) if index else None
+        when = getattr(row, "created_at", 0.0) or 0.0
+        if not starts_day(previous, when):
+            return None
+        return Strip([Segment(f"─── {day_label(when, self.clock())} ", self._component("room-log--empty"))])
 
     def _welcome_line(self, y: int) -> Strip:
         """Line ``y`` of the welcome an empty room shows (chief/welcome.py), below one blank line."""
@@ -759,7 +776,7 @@ class RoomLog(ScrollView, can_focus=True):
         if key != stream.head_key or not stream.head:
             stream.head_key = key
             cells = inner_width(row, self._width or 80)
-            parts = [speaker_header(self._speaker(row), "streaming")]
+            parts = [with_clock(speaker_header(self._speaker(row), "streaming"), row)]
             block = thinking_block(text, secs, live=live, unfolded=unfolded)
             if block is not None:
                 parts.append(block)

@@ -28,6 +28,7 @@ from textual.color import Color
 from textual.strip import Strip
 
 from keeltui.chief.context import Row
+from keeltui.chief.row_time import clock, report_source
 from keeltui.chief.streaming import body_blocks, split_settled
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY, badge
@@ -124,10 +125,18 @@ def render_strips(console: Console, renderable: RenderableType, width: int, styl
 def turn_head(row: Row, speaker: str, shape: RowShape) -> list[RenderableType]:
     """The header (a failed reply's words may take several lines) and the thinking, folded
     unless the owner unfolded it (``t``)."""
-    header = speaker_header(speaker, row.status, row.parts)
+    header = with_clock(speaker_header(speaker, row.status, row.parts), row)
     thinking, secs = row_thinking(row)
     block = thinking_block(thinking, secs, live=False, unfolded=shape.thinking_unfolded)
     return [header] if block is None else [header, block]
+
+
+def with_clock(header: Text, row: Row) -> Text:
+    """The header with the row's time, dim (a row without a time: as it is)."""
+    when = clock(getattr(row, "created_at", 0.0) or 0.0)
+    if when:
+        header.append(f"  {when}", style="dim")
+    return header
 
 
 def turn_renderables(row: Row, speaker: str, shape: RowShape) -> list[RenderableType]:
@@ -149,6 +158,10 @@ def turn_renderables(row: Row, speaker: str, shape: RowShape) -> list[Renderable
 
 def system_renderable(row: Row, look: RowLook, shape: RowShape) -> RenderableType:
     label = Text(f" {badge(row.turn_kind)} ", style=look.badge)
+    source = report_source(row.turn_kind, getattr(row, "source", None))
+    when = clock(getattr(row, "created_at", 0.0) or 0.0)
+    if source or when:
+        label.append_text(Text(" " + "  ".join(part for part in (source, when) if part), style="dim"))
     body = clean_text(row.content)
     foldable = row.turn_kind == SUMMARY
     if foldable and shape.folded:
