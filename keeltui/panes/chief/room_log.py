@@ -694,7 +694,7 @@ class RoomLog(ScrollView, can_focus=True):
         return Style()
 
     def _row_line(self, index: int, line: int) -> Strip | None:
-        """Line ``line`` of row ``index``'s box (None: blank room, the gap or a stream's reserve)."""
+        """Line ``line`` of row ``index``'s box (None: blank room, or the gap of a row that starts no day)."""
         if line <= 0:
             return self._day_line(index)
         row = self.window.rows[index]
