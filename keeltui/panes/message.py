@@ -42,7 +42,8 @@ def block_renderable(block: str, dark: bool = True):
     body = clean_text(block)
     if not looks_like_markdown(body):
         return Text(body)
-    from keeltui.reply_markdown import ReplyMarkdown, code_theme
+    from keeltui.markdown_look import code_theme
+    from keeltui.reply_markdown import ReplyMarkdown
 
     # Links show their target and are http(s) only; lists keep "1.", code its language.
     return safe_markdown(body, ReplyMarkdown, code_theme(dark))

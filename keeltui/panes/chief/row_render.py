@@ -34,7 +34,7 @@ from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY, badge
 from keeltui.panes.message import block_renderable, speaker_header
 from keeltui.panes.versions import folded_line
-from keeltui.reply_markdown import markdown_theme, trim_blank
+from keeltui.markdown_look import markdown_theme, trim_blank
 from keeltui.textsafe import clean_text, looks_like_markdown
 
 BAR = "█"
