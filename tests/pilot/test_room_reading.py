@@ -66,3 +66,31 @@ async def test_rows_show_their_time_days_are_separated_and_a_report_its_source(m
                  for needle in ("Mon 30 Nov", "cron:backup  09:05", "Yesterday", "23:50", "late question",
                                 "Today", "08:15", "morning answer")]
         assert order == sorted(order), "\n".join(lines)
+
+
+def _quote_colour(app) -> str:
+    log = app.room.log_view
+    for strip in log.render_lines(log.scrollable_content_region.reset_offset):
+        for seg in strip:
+            if "mind the steam" in seg.text:
+                return seg.style.color.triplet.hex
+    raise AssertionError("no quote on screen")
+
+
+async def test_a_quote_takes_its_colour_from_the_theme_and_follows_a_theme_change(make_app, loopback):
+    from textual.color import Color
+
+    loopback.queue(Reply(text="> mind the steam"))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, "tea?")
+        await wait_for(pilot, lambda: "mind the steam" in screen_text(app) and not app.room.composer.busy, what="the reply")
+        colours = {}
+        for theme in ("textual-dark", "textual-light"):
+            app.theme = theme
+            await pilot.pause()
+            variables = app.get_css_variables()
+            muted = Color.parse(variables["background"]) + Color.parse(variables["foreground-muted"])
+            colours[theme] = _quote_colour(app)
+            assert colours[theme] == muted.hex.lower(), theme
+        assert colours["textual-dark"] != colours["textual-light"]
