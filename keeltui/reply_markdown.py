@@ -11,7 +11,7 @@ Every colour comes from the theme's colours, handed in as hex (markdown_look.py)
 from __future__ import annotations
 
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.markdown import CodeBlock, ListElement, ListItem, Markdown
+from rich.markdown import CodeBlock, Heading, ListElement, ListItem, Markdown
 from rich.segment import Segment
 from rich.style import Style
 from rich.syntax import Syntax
@@ -68,6 +68,12 @@ def _label_line(lexer: str, style: Style, width: int) -> Text:
     return text
 
 
+class LeftHeading(Heading):
+    """Every heading at the left edge, where the reader's eye is (Rich centres a level-one heading)."""
+
+    LEVEL_ALIGN = {**Heading.LEVEL_ALIGN, "h1": "left"}
+
+
 class ReplyMarkdown(Markdown):
-    elements = {**Markdown.elements, "fence": LabelledCode, "code_block": LabelledCode,
+    elements = {**Markdown.elements, "heading_open": LeftHeading, "fence": LabelledCode, "code_block": LabelledCode,
                 "bullet_list_open": ItemList, "ordered_list_open": ItemList, "list_item_open": NumberedItem}

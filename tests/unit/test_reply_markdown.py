@@ -29,6 +29,7 @@ def lines(text: str) -> list[str]:
     ("```python\nx = 1\n```\n\nDone.", [" python", " x = 1", "", "", "Done."]),
     ("```\nplain\n```", ["", " plain", ""]),
     ("| a | b |\n|---|---|\n| 1 | 2 |", [" a  b", " ────", " 1  2"]),
+    ("# Title\nBody.", ["Title", "", "Body."]),
 ])
 def test_markdown_lines(text, expected):
     assert lines(text) == expected
