@@ -175,8 +175,8 @@ def stores():
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 @pytest.mark.parametrize("name", list(SCENES))
-def test_whole_app(snap_compare, tmp_path, loopback, monkeypatch, stores, name, size, theme):
-    utc(monkeypatch)
+def test_whole_app(snap_compare, tmp_path, loopback, stores, name, size, theme):
     scene = SCENES[name]
-    app = build_app(tmp_path, loopback.url, scene, stores)
-    assert snap_compare(app, terminal_size=size, run_before=run_scene(scene, theme))
+    with utc():
+        app = build_app(tmp_path, loopback.url, scene, stores)
+        assert snap_compare(app, terminal_size=size, run_before=run_scene(scene, theme))

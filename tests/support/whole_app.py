@@ -10,8 +10,10 @@ keys are pressed, and what must be on screen before the picture.
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,10 +56,20 @@ class Scene:
     """More text that must be on screen too (e.g. a count that lands after the first match)."""
 
 
-def utc(monkeypatch) -> None:
-    """Times on screen are read in UTC, whatever the machine's zone."""
-    monkeypatch.setenv("TZ", "UTC")
+@contextmanager
+def utc() -> Iterator[None]:
+    """Times on screen are read in UTC, whatever the machine's zone (put back after)."""
+    was = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
     time.tzset()
+    try:
+        yield
+    finally:
+        if was is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = was
+        time.tzset()
 
 
 def build_app(tmp_path: Path, base_url: str, scene: Scene, stores: list[Store]) -> KeelApp:
