@@ -2,35 +2,18 @@
 
 from __future__ import annotations
 
-
 import pytest
 
-from keeltui.store import Store
-from tests.conftest import write_config
+from tests.support.room_files import room_config, sent_texts
 from tests.support.tmux import keeltui_command
 
 PLACEHOLDER = "Write to the Chief"
 
 
-def _config(tmp_path, loopback):
-    return write_config(
-        tmp_path / "config.toml", loopback.url,
-        f'\n[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n',
-    )
-
-
-def _stored_user_rows(tmp_path) -> list[str]:
-    store = Store(tmp_path / "k.db")
-    try:
-        return [r.content for r in store.messages(store.chief_id()) if r.role == "user"]
-    finally:
-        store.close()
-
-
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_alt_enter_and_ctrl_j_start_a_new_line_and_never_send(tmp_path, loopback, tmux, e2e_env, size):
     tmux.width, tmux.height = size
-    config = _config(tmp_path, loopback)
+    config = room_config(tmp_path, loopback.url)
     tmux.start(keeltui_command(config), e2e_env)
     tmux.wait_text(PLACEHOLDER)
     tmux.type("first line")
@@ -51,9 +34,9 @@ def test_alt_enter_and_ctrl_j_start_a_new_line_and_never_send(tmp_path, loopback
     start = next(i for i, line in enumerate(lines) if "first line" in line)
     composer = [line.strip() for line in lines[start:start + 6]]
     assert composer == ["first line", "second line", "third linex", "", "y", "z"], screen
-    assert _stored_user_rows(tmp_path) == [], "a new-line key sent the message"
+    assert sent_texts(tmp_path) == [], "a new-line key sent the message"
     assert loopback.requests == []
     # Enter sends the whole message, all its lines.
     tmux.send("Enter")
     tmux.wait_text("Hello from the loopback brain.")
-    assert _stored_user_rows(tmp_path) == ["first line\nsecond line\nthird linex\n\ny\nz"]
+    assert sent_texts(tmp_path) == ["first line\nsecond line\nthird linex\n\ny\nz"]
