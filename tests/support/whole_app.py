@@ -23,8 +23,8 @@ from keeltui.app import KeelApp
 from keeltui.config import load_config
 from keeltui.store import Store
 from keeltui.wiring import Services, wire
-from tests.conftest import write_config
 from tests.support.pilot import screen_text, wait_for
+from tests.support.room_files import room_config
 
 # Tuesday 1 December 2026, 10:00 UTC: "today"; rows stored a day earlier are yesterday's.
 NOW = 1796119200.0
@@ -74,11 +74,7 @@ def utc() -> Iterator[None]:
 
 def build_app(tmp_path: Path, base_url: str, scene: Scene, stores: list[Store]) -> KeelApp:
     """The real app over a seeded store; the store is added to ``stores`` to close."""
-    config_path = write_config(
-        tmp_path / "config.toml", base_url,
-        f'[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n',
-    )
-    config = load_config(config_path, env={})
+    config = load_config(room_config(tmp_path, base_url), env={})
     clock = FixedClock()
     store = Store(config.database_path(), clock=clock)
     stores.append(store)
