@@ -25,7 +25,6 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.timer import Timer
 
 from keeltui.chief.context import Row
 from keeltui.chief.room_window import RoomWindow
@@ -34,9 +33,10 @@ from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY
 from keeltui.panes.bindings import bind
 from keeltui.panes.chief.row_render import (
-    MARGIN, RowLook, RowShape, StreamLines, box_line, estimate_height, folds, has_thinking, inner_width,
-    render_strips, row_lines, row_thinking,
+    MARGIN, RowLook, RowShape, box_line, estimate_height, folds, has_thinking, inner_width, render_strips, row_lines,
+    row_thinking,
 )
+from keeltui.panes.chief.room_stream import LiveReply, StreamLines, finished_lines, stream_lines
 from keeltui.panes.chief.row_source import RowSource
 from keeltui.panes.message import block_renderable, copy_row_text, speaker_header
 from keeltui.panes.row_keys import ROW_KEY_BINDINGS
@@ -54,22 +54,6 @@ CACHE_ROWS = 400
 FLUSH_SECS = 0.1
 """Ten redraws a second while a reply streams: smooth to the eye, light on an SSH link."""
 EMPTY_ROOM = "The room is empty. Say something below."
-
-
-class _Stream:
-    """The reply this process streams into: its text so far and its rendered body."""
-
-    def __init__(self, row_id: int, text: str, buffer: StreamBuffer, lines: StreamLines) -> None:
-        self.row_id = row_id
-        self.text = text
-        self.buffer = buffer
-        self.lines = lines
-        self.reserved = 0
-        self.timer: Timer | None = None
-        self.drawn_at = 0.0
-        self.head: list[Strip] = []
-        """The header and the thinking block above the text (their box lines)."""
-        self.head_key: tuple | None = None
 
 
 class RoomLog(ScrollView, can_focus=True):
@@ -128,7 +112,7 @@ class RoomLog(ScrollView, can_focus=True):
         """Rows whose fold differs from the default (a summary or an earlier version starts folded)."""
         self.cursor: int | None = None
         self.match: int | None = None
-        self._stream: _Stream | None = None
+        self._stream: LiveReply | None = None
         self._following = True
         self._width = 0
         self._adjusting = False
@@ -664,19 +648,23 @@ class RoomLog(ScrollView, can_focus=True):
 
     # -- drawing -----------------------------------------------------------------------
 
+    def _cache_key(self, row: Row) -> tuple:
+        return row.id, hash(_drawn_as(row)), self._width, self.app.theme, self._shape(row)
+
     def _box_lines(self, row: Row) -> list[Strip]:
-        width = self._width
-        shape = self._shape(row)
-        key = (row.id, hash(_drawn_as(row)), width, self.app.theme, shape)
+        key = self._cache_key(row)
         lines = self._cache.get(key)
         if lines is None:
-            lines = row_lines(row, self._speaker(row), width, self.look(), shape, self.app.console)
-            self._cache[key] = lines
-            if len(self._cache) > CACHE_ROWS:
-                self._cache.popitem(last=False)
+            lines = row_lines(row, self._speaker(row), self._width, self.look(), self._shape(row), self.app.console)
+            self._remember(key, lines)
         else:
             self._cache.move_to_end(key)
         return lines
+
+    def _remember(self, key: tuple, lines: list[Strip]) -> None:
+        self._cache[key] = lines
+        if len(self._cache) > CACHE_ROWS:
+            self._cache.popitem(last=False)
 
     def _background(self, row: Row) -> Style:
         if row.id == self.match:
@@ -729,7 +717,7 @@ class RoomLog(ScrollView, can_focus=True):
 
     # -- streaming ---------------------------------------------------------------------
 
-    def _stream_line(self, row: Row, stream: _Stream, line: int) -> Strip | None:
+    def _stream_line(self, row: Row, stream: LiveReply, line: int) -> Strip | None:
         head = stream.head or self._stream_head(row, stream)
         if line < len(head):
             return head[line]
@@ -742,7 +730,7 @@ class RoomLog(ScrollView, can_focus=True):
             return box_line(row, self.look(), body[1][line])
         return None  # the reserve below the text: empty room
 
-    def _stream_head(self, row: Row, stream: _Stream) -> list[Strip]:
+    def _stream_head(self, row: Row, stream: LiveReply) -> list[Strip]:
         """The header and the thinking above a streaming reply's text, rebuilt when the
         thinking grew, its seconds ticked, it ended, or the owner (un)folded it."""
         text, secs, live = self._thinking_of(row)
@@ -760,19 +748,14 @@ class RoomLog(ScrollView, can_focus=True):
                            for line in render_strips(self.app.console, part, cells, Style())]
         return stream.head
 
-    def _stream_rows(self, stream: _Stream) -> int:
+    def _stream_rows(self, stream: LiveReply) -> int:
         """The box's body rows: the text, and room below it to grow into."""
         body = len(stream.lines.settled) + len(stream.lines.tail)
         stream.reserved = reserved_rows(body, stream.reserved, max(1, self.scrollable_content_region.height))
         return stream.reserved
 
     def _stream_lines(self, row: Row) -> StreamLines:
-        cells = inner_width(row, self._width or 80)
-
-        def render(text: str) -> list[Strip]:
-            return render_strips(self.app.console, block_renderable(text), cells, Style())
-
-        return StreamLines(render, Strip.blank(cells))
+        return stream_lines(self.app.console, row, self._width or 80, block_renderable)
 
     @property
     def streaming_row_id(self) -> int | None:
@@ -787,7 +770,7 @@ class RoomLog(ScrollView, can_focus=True):
         self._end_timer()
         lines = self._stream_lines(row)
         lines.update(row.content)
-        self._stream = stream = _Stream(row.id, row.content, buffer, lines)
+        self._stream = stream = LiveReply(row.id, row.content, buffer, lines)
         index = self.window.index_of(row.id)
         anchor = self._anchor()
         if index is not None:
@@ -835,7 +818,7 @@ class RoomLog(ScrollView, can_focus=True):
             return
         self._refresh_changed(index, stream, before)
 
-    def _refresh_changed(self, index: int, stream: _Stream, before: tuple[int, list[Strip]]) -> None:
+    def _refresh_changed(self, index: int, stream: LiveReply, before: tuple[int, list[Strip]]) -> None:
         """Refresh only the lines of the body that changed (the new words' lines)."""
         settled_before, tail_before = before
         old = tail_before
@@ -849,7 +832,7 @@ class RoomLog(ScrollView, can_focus=True):
                 continue
             self.refresh_lines(first_line + start + offset)
 
-    def _flush_thinking(self, stream: _Stream) -> None:
+    def _flush_thinking(self, stream: LiveReply) -> None:
         """The live thinking block: redrawn as it grows and its seconds tick."""
         index = self.window.index_of(stream.row_id)
         if index is None:
@@ -882,7 +865,9 @@ class RoomLog(ScrollView, can_focus=True):
         stream = self._stream
         self._end_timer()
         self._stream = None
-        if stream is not None:
+        if stream is not None and stream.row_id == row.id:
+            self._adopt(stream, row)
+        elif stream is not None:
             stream.buffer.drain()
         index = self.window.index_of(row.id)
         if index is None:
@@ -892,6 +877,16 @@ class RoomLog(ScrollView, can_focus=True):
         self.window.update(index, row, self._estimate(row))
         self._relayout(anchor)
         self.refresh()
+
+    def _adopt(self, stream: LiveReply, row: Row) -> None:
+        """The stored row is drawn from the lines its stream rendered, when they show its text
+        (a long reply is not rendered again whole at its end, nor when the owner stops it)."""
+        stream.catch_up()
+        if stream.text != row.content or self._plain or self._width <= 0 or self.is_folded(row):
+            return
+        lines = finished_lines(self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream)
+        if lines is not None:
+            self._remember(self._cache_key(row), lines)
 
     def stream_text(self) -> str | None:
         return self._stream.text if self._stream is not None else None

@@ -1,0 +1,180 @@
+"""A reply streaming into the room: its text so far and the lines it is drawn as.
+
+The log (room_log.py) owns the view; this module owns what a streaming reply costs.
+A flush renders only what changed: settled blocks once, and of the open block only its
+newest lines (a long code block is rendered in pieces, once each). When the reply
+ends, the lines already rendered become the stored row's, so the end of a long reply
+(or the owner's Escape) never re-renders all of it at once.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rich.console import Console
+from rich.style import Style
+from textual.strip import Strip
+from textual.timer import Timer
+
+from keeltui.chief.context import Row
+from keeltui.chief.streaming import StreamBuffer, split_settled
+from keeltui.panes.chief.row_render import RowLook, RowShape, box_line, inner_width, render_strips, turn_head
+from keeltui.textsafe import clean_text
+
+FENCE_PIECE = 40
+"""Complete lines of a code block rendered together, once: a long block streams at the
+cost of its newest lines, not of all it holds so far."""
+
+FENCES = ("```", "~~~")
+
+
+def fence_parts(tail: str) -> tuple[list[str], str, list[str], list[str] | None] | None:
+    """The first code block of ``tail``: (the lines before it, its opening line, its code
+    lines, the lines after its closing line or None while it is open); None without one."""
+    lines = tail.split("\n")
+    for start, line in enumerate(lines):
+        opener = line.lstrip()
+        if not opener.startswith(FENCES):
+            continue
+        mark = opener[:3]
+        for end in range(start + 1, len(lines)):
+            if lines[end].strip().startswith(mark):
+                return lines[:start], line, lines[start + 1:end], lines[end:]
+        return lines[:start], line, lines[start + 1:], None
+    return None
+
+
+class StreamLines:
+    """A streaming reply's body lines: settled blocks rendered once, the tail each time.
+
+    ``render(text)`` is handed a block's text and returns its inner lines; a flush costs
+    the tail's rendering, not the whole reply's. A code block is the one tail that grows
+    without bound: once it holds :data:`FENCE_PIECE` complete lines they are rendered as
+    one piece, once (a code block rendered in pieces is the block rendered whole, less
+    the padding between the pieces), so a flush renders only the lines that came since.
+    The same holds once the block is closed and text follows it in the same block: the
+    text after it is rendered on its own, below a blank line, as Markdown draws it.
+    """
+
+    def __init__(self, render: Callable[[str], list[Strip]], gap: Strip) -> None:
+        self._render = render
+        self._gap = gap
+        """The blank line between two blocks."""
+        self.settled: list[Strip] = []
+        self._settled_blocks = 0
+        self.tail: list[Strip] = []
+        self._fence: tuple[int, str, str] | None = None
+        """The code block whose pieces are kept: (settled blocks before it, the text
+        before it in its block, its opening line)."""
+        self._before: list[Strip] = []
+        self._fence_lines: list[Strip] = []
+        self._fence_done = 0
+        self._pad = gap
+        """The code block's padding row below its last line."""
+
+    @property
+    def settled_count(self) -> int:
+        return len(self.settled)
+
+    @property
+    def width(self) -> int:
+        """The cells each line fills."""
+        return self._gap.cell_length
+
+    def update(self, text: str) -> None:
+        blocks, tail = split_settled(text)
+        for block in blocks[self._settled_blocks:]:
+            lines = self._render(block) if clean_text(block).strip() else []
+            if self.settled and lines:
+                self.settled.append(self._gap)
+            self.settled.extend(lines)
+        self._settled_blocks = len(blocks)
+        tail_lines = self._tail_lines(tail) if clean_text(tail).strip() else []
+        if tail_lines and self.settled:
+            tail_lines.insert(0, self._gap)
+        self.tail = tail_lines
+
+    def _tail_lines(self, tail: str) -> list[Strip]:
+        parts = fence_parts(tail)
+        if parts is None:
+            self._fence = None
+            return self._render(tail)
+        before, opener, code, after = parts
+        key = (self._settled_blocks, "\n".join(before), opener)
+        if self._fence != key:
+            self._fence, self._fence_lines, self._fence_done = key, [], 0
+            self._before = [*self._render(key[1]), self._gap] if clean_text(key[1]).strip() else []
+        complete = len(code) if after is not None else len(code) - 1  # an open block's last line is still being written
+        # A piece never ends on blank lines: a block drops its trailing ones, and these
+        # are not trailing if code follows them.
+        end = complete
+        while end > self._fence_done and not code[end - 1].strip():
+            end -= 1
+        if end - self._fence_done >= FENCE_PIECE:
+            closing = opener.lstrip()[:3]
+            lines = self._render("\n".join([opener, *code[self._fence_done:end], closing]))
+            self._pad = lines[-1]
+            lines = lines[:-1] if self._fence_done == 0 else lines[1:-1]  # no padding between pieces
+            self._fence_lines.extend(lines)
+            self._fence_done = end
+        if not self._fence_done:
+            return self._render(tail)
+        rest_code = code[self._fence_done:]
+        if any(line.strip() for line in rest_code):
+            rest = self._render("\n".join([opener, *rest_code, *(after or [])[:1]]))[1:]
+        else:
+            rest = [self._pad]  # nothing but blank lines yet: the block ends below its pieces
+        if after is not None and clean_text("\n".join(after[1:])).strip():
+            rest += [self._gap, *self._render("\n".join(after[1:]))]
+        return self._before + self._fence_lines + rest
+
+
+class LiveReply:
+    """The reply this process streams into: its text so far and its rendered lines."""
+
+    def __init__(self, row_id: int, text: str, buffer: StreamBuffer, lines: StreamLines) -> None:
+        self.row_id = row_id
+        self.text = text
+        self.buffer = buffer
+        self.lines = lines
+        self.reserved = 0
+        self.timer: Timer | None = None
+        self.drawn_at = 0.0
+        self.head: list[Strip] = []
+        """The header and the thinking block above the text (their box lines)."""
+        self.head_key: tuple | None = None
+
+    def catch_up(self) -> str:
+        """Take what the worker appended since the last flush; returns it."""
+        piece = self.buffer.drain()
+        if piece:
+            self.text += piece
+            self.lines.update(self.text)
+        return piece
+
+
+def stream_lines(console: Console, row: Row, width: int, render_block) -> StreamLines:
+    """The lines of a reply streaming into a log ``width`` wide (``render_block(text)``:
+    one block's renderable, the same function the stored row is drawn with)."""
+    cells = inner_width(row, width)
+
+    def render(text: str) -> list[Strip]:
+        return render_strips(console, render_block(text), cells, Style())
+
+    return StreamLines(render, Strip.blank(cells))
+
+
+def finished_lines(console: Console, row: Row, speaker: str, width: int, look: RowLook, shape: RowShape,
+                   reply: LiveReply) -> list[Strip] | None:
+    """The box lines of the stored ``row`` the reply became, from the lines it streamed
+    (its header rendered anew: the row's status and failure words are the stored ones);
+    None if they were rendered at another width."""
+    cells = inner_width(row, width)
+    if reply.lines.width != cells:
+        return None
+    head = [line for part in turn_head(row, speaker, shape) for line in render_strips(console, part, cells, look.text)]
+    body = reply.lines.settled + reply.lines.tail  # the tail starts with its gap
+    return [box_line(row, look, line) for line in head + body]
+
+
+__all__ = ["FENCE_PIECE", "LiveReply", "StreamLines", "fence_parts", "finished_lines", "stream_lines"]
