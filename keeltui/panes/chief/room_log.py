@@ -40,6 +40,7 @@ from keeltui.panes.chief.room_stream import LiveReply, StreamLines, finished_lin
 from keeltui.panes.chief.row_source import RowSource
 from keeltui.panes.message import block_renderable, copy_row_text, speaker_header
 from keeltui.panes.row_keys import ROW_KEY_BINDINGS
+from keeltui.terminal.textual_seam import set_virtual_size
 
 if TYPE_CHECKING:
     from keeltui.panes.row_text import RowText
@@ -120,6 +121,9 @@ class RoomLog(ScrollView, can_focus=True):
         self._look: tuple[str, RowLook] | None = None
         self._paint_styles: dict[str, Style] = {}
         self._base = Style()
+        self.lines_rendered = 0
+        """Lines rendered from text so far (rows and streams): what the tests count to prove
+        that a flush or a reply's end renders the lines that changed, not the whole reply."""
 
     # -- what the log shows ---------------------------------------------------------
 
@@ -271,7 +275,7 @@ class RoomLog(ScrollView, can_focus=True):
         total = self.window.total if self.window.rows else 2
         size = Size(self._width, total)
         if self.virtual_size != size:
-            self.virtual_size = size
+            set_virtual_size(self, size)
 
     def _max_y(self) -> int:
         total = self.window.total if self.window.rows else 2
@@ -656,6 +660,7 @@ class RoomLog(ScrollView, can_focus=True):
         lines = self._cache.get(key)
         if lines is None:
             lines = row_lines(row, self._speaker(row), self._width, self.look(), self._shape(row), self.app.console)
+            self.lines_rendered += len(lines)
             self._remember(key, lines)
         else:
             self._cache.move_to_end(key)
@@ -724,10 +729,10 @@ class RoomLog(ScrollView, can_focus=True):
         body = stream.lines.settled, stream.lines.tail
         line -= len(head)
         if line < len(body[0]):
-            return box_line(row, self.look(), body[0][line])
+            return body[0][line]
         line -= len(body[0])
         if line < len(body[1]):
-            return box_line(row, self.look(), body[1][line])
+            return body[1][line]
         return None  # the reserve below the text: empty room
 
     def _stream_head(self, row: Row, stream: LiveReply) -> list[Strip]:
@@ -754,8 +759,23 @@ class RoomLog(ScrollView, can_focus=True):
         stream.reserved = reserved_rows(body, stream.reserved, max(1, self.scrollable_content_region.height))
         return stream.reserved
 
-    def _stream_lines(self, row: Row) -> StreamLines:
-        return stream_lines(self.app.console, row, self._width or 80, block_renderable)
+    def _stream_lines(self, row: Row, text: str) -> tuple[StreamLines, tuple]:
+        """The reply's lines for ``text`` at the log's width and theme (and what they were drawn for)."""
+        lines = stream_lines(self.app.console, row, self._width or 80, self.look(), block_renderable, self._count_rendered)
+        lines.update(text)
+        return lines, (self._width, self.app.theme)
+
+    def _count_rendered(self, lines: int) -> None:
+        self.lines_rendered += lines
+
+    def _stream_fresh(self, stream: LiveReply) -> bool:
+        """Render the reply's lines again if the width or the theme changed; whether they did."""
+        if stream.drawn_for == (self._width, self.app.theme):
+            return False
+        index = self.window.index_of(stream.row_id)
+        if index is not None:
+            stream.lines, stream.drawn_for = self._stream_lines(self.window.rows[index], stream.text)
+        return True
 
     @property
     def streaming_row_id(self) -> int | None:
@@ -768,9 +788,8 @@ class RoomLog(ScrollView, can_focus=True):
                 return  # the owner paged far back: the reply is there when they come back
             self.update_rows([row])
         self._end_timer()
-        lines = self._stream_lines(row)
-        lines.update(row.content)
-        self._stream = stream = LiveReply(row.id, row.content, buffer, lines)
+        lines, drawn_for = self._stream_lines(row, row.content)
+        self._stream = stream = LiveReply(row.id, row.content, buffer, lines, drawn_for)
         index = self.window.index_of(row.id)
         anchor = self._anchor()
         if index is not None:
@@ -797,20 +816,20 @@ class RoomLog(ScrollView, can_focus=True):
             return
         if stream.buffer.thinking.text and self._width > 0:
             self._flush_thinking(stream)
-        piece = stream.buffer.drain()
-        if not piece:
+        restyled = self._width > 0 and self._stream_fresh(stream)
+        before = stream.lines.settled_count, list(stream.lines.tail)
+        if not stream.catch_up():
+            if restyled:
+                self.refresh()
             return
         stream.drawn_at = time.monotonic()
-        before = stream.lines.settled_count, list(stream.lines.tail)
-        stream.text += piece
-        stream.lines.update(stream.text)
         self.post_message(self.Grew())
         index = self.window.index_of(stream.row_id)
         if index is None or self._width <= 0:
             return
         old_height = self.window.heights[index]
         height = self._row_height(index)
-        if height != old_height:
+        if height != old_height or restyled:
             anchor = self._anchor()
             self.window.set_height(index, height)
             self._relayout(anchor)
@@ -884,9 +903,10 @@ class RoomLog(ScrollView, can_focus=True):
         stream.catch_up()
         if stream.text != row.content or self._plain or self._width <= 0 or self.is_folded(row):
             return
+        if stream.drawn_for != (self._width, self.app.theme):
+            return  # drawn for another width or theme: the row is rendered anew
         lines = finished_lines(self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream)
-        if lines is not None:
-            self._remember(self._cache_key(row), lines)
+        self._remember(self._cache_key(row), lines)
 
     def stream_text(self) -> str | None:
         return self._stream.text if self._stream is not None else None

@@ -76,11 +76,6 @@ class StreamLines:
     def settled_count(self) -> int:
         return len(self.settled)
 
-    @property
-    def width(self) -> int:
-        """The cells each line fills."""
-        return self._gap.cell_length
-
     def update(self, text: str) -> None:
         blocks, tail = split_settled(text)
         for block in blocks[self._settled_blocks:]:
@@ -132,7 +127,7 @@ class StreamLines:
 class LiveReply:
     """The reply this process streams into: its text so far and its rendered lines."""
 
-    def __init__(self, row_id: int, text: str, buffer: StreamBuffer, lines: StreamLines) -> None:
+    def __init__(self, row_id: int, text: str, buffer: StreamBuffer, lines: StreamLines, drawn_for: tuple) -> None:
         self.row_id = row_id
         self.text = text
         self.buffer = buffer
@@ -143,6 +138,8 @@ class LiveReply:
         self.head: list[Strip] = []
         """The header and the thinking block above the text (their box lines)."""
         self.head_key: tuple | None = None
+        self.drawn_for = drawn_for
+        """The (width, theme) ``lines`` were rendered for."""
 
     def catch_up(self) -> str:
         """Take what the worker appended since the last flush; returns it."""
@@ -153,28 +150,31 @@ class LiveReply:
         return piece
 
 
-def stream_lines(console: Console, row: Row, width: int, render_block) -> StreamLines:
-    """The lines of a reply streaming into a log ``width`` wide (``render_block(text)``:
-    one block's renderable, the same function the stored row is drawn with)."""
+def stream_lines(console: Console, row: Row, width: int, look: RowLook, render_block,
+                 counted: Callable[[int], None] | None = None) -> StreamLines:
+    """The box lines of a reply streaming into a log ``width`` wide (``render_block(text)``:
+    one block's renderable, the same function the stored row is drawn with). Each line
+    is boxed (the bar, the padding) once, when it is rendered, not at every draw;
+    ``counted(n)`` hears how many lines each render made."""
     cells = inner_width(row, width)
 
     def render(text: str) -> list[Strip]:
-        return render_strips(console, render_block(text), cells, Style())
+        lines = [box_line(row, look, line) for line in render_strips(console, render_block(text), cells, Style())]
+        if counted is not None:
+            counted(len(lines))
+        return lines
 
-    return StreamLines(render, Strip.blank(cells))
+    return StreamLines(render, box_line(row, look, Strip.blank(cells)))
 
 
 def finished_lines(console: Console, row: Row, speaker: str, width: int, look: RowLook, shape: RowShape,
-                   reply: LiveReply) -> list[Strip] | None:
+                   reply: LiveReply) -> list[Strip]:
     """The box lines of the stored ``row`` the reply became, from the lines it streamed
-    (its header rendered anew: the row's status and failure words are the stored ones);
-    None if they were rendered at another width."""
+    (its header rendered anew: the row's status and failure words are the stored ones)."""
     cells = inner_width(row, width)
-    if reply.lines.width != cells:
-        return None
-    head = [line for part in turn_head(row, speaker, shape) for line in render_strips(console, part, cells, look.text)]
-    body = reply.lines.settled + reply.lines.tail  # the tail starts with its gap
-    return [box_line(row, look, line) for line in head + body]
+    head = [box_line(row, look, line) for part in turn_head(row, speaker, shape)
+            for line in render_strips(console, part, cells, look.text)]
+    return head + reply.lines.settled + reply.lines.tail  # the tail starts with its gap
 
 
 __all__ = ["FENCE_PIECE", "LiveReply", "StreamLines", "fence_parts", "finished_lines", "stream_lines"]
