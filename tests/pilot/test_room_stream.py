@@ -28,24 +28,30 @@ def code_lines(text: str) -> int:
 
 
 async def test_escape_stops_a_long_code_block_and_its_end_renders_only_what_changed(make_app, loopback):
-    total = 5_000
-    loopback.queue(Reply(chunks=[OPENER, *(code(i) for i in range(total)), "```\n", "Done."], chunk_delay=0.002))
+    total, before_escape = 5_000, 400
+    gate = threading.Semaphore(0)
+    loopback.queue(Reply(chunks=[OPENER, *(code(i) for i in range(total)), "```\n", "Done."], gate=gate))
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await send(pilot, "stream the file")
         log = app.room.log_view
-        await wait_for(pilot, lambda: code_lines(log.stream_text() or "") >= 300, timeout=60, what="300 lines of code")
-        reply_id = log.streaming_row_id
-        shown, rendered = code_lines(log.stream_text() or ""), log.lines_rendered
+        for _ in range(before_escape):
+            gate.release()
+        newest = code(before_escape - 1).strip()
+        await wait_for(pilot, lambda: newest in screen_text(app), timeout=60, what=f"code line {before_escape - 1} on screen")
+        reply_id, rendered = log.streaming_row_id, log.lines_rendered
+        # The next chunks are on their way when the owner presses Escape.
+        for _ in range(50):
+            gate.release()
         await pilot.press("escape")
         await wait_for(pilot, lambda: log.streaming_row_id is None and log.row(reply_id).status == "stopped",
                        timeout=60, what="the reply stopped")
         stored = app.store.message(reply_id).content
-        landed = code_lines(stored) - shown
-        assert code_lines(stored) < total and "Done." not in stored  # stopped, far from the end
-        # From the key to the stopped row on screen: the lines that came since and the header,
-        # not the reply's hundreds of lines again.
-        assert log.lines_rendered - rendered <= landed + FENCE_PIECE + 5, (log.lines_rendered - rendered, landed)
+        landed = code_lines(stored) - before_escape
+        assert 0 <= landed <= 50 and "Done." not in stored  # stopped: the thousands of lines after never came
+        # From the key to the stopped row on screen: the lines that came since, the block's
+        # unfinished piece and the header, not the reply's hundreds of lines again.
+        assert log.lines_rendered - rendered <= landed + 2 * FENCE_PIECE + 10, (log.lines_rendered - rendered, landed)
         last = stored.rstrip("\n").rsplit("\n", 1)[-1].strip()
         await wait_for(pilot, lambda: last in screen_text(app), what="the last line kept, on screen")
 

@@ -84,3 +84,23 @@ def test_blank_lines_at_a_piece_edge_stay_in_the_code():
     for step in (7, 40, 333):
         stream, _ = streamed(text, step)
         assert as_text(stream.settled + stream.tail) == as_text(whole_lines(text)), step
+
+
+def test_a_code_block_that_settles_keeps_its_pieces():
+    code = "\n".join(f"v_{i} = {i}" for i in range(3 * FENCE_PIECE))
+    text = "```python\n" + code + "\n```\n\nAfter the block."
+    stream, rendered = streamed(text, 53)
+    assert as_text(stream.settled + stream.tail) == as_text(whole_lines(text))
+    assert max(rendered[-3:]) < 2 * FENCE_PIECE, rendered[-3:]  # settling did not render its 120 lines again
+
+
+def test_each_piece_is_a_step_the_caller_may_stop_between():
+    code = "\n".join(f"s_{i} = {i}" for i in range(5 * FENCE_PIECE))
+    text = "```python\n" + code + "\n"
+    stream = StreamLines(lines_of, Strip.blank(60))
+    steps = stream.steps(text)
+    next(steps)  # one piece rendered
+    assert stream.tail == [] and stream.settled == []  # what is drawn changes at the end only
+    steps.close()
+    stream.update(text)  # taken up again from the pieces already rendered
+    assert as_text(stream.tail) == as_text(whole_lines(text))

@@ -807,21 +807,39 @@ class RoomLog(ScrollView, can_focus=True):
         """A piece landed after a pause: draw it now rather than at the next tick."""
         stream = self._stream
         if stream is not None and stream.timer is not None and time.monotonic() - stream.drawn_at >= FLUSH_SECS:
-            self._flush()
+            stream.woken = asyncio.ensure_future(self._flush())
             stream.timer.reset()
 
-    def _flush(self) -> None:
+    async def _flush(self) -> None:
         stream = self._stream
-        if stream is None:
+        if stream is None or stream.flushing:
             return
+        stream.flushing = True
+        try:
+            await self._flush_stream(stream)
+        finally:
+            stream.flushing = False
+
+    async def _flush_stream(self, stream: LiveReply) -> None:
+        """Draw what the worker appended. A long piece is rendered a piece of code at a time,
+        with the loop let through between them: a key typed meanwhile (Escape) is not held
+        behind a burst of lines."""
         if stream.buffer.thinking.text and self._width > 0:
             self._flush_thinking(stream)
         restyled = self._width > 0 and self._stream_fresh(stream)
         before = stream.lines.settled_count, list(stream.lines.tail)
-        if not stream.catch_up():
+        piece = stream.buffer.drain()
+        if not piece:
             if restyled:
                 self.refresh()
             return
+        stream.text += piece
+        steps = stream.lines.steps(stream.text)
+        for _ in steps:
+            await asyncio.sleep(0)
+            if self._stream is not stream:  # ended meanwhile: its end drew the rest
+                steps.close()
+                return
         stream.drawn_at = time.monotonic()
         self.post_message(self.Grew())
         index = self.window.index_of(stream.row_id)

@@ -9,7 +9,8 @@ ends, the lines already rendered become the stored row's, so the end of a long r
 
 from __future__ import annotations
 
-from typing import Callable
+import asyncio
+from typing import Callable, Generator, Iterator
 
 from rich.console import Console
 from rich.style import Style
@@ -77,25 +78,36 @@ class StreamLines:
         return len(self.settled)
 
     def update(self, text: str) -> None:
-        blocks, tail = split_settled(text)
-        for block in blocks[self._settled_blocks:]:
-            lines = self._render(block) if clean_text(block).strip() else []
-            if self.settled and lines:
-                self.settled.append(self._gap)
-            self.settled.extend(lines)
-        self._settled_blocks = len(blocks)
-        tail_lines = self._tail_lines(tail) if clean_text(tail).strip() else []
-        if tail_lines and self.settled:
-            tail_lines.insert(0, self._gap)
-        self.tail = tail_lines
+        for _ in self.steps(text):
+            pass
 
-    def _tail_lines(self, tail: str) -> list[Strip]:
-        parts = fence_parts(tail)
+    def steps(self, text: str) -> Iterator[None]:
+        """Bring the lines up to ``text``, pausing (a ``yield``) after each piece rendered,
+        so the caller can let a key through between pieces. The lines shown change at the
+        end only, all at once; a caller that stops early leaves them as they were."""
+        blocks, tail = split_settled(text)
+        settled = self.settled
+        if len(blocks) > self._settled_blocks:
+            settled = list(settled)
+            for index in range(self._settled_blocks, len(blocks)):
+                block = blocks[index]
+                lines = (yield from self._block_lines(block, index)) if clean_text(block).strip() else []
+                if settled and lines:
+                    settled.append(self._gap)
+                settled.extend(lines)
+        tail_lines = (yield from self._block_lines(tail, len(blocks))) if clean_text(tail).strip() else []
+        if tail_lines and settled:
+            tail_lines.insert(0, self._gap)
+        self.settled, self._settled_blocks, self.tail = settled, len(blocks), tail_lines
+
+    def _block_lines(self, block: str, index: int) -> Generator[None, None, list[Strip]]:
+        """Block ``index``'s lines; a code block's from its pieces (the block that settles is
+        the tail that was rendered in pieces: they are kept, not rendered again whole)."""
+        parts = fence_parts(block)
         if parts is None:
-            self._fence = None
-            return self._render(tail)
+            return self._render(block)
         before, opener, code, after = parts
-        key = (self._settled_blocks, "\n".join(before), opener)
+        key = (index, "\n".join(before), opener)
         if self._fence != key:
             self._fence, self._fence_lines, self._fence_done = key, [], 0
             self._before = [*self._render(key[1]), self._gap] if clean_text(key[1]).strip() else []
@@ -105,15 +117,18 @@ class StreamLines:
         end = complete
         while end > self._fence_done and not code[end - 1].strip():
             end -= 1
-        if end - self._fence_done >= FENCE_PIECE:
-            closing = opener.lstrip()[:3]
-            lines = self._render("\n".join([opener, *code[self._fence_done:end], closing]))
+        while end - self._fence_done >= FENCE_PIECE:
+            stop = self._fence_done + FENCE_PIECE
+            while stop > self._fence_done + 1 and not code[stop - 1].strip():
+                stop -= 1
+            lines = self._render("\n".join([opener, *code[self._fence_done:stop], opener.lstrip()[:3]]))
             self._pad = lines[-1]
             lines = lines[:-1] if self._fence_done == 0 else lines[1:-1]  # no padding between pieces
             self._fence_lines.extend(lines)
-            self._fence_done = end
+            self._fence_done = stop
+            yield
         if not self._fence_done:
-            return self._render(tail)
+            return self._render(block)
         rest_code = code[self._fence_done:]
         if any(line.strip() for line in rest_code):
             rest = self._render("\n".join([opener, *rest_code, *(after or [])[:1]]))[1:]
@@ -140,6 +155,10 @@ class LiveReply:
         self.head_key: tuple | None = None
         self.drawn_for = drawn_for
         """The (width, theme) ``lines`` were rendered for."""
+        self.flushing = False
+        """A flush is under way (it lets the loop through between pieces)."""
+        self.woken: asyncio.Future | None = None
+        """The flush a piece that came after a pause started (kept while it runs)."""
 
     def catch_up(self) -> str:
         """Take what the worker appended since the last flush; returns it."""
