@@ -10,7 +10,7 @@ ends, the lines already rendered become the stored row's, so the end of a long r
 from __future__ import annotations
 
 import asyncio
-from typing import Callable, Generator, Iterator
+from typing import Callable, Generator
 
 from rich.console import Console
 from rich.style import Style
@@ -81,7 +81,7 @@ class StreamLines:
         for _ in self.steps(text):
             pass
 
-    def steps(self, text: str) -> Iterator[None]:
+    def steps(self, text: str) -> Generator[None, None, None]:
         """Bring the lines up to ``text``, pausing (a ``yield``) after each piece rendered,
         so the caller can let a key through between pieces. The lines shown change at the
         end only, all at once; a caller that stops early leaves them as they were."""
