@@ -716,9 +716,13 @@ class RoomLog(ScrollView, can_focus=True):
         if box is None:
             return Strip.blank(width, base)
         row = self.window.rows[index]
-        inner = box.extend_cell_length(width - 2 * MARGIN).crop(0, width - 2 * MARGIN)
-        margin = Strip.blank(MARGIN)
-        return Strip.join([margin, inner.apply_style(self._background(row)), margin]).apply_style(base)
+        cells = width - 2 * MARGIN
+        if box.cell_length != cells:
+            box = box.extend_cell_length(cells).crop(0, cells)
+        # One strip, the row's background and the widget's style applied in one pass (a
+        # PageUp draws every line anew: the joins and copies were most of its frame).
+        margin = Segment(" " * MARGIN, base)
+        return Strip([margin, *Segment.apply_style(box, base + self._background(row)), margin], width)
 
     # -- streaming ---------------------------------------------------------------------
 
@@ -828,18 +832,18 @@ class RoomLog(ScrollView, can_focus=True):
             self._flush_thinking(stream)
         restyled = self._width > 0 and self._stream_fresh(stream)
         before = stream.lines.settled_count, list(stream.lines.tail)
-        piece = stream.buffer.drain()
-        if not piece:
+        stream.pending += stream.buffer.drain()
+        if not stream.pending:
             if restyled:
                 self.refresh()
             return
-        stream.text += piece
-        steps = stream.lines.steps(stream.text)
+        steps = stream.lines.steps(stream.text + stream.pending)
         for _ in steps:
             await asyncio.sleep(0)
             if self._stream is not stream:  # ended meanwhile: its end drew the rest
                 steps.close()
                 return
+        stream.text, stream.pending = stream.text + stream.pending, ""
         stream.drawn_at = time.monotonic()
         self.post_message(self.Grew())
         index = self.window.index_of(stream.row_id)

@@ -155,14 +155,18 @@ class LiveReply:
         self.head_key: tuple | None = None
         self.drawn_for = drawn_for
         """The (width, theme) ``lines`` were rendered for."""
+        self.pending = ""
+        """Text a flush under way is drawing (``text`` is what is drawn)."""
         self.flushing = False
         """A flush is under way (it lets the loop through between pieces)."""
         self.woken: asyncio.Future | None = None
         """The flush a piece that came after a pause started (kept while it runs)."""
 
     def catch_up(self) -> str:
-        """Take what the worker appended since the last flush; returns it."""
-        piece = self.buffer.drain()
+        """Take what the worker appended since the last flush (and what a flush cut short
+        was drawing); returns it."""
+        piece = self.pending + self.buffer.drain()
+        self.pending = ""
         if piece:
             self.text += piece
             self.lines.update(self.text)
