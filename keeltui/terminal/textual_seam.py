@@ -24,6 +24,8 @@ itself (another screen was shown) are unknown, and always sent.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from rich.cells import cell_len
 from rich.console import Console
 from rich.color import ColorSystem
@@ -140,6 +142,9 @@ def cells_of(strip: Strip, color_system: ColorSystem) -> list[Cell]:
     for text, style, _control in strip:
         ansi = "" if style is None else (style._ansi or Strip.render_ansi(style, color_system))
         link = style._link if style is not None else None
+        if text.isascii():  # one cell a character: no width to look up (a whole screen per scroll)
+            cells.extend(zip(text, repeat(ansi), repeat(link)))
+            continue
         for char in text:
             cells.append((char, ansi, link))
             cells.extend([("", ansi, link)] * (cell_len(char) - 1))
