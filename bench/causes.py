@@ -77,7 +77,7 @@ CAUSES: dict[str, str] = {
         "pydantic objects per chunk; what is left is the HTTP read loop and one flush."
     ),
     "stream.paced.cpu": (
-        "Per flush: the Markdown of the unsettled tail is re-rendered (`StreamLines.update` in panes/chief/row_render.py) and only the "
+        "Per flush: the Markdown of the unsettled tail is re-rendered (`StreamLines.update` in panes/chief/room_stream.py) and only the "
         "changed cells are repainted."
     ),
     "stream.paced.bytes": (

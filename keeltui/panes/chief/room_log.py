@@ -25,7 +25,6 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.timer import Timer
 
 from keeltui.chief.context import Row
 from keeltui.chief.room_window import RoomWindow
@@ -36,12 +35,14 @@ from keeltui.chief.row_time import day_label, starts_day
 from keeltui.chief.welcome import welcome_lines
 from keeltui.panes.bindings import bind
 from keeltui.panes.chief.row_render import (
-    MARGIN, RowLook, RowShape, StreamLines, block_strips, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
+    MARGIN, RowLook, RowShape, block_strips, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
     render_strips, row_lines, row_thinking, with_clock,
 )
+from keeltui.panes.chief.room_stream import LiveReply, StreamLines, finished_lines, stream_lines
 from keeltui.panes.chief.row_source import RowSource
 from keeltui.panes.message import copy_row_text, speaker_header
 from keeltui.panes.row_keys import ROW_KEY_BINDINGS
+from keeltui.terminal.textual_seam import set_virtual_size
 
 if TYPE_CHECKING:
     from keeltui.panes.row_text import RowText
@@ -55,21 +56,6 @@ CACHE_ROWS = 400
 """Rendered rows kept (least recently drawn dropped first)."""
 FLUSH_SECS = 0.1
 """Ten redraws a second while a reply streams: smooth to the eye, light on an SSH link."""
-
-
-class _Stream:
-    """The reply this process streams into: its text so far and its rendered body."""
-
-    def __init__(self, row_id: int, text: str, buffer: StreamBuffer, lines: StreamLines) -> None:
-        self.row_id = row_id
-        self.text = text
-        self.buffer = buffer
-        self.lines = lines
-        self.timer: Timer | None = None
-        self.drawn_at = 0.0
-        self.head: list[Strip] = []
-        """The header and the thinking block above the text (their box lines)."""
-        self.head_key: tuple | None = None
 
 
 class RoomLog(ScrollView, can_focus=True):
@@ -131,7 +117,7 @@ class RoomLog(ScrollView, can_focus=True):
         """Rows whose fold differs from the default (a summary or an earlier version starts folded)."""
         self.cursor: int | None = None
         self.match: int | None = None
-        self._stream: _Stream | None = None
+        self._stream: LiveReply | None = None
         self._following = True
         self._width = 0
         self._adjusting = False
@@ -139,6 +125,9 @@ class RoomLog(ScrollView, can_focus=True):
         self._look: tuple[str, RowLook] | None = None
         self._paint_styles: dict[str, Style] = {}
         self._base = Style()
+        self.lines_rendered = 0
+        """Lines rendered from text so far (rows and streams): what the tests count to prove
+        that a flush or a reply's end renders the lines that changed, not the whole reply."""
 
     # -- what the log shows ---------------------------------------------------------
 
@@ -292,7 +281,7 @@ class RoomLog(ScrollView, can_focus=True):
         total = self.window.total if self.window.rows else 1 + len(welcome_lines())
         size = Size(self._width, total)
         if self.virtual_size != size:
-            self.virtual_size = size
+            set_virtual_size(self, size)
 
     def _max_y(self) -> int:
         total = self.window.total if self.window.rows else 1 + len(welcome_lines())
@@ -669,19 +658,24 @@ class RoomLog(ScrollView, can_focus=True):
 
     # -- drawing -----------------------------------------------------------------------
 
+    def _cache_key(self, row: Row) -> tuple:
+        return row.id, hash(_drawn_as(row)), self._width, self.app.theme, self._shape(row)
+
     def _box_lines(self, row: Row) -> list[Strip]:
-        width = self._width
-        shape = self._shape(row)
-        key = (row.id, hash(_drawn_as(row)), width, self.app.theme, shape)
+        key = self._cache_key(row)
         lines = self._cache.get(key)
         if lines is None:
-            lines = row_lines(row, self._speaker(row), width, self.look(), shape, self.app.console)
-            self._cache[key] = lines
-            if len(self._cache) > CACHE_ROWS:
-                self._cache.popitem(last=False)
+            lines = row_lines(row, self._speaker(row), self._width, self.look(), self._shape(row), self.app.console)
+            self.lines_rendered += len(lines)
+            self._remember(key, lines)
         else:
             self._cache.move_to_end(key)
         return lines
+
+    def _remember(self, key: tuple, lines: list[Strip]) -> None:
+        self._cache[key] = lines
+        if len(self._cache) > CACHE_ROWS:
+            self._cache.popitem(last=False)
 
     def _background(self, row: Row) -> Style:
         if row.id == self.match:
@@ -725,11 +719,15 @@ class RoomLog(ScrollView, can_focus=True):
         if box is None:
             return Strip.blank(width, base)
         row = self.window.rows[index]
-        inner = box.extend_cell_length(width - 2 * MARGIN).crop(0, width - 2 * MARGIN)
-        margin = Strip.blank(MARGIN)
+        cells = width - 2 * MARGIN
+        if box.cell_length != cells:
+            box = box.extend_cell_length(cells).crop(0, cells)
+        # One strip, the row's background and the widget's style applied in one pass (a
+        # PageUp draws every line anew: the joins and copies were most of its frame).
+        margin = Segment(" " * MARGIN, base)
         if line <= 0:  # the gap above the row (a day's name): not part of its box
-            return Strip.join([margin, inner, margin]).apply_style(base)
-        return Strip.join([margin, inner.apply_style(self._background(row)), margin]).apply_style(base)
+            return Strip([margin, *Segment.apply_style(box, base), margin], width)
+        return Strip([margin, *Segment.apply_style(box, base + self._background(row)), margin], width)
 
     def _day_line(self, index: int) -> Strip | None:
         """The gap above the first row of a day holds the day's name ("Today", "Mon 30 Nov"):
@@ -754,20 +752,20 @@ class RoomLog(ScrollView, can_focus=True):
 
     # -- streaming ---------------------------------------------------------------------
 
-    def _stream_line(self, row: Row, stream: _Stream, line: int) -> Strip | None:
+    def _stream_line(self, row: Row, stream: LiveReply, line: int) -> Strip | None:
         head = stream.head or self._stream_head(row, stream)
         if line < len(head):
             return head[line]
         body = stream.lines.settled, stream.lines.tail
         line -= len(head)
         if line < len(body[0]):
-            return box_line(row, self.look(), body[0][line])
+            return body[0][line]
         line -= len(body[0])
         if line < len(body[1]):
-            return box_line(row, self.look(), body[1][line])
+            return body[1][line]
         return None
 
-    def _stream_head(self, row: Row, stream: _Stream) -> list[Strip]:
+    def _stream_head(self, row: Row, stream: LiveReply) -> list[Strip]:
         """The header and the thinking above a streaming reply's text, rebuilt when the
         thinking grew, its seconds ticked, it ended, or the owner (un)folded it."""
         text, secs, live = self._thinking_of(row)
@@ -785,19 +783,33 @@ class RoomLog(ScrollView, can_focus=True):
                            for line in render_strips(self.app.console, part, cells, Style())]
         return stream.head
 
-    def _stream_rows(self, stream: _Stream) -> int:
+    def _stream_rows(self, stream: LiveReply) -> int:
         """The box's body rows: exactly its text. No rows are held to grow into: when a
         short reply ended they went, and every line above moved down under the reader.
         One line before the first words: they land in it, and the room stays put."""
         return max(1, len(stream.lines.settled) + len(stream.lines.tail))
 
-    def _stream_lines(self, row: Row) -> StreamLines:
-        cells = inner_width(row, self._width or 80)
+    def _stream_lines(self, row: Row, text: str) -> tuple[StreamLines, tuple]:
+        """The reply's lines for ``text`` at the log's width and theme (and what they were drawn for)."""
+        lines = stream_lines(row, self._width or 80, self.look(), self._block_strips, self._count_rendered)
+        lines.update(text)
+        return lines, (self._width, self.app.theme)
 
-        def render(text: str) -> list[Strip]:
-            return block_strips(self.app.console, text, cells, self.look())
+    def _block_strips(self, text: str, cells: int) -> list[Strip]:
+        """One block of a reply's body, ``cells`` wide: the stored row is drawn by the same."""
+        return block_strips(self.app.console, text, cells, self.look())
 
-        return StreamLines(render, Strip.blank(cells))
+    def _count_rendered(self, lines: int) -> None:
+        self.lines_rendered += lines
+
+    def _stream_fresh(self, stream: LiveReply) -> bool:
+        """Render the reply's lines again if the width or the theme changed; whether they did."""
+        if stream.drawn_for == (self._width, self.app.theme):
+            return False
+        index = self.window.index_of(stream.row_id)
+        if index is not None:
+            stream.lines, stream.drawn_for = self._stream_lines(self.window.rows[index], stream.text)
+        return True
 
     @property
     def streaming_row_id(self) -> int | None:
@@ -810,9 +822,8 @@ class RoomLog(ScrollView, can_focus=True):
                 return  # the owner paged far back: the reply is there when they come back
             self.update_rows([row])
         self._end_timer()
-        lines = self._stream_lines(row)
-        lines.update(row.content)
-        self._stream = stream = _Stream(row.id, row.content, buffer, lines)
+        lines, drawn_for = self._stream_lines(row, row.content)
+        self._stream = stream = LiveReply(row.id, row.content, buffer, lines, drawn_for)
         index = self.window.index_of(row.id)
         anchor = self._anchor()
         if index is not None:
@@ -830,34 +841,58 @@ class RoomLog(ScrollView, can_focus=True):
         """A piece landed after a pause: draw it now rather than at the next tick."""
         stream = self._stream
         if stream is not None and stream.timer is not None and time.monotonic() - stream.drawn_at >= FLUSH_SECS:
-            self._flush()
+            stream.woken = asyncio.ensure_future(self._flush())
             stream.timer.reset()
 
-    def _flush(self) -> None:
+    async def _flush(self) -> None:
         stream = self._stream
-        if stream is None:
+        if stream is None or stream.flushing:
             return
+        stream.flushing = True
+        try:
+            await self._flush_stream(stream)
+        finally:
+            stream.flushing = False
+
+    async def _flush_stream(self, stream: LiveReply) -> None:
+        """Draw what the worker appended. A long piece is rendered a piece of code at a time,
+        with the loop let through between them: a key typed meanwhile (Escape) is not held
+        behind a burst of lines."""
         if stream.buffer.thinking.text and self._width > 0:
             self._flush_thinking(stream)
-        piece = stream.buffer.drain()
-        if not piece:
-            return
-        stream.drawn_at = time.monotonic()
+        restyled = self._width > 0 and self._stream_fresh(stream)
         before = stream.lines.settled_count, list(stream.lines.tail)
-        stream.text += piece
-        stream.lines.update(stream.text)
+        stream.pending += stream.buffer.drain()
+        if not stream.pending:
+            if restyled:
+                self.refresh()
+            return
+        steps = stream.lines.steps(stream.text + stream.pending)
+        for _ in steps:
+            await asyncio.sleep(0)
+            if self._stream is not stream:  # ended meanwhile: its end drew the rest
+                steps.close()
+                return
+        stream.text, stream.pending = stream.text + stream.pending, ""
+        stream.drawn_at = time.monotonic()
         self.post_message(self.Grew())
         index = self.window.index_of(stream.row_id)
         if index is None or self._width <= 0:
             return
         old_height = self.window.heights[index]
         height = self._row_height(index)
+        if restyled:  # every line of it drawn anew (a new width or theme)
+            anchor = self._anchor()
+            self.window.set_height(index, height)
+            self._relayout(anchor)
+            self.refresh()
+            return
         if height != old_height:
             self._grow(index, height, stream, before)
             return
         self._refresh_changed(index, stream, before)
 
-    def _grow(self, index: int, height: int, stream: _Stream, before: tuple[int, list[Strip]]) -> None:
+    def _grow(self, index: int, height: int, stream: LiveReply, before: tuple[int, list[Strip]]) -> None:
         """The streaming box took more lines. If the view did not scroll (the room still
         fits, or the owner reads above), only the new text and what lies below it change."""
         anchor = self._anchor()
@@ -871,7 +906,7 @@ class RoomLog(ScrollView, can_focus=True):
         below = self.window.top(index) + height - 1
         self.refresh_lines(below, max(1, self.window.total - below))
 
-    def _refresh_changed(self, index: int, stream: _Stream, before: tuple[int, list[Strip]]) -> None:
+    def _refresh_changed(self, index: int, stream: LiveReply, before: tuple[int, list[Strip]]) -> None:
         """Refresh only the lines of the body that changed (the new words' lines)."""
         settled_before, tail_before = before
         old = tail_before
@@ -885,7 +920,7 @@ class RoomLog(ScrollView, can_focus=True):
                 continue
             self.refresh_lines(first_line + start + offset)
 
-    def _flush_thinking(self, stream: _Stream) -> None:
+    def _flush_thinking(self, stream: LiveReply) -> None:
         """The live thinking block: redrawn as it grows and its seconds tick."""
         index = self.window.index_of(stream.row_id)
         if index is None:
@@ -918,7 +953,9 @@ class RoomLog(ScrollView, can_focus=True):
         stream = self._stream
         self._end_timer()
         self._stream = None
-        if stream is not None:
+        if stream is not None and stream.row_id == row.id:
+            self._adopt(stream, row)
+        elif stream is not None:
             stream.buffer.drain()
         index = self.window.index_of(row.id)
         if index is None:
@@ -928,6 +965,17 @@ class RoomLog(ScrollView, can_focus=True):
         self.window.update(index, row, self._estimate(row))
         self._relayout(anchor)
         self.refresh()
+
+    def _adopt(self, stream: LiveReply, row: Row) -> None:
+        """The stored row is drawn from the lines its stream rendered, when they show its text
+        (a long reply is not rendered again whole at its end, nor when the owner stops it)."""
+        stream.catch_up()
+        if stream.text != row.content or self._plain or self._width <= 0 or self.is_folded(row):
+            return
+        if stream.drawn_for != (self._width, self.app.theme):
+            return  # drawn for another width or theme: the row is rendered anew
+        lines = finished_lines(self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream)
+        self._remember(self._cache_key(row), lines)
 
     def stream_text(self) -> str | None:
         return self._stream.text if self._stream is not None else None

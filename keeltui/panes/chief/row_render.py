@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from contextlib import nullcontext
 from math import ceil
-from typing import Callable, Mapping
+from typing import Mapping
 
 from rich.console import Console, RenderableType
 from rich.segment import Segment
@@ -29,7 +29,7 @@ from textual.strip import Strip
 
 from keeltui.chief.context import Row
 from keeltui.chief.row_time import clock, report_source
-from keeltui.chief.streaming import body_blocks, split_settled
+from keeltui.chief.streaming import body_blocks
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY, badge
 from keeltui.panes.message import block_renderable, speaker_header
@@ -244,81 +244,3 @@ def markdown_look(variables: Mapping[str, str], dark: bool) -> Theme:
         "primary": colour("text-primary", "primary"), "secondary": colour("text-secondary", "secondary"),
         "accent": colour("text-accent", "accent"), "code-background": colour("panel", "surface"),
     }, dark)
-
-
-FENCE_PIECE = 40
-"""Lines of an open code block rendered together once they are complete: a long block
-streams at the cost of its newest lines, not of all it holds so far."""
-
-
-def _open_fence(tail: str) -> tuple[str, list[str]] | None:
-    """The fence line and the code lines of ``tail`` if it is one code block still open."""
-    lines = tail.split("\n")
-    opener = lines[0].lstrip()
-    if not opener.startswith(("```", "~~~")):
-        return None
-    mark = opener[:3]
-    if any(line.strip().startswith(mark) for line in lines[1:]):
-        return None  # closed: it settles at the next blank line, rendered whole
-    return lines[0], lines[1:]
-
-
-class StreamLines:
-    """A streaming reply's body lines: settled blocks rendered once, the tail each time.
-
-    ``render(text)`` is handed the block's text and returns its inner lines; a flush
-    costs the tail's rendering, not the whole reply's. An open code block is the one
-    tail that grows without bound: its complete lines are rendered in pieces of
-    :data:`FENCE_PIECE` lines, once each (a code block rendered in pieces is the block
-    rendered whole, less the padding between the pieces), so a flush renders only the
-    newest piece.
-    """
-
-    def __init__(self, render: Callable[[str], list[Strip]], gap: Strip) -> None:
-        self._render = render
-        self._gap = gap
-        """The blank line between two blocks."""
-        self.settled: list[Strip] = []
-        self._settled_blocks = 0
-        self.tail: list[Strip] = []
-        self._fence: tuple[int, str] | None = None
-        """The open code block whose pieces are kept: (settled blocks before it, its fence line)."""
-        self._fence_lines: list[Strip] = []
-        self._fence_done = 0
-
-    @property
-    def settled_count(self) -> int:
-        return len(self.settled)
-
-    def update(self, text: str) -> None:
-        blocks, tail = split_settled(text)
-        for block in blocks[self._settled_blocks:]:
-            lines = self._render(block) if clean_text(block).strip() else []
-            if self.settled and lines:
-                self.settled.append(self._gap)
-            self.settled.extend(lines)
-        self._settled_blocks = len(blocks)
-        tail_lines = self._tail_lines(tail) if clean_text(tail).strip() else []
-        if tail_lines and self.settled:
-            tail_lines.insert(0, self._gap)
-        self.tail = tail_lines
-
-    def _tail_lines(self, tail: str) -> list[Strip]:
-        fence = _open_fence(tail)
-        if fence is None:
-            self._fence = None
-            return self._render(tail)
-        opener, code = fence
-        if self._fence != (self._settled_blocks, opener):
-            self._fence, self._fence_lines, self._fence_done = (self._settled_blocks, opener), [], 0
-        complete = len(code) - 1  # the last line is still being written
-        while complete - self._fence_done >= FENCE_PIECE:
-            piece = code[self._fence_done:self._fence_done + FENCE_PIECE]
-            lines = self._render("\n".join([opener, *piece, opener.lstrip()[:3]]))
-            lines = lines[:-1] if self._fence_done == 0 else lines[1:-1]  # no padding between pieces
-            self._fence_lines.extend(lines)
-            self._fence_done += FENCE_PIECE
-        if not self._fence_done:
-            return self._render(tail)
-        rest = self._render("\n".join([opener, *code[self._fence_done:]]))
-        return self._fence_lines + rest[1:]
