@@ -79,7 +79,7 @@ class Health(App):
             super().__init__()
             self.text = text
 
-    def on_keel_app_database_damaged(self, message: Health.DatabaseDamaged) -> None:
+    def on_health_database_damaged(self, message: Health.DatabaseDamaged) -> None:
         self.database_problem = self.status_line.message = message.text
 
     def _check_brain(self) -> None:
