@@ -15,6 +15,7 @@ from textual.reactive import reactive
 from textual.widgets import Button, TextArea
 
 from keeltui.panes.bindings import bind
+from keeltui.terminal.textual_seam import run_app_bindings
 
 
 class ComposerInput(TextArea):
@@ -76,7 +77,7 @@ class ComposerInput(TextArea):
             # Run its binding now, as the app would once the key had bubbled up to it:
             # by then the keys behind it in this field's queue (one read over SSH) would
             # already have been typed, and Backspace would eat the wrong letter.
-            if await self.app._check_bindings(event.key):
+            if await run_app_bindings(self.app, event.key):
                 event.stop()
                 event.prevent_default()
 
