@@ -32,9 +32,12 @@ from keeltui import focus_places
 from keeltui.paths import config_stamp
 from keeltui.services.room_rows import StoreRows
 from keeltui.store import Store, StoreError
+from keeltui.terminal.exit_hooks import CrashLineApp
 from keeltui.wiring import Services, wire
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from keeltui.panes.ambient_controller import AmbientController
     from keeltui.tutor_view import TutorPane
 
@@ -43,7 +46,7 @@ log = logging.getLogger("keeltui.app")
 STORE_POLL_SECS = 0.5
 
 
-class KeelApp(StatusKeeping, Health, GlobalKeys):
+class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
     TITLE = "keeltui"
     CSS_PATH = "keeltui.tcss"
     ENABLE_COMMAND_PALETTE = True
@@ -212,18 +215,14 @@ class KeelApp(StatusKeeping, Health, GlobalKeys):
             self.quiet = not self.quiet
             self.notify("Quiet Mode on." if self.quiet else "Quiet Mode off.", timeout=2)
 
-    def _fatal_error(self) -> None:
+    def crash_renderable(self, error: BaseException | None) -> RenderableType:
         """An unexpected error ends the app with one line: Textual's own traceback
         shows local variables, which hold the owner's text."""
-        import sys
-
         from rich.text import Text
 
         from keeltui.crash import crash_line
 
-        self.bell()
-        self._exit_renderables.append(Text(crash_line(sys.exc_info()[1] or self._exception)))
-        self._close_messages_no_wait()
+        return Text(crash_line(error))
 
     async def on_unmount(self) -> None:
         try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.screen import Screen
 from textual.widgets import TabbedContent
 
@@ -16,7 +16,7 @@ from keeltui import focus_places
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.bindings import bind
 from keeltui.panes.composer import Composer
-from keeltui.terminal.textual_seam import run_app_bindings
+from keeltui.terminal.key_hooks import KeyHookApp
 
 if TYPE_CHECKING:
     from keeltui.chief_view import ChiefRoom
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from keeltui.tutor_view import TutorPane
 
 
-class GlobalKeys(App):
+class GlobalKeys(KeyHookApp):
     BINDINGS = [
         bind("quit", "quit", "Quit", priority=True),
         bind("quiet", "toggle_quiet", "Quiet", priority=True),
@@ -100,14 +100,9 @@ class GlobalKeys(App):
     def action_focus_previous(self) -> None:
         focus_places.cycle(self, -1)  # type: ignore[arg-type]
 
-    async def _on_key(self, event: events.Key) -> None:
-        # In place of Textual's own (the bindings; the app has no key_ methods), except that
-        # a typed character no binding took lands in the composer or is refused with a
-        # reason. Textual runs each class's handler: the default is prevented, or App's
-        # would run the bindings a second time.
-        event.prevent_default()
-        if not await run_app_bindings(self, event.key):
-            focus_places.stray_key(self, event)  # type: ignore[arg-type]
+    async def key_unbound(self, event: events.Key) -> None:
+        # A typed character no binding took lands in the composer or is refused with a reason.
+        focus_places.stray_key(self, event)  # type: ignore[arg-type]
 
     def action_leave_composer(self) -> None:
         """Escape: out of the composer, onto the newest row (so z, f, c act at once)."""

@@ -266,9 +266,3 @@ def paint_changed_cells_only(screen) -> None:
     compositor is a private attribute, set once, before its first frame)."""
     screen._compositor = SpanCompositor()
 
-
-async def run_app_bindings(app, key: str) -> bool:
-    """Run the app's bindings for ``key`` as Textual does for a key no widget took
-    (``App._check_bindings``); True when one ran. The app's own key handler and the
-    composer's (a key the text area would swallow) call it."""
-    return await app._check_bindings(key)
