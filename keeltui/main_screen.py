@@ -50,7 +50,7 @@ class MainScreen(Screen):
                 yield ChiefRoom(self._owner, self._companion, self._window_rows,
                                 first_rows=self._first_rows, source=self._source, parts=self._parts, id="chief-room")
             with TabPane("Tutor", id="tutor-tab"):
-                pass  # the tutor pane is mounted right after the first frame (KeelApp._mount_tutor)
+                pass  # the tutor pane is mounted right after the first frame (KeelApp._mount_later)
         yield StatusLine(id="status-line")
         yield KeelFooter()
 
