@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -29,16 +29,18 @@ from textual.timer import Timer
 
 from keeltui.chief.context import Row
 from keeltui.chief.room_window import RoomWindow
-from keeltui.chief.streaming import StreamBuffer, reserved_rows
+from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY
+from keeltui.chief.row_time import day_label, starts_day
+from keeltui.chief.welcome import welcome_lines
 from keeltui.panes.bindings import bind
 from keeltui.panes.chief.row_render import (
-    MARGIN, RowLook, RowShape, StreamLines, box_line, estimate_height, folds, has_thinking, inner_width,
-    render_strips, row_lines, row_thinking,
+    MARGIN, RowLook, RowShape, StreamLines, block_strips, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
+    render_strips, row_lines, row_thinking, with_clock,
 )
 from keeltui.panes.chief.row_source import RowSource
-from keeltui.panes.message import block_renderable, copy_row_text, speaker_header
+from keeltui.panes.message import copy_row_text, speaker_header
 from keeltui.panes.row_keys import ROW_KEY_BINDINGS
 
 if TYPE_CHECKING:
@@ -53,7 +55,6 @@ CACHE_ROWS = 400
 """Rendered rows kept (least recently drawn dropped first)."""
 FLUSH_SECS = 0.1
 """Ten redraws a second while a reply streams: smooth to the eye, light on an SSH link."""
-EMPTY_ROOM = "The room is empty. Say something below."
 
 
 class _Stream:
@@ -64,7 +65,6 @@ class _Stream:
         self.text = text
         self.buffer = buffer
         self.lines = lines
-        self.reserved = 0
         self.timer: Timer | None = None
         self.drawn_at = 0.0
         self.head: list[Strip] = []
@@ -77,7 +77,7 @@ class RoomLog(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES = {
         "room-log--user", "room-log--assistant", "room-log--system", "room-log--system-cursor",
-        "room-log--cursor", "room-log--match", "room-log--empty",
+        "room-log--cursor", "room-log--match", "room-log--empty", "room-log--welcome-title",
     }
 
     DEFAULT_CSS = """
@@ -89,6 +89,7 @@ class RoomLog(ScrollView, can_focus=True):
     RoomLog > .room-log--cursor { background: $boost; }
     RoomLog > .room-log--match { background: $warning 25%; }
     RoomLog > .room-log--empty { color: $text-muted; }
+    RoomLog > .room-log--welcome-title { color: $text-primary; text-style: bold; }
     """
 
     BINDINGS = [
@@ -109,10 +110,12 @@ class RoomLog(ScrollView, can_focus=True):
 
     def __init__(self, owner_name: str, companion_name: str, *, source: RowSource | None = None,
                  window_rows: int = 120, first_rows: Sequence[Row] = (), plain_first: bool = False,
-                 id: str | None = None) -> None:
+                 id: str | None = None, clock: Callable[[], float] = time.time) -> None:
         """``first_rows``: the newest rows (oldest first), drawn in the first frame;
-        ``plain_first``: their text as written until Markdown is loaded after it."""
+        ``plain_first``: their text as written until Markdown is loaded after it;
+        ``clock``: now, for the day separators' "Today" (a test sets it)."""
         super().__init__(id=id)
+        self.clock = clock
         self.owner_name = owner_name
         self.companion_name = companion_name
         self.source = source
@@ -175,6 +178,8 @@ class RoomLog(ScrollView, can_focus=True):
                 user_bar=Style(color=self.get_component_rich_style("room-log--user").color),
                 assistant_bar=Style(color=self.get_component_rich_style("room-log--assistant").color),
                 system_text=Style(color=self.get_component_rich_style("room-log--system").color),
+                markdown=markdown_look(self.app.get_css_variables(), self.app.current_theme.dark),
+                dark=self.app.current_theme.dark,
             )
         return self._look[1]
 
@@ -284,13 +289,13 @@ class RoomLog(ScrollView, can_focus=True):
         return 1 + len(self._box_lines(row))
 
     def _set_virtual_size(self) -> None:
-        total = self.window.total if self.window.rows else 2
+        total = self.window.total if self.window.rows else 1 + len(welcome_lines())
         size = Size(self._width, total)
         if self.virtual_size != size:
             self.virtual_size = size
 
     def _max_y(self) -> int:
-        total = self.window.total if self.window.rows else 2
+        total = self.window.total if self.window.rows else 1 + len(welcome_lines())
         return max(0, total - self.scrollable_content_region.height)
 
     def _goto(self, y: int) -> None:
@@ -689,9 +694,9 @@ class RoomLog(ScrollView, can_focus=True):
         return Style()
 
     def _row_line(self, index: int, line: int) -> Strip | None:
-        """Line ``line`` of row ``index``'s box (None: blank room, the gap or a stream's reserve)."""
+        """Line ``line`` of row ``index``'s box (None: blank room, or the gap of a row that starts no day)."""
         if line <= 0:
-            return None
+            return self._day_line(index)
         row = self.window.rows[index]
         stream = self._stream
         if stream is not None and row.id == stream.row_id:
@@ -712,10 +717,7 @@ class RoomLog(ScrollView, can_focus=True):
         base = self._base
         virtual_y = round(self.scroll_y) + y
         if not self.window.rows:
-            if virtual_y == 1:
-                text = Strip([Segment("  " + EMPTY_ROOM, self._component("room-log--empty"))])
-                return text.extend_cell_length(width).crop(0, width).apply_style(base)
-            return Strip.blank(width, base)
+            return self._welcome_line(virtual_y).extend_cell_length(width).crop(0, width).apply_style(base)
         if virtual_y >= self.window.total:
             return Strip.blank(width, base)
         index, line = self.window.locate(virtual_y)
@@ -725,7 +727,30 @@ class RoomLog(ScrollView, can_focus=True):
         row = self.window.rows[index]
         inner = box.extend_cell_length(width - 2 * MARGIN).crop(0, width - 2 * MARGIN)
         margin = Strip.blank(MARGIN)
+        if line <= 0:  # the gap above the row (a day's name): not part of its box
+            return Strip.join([margin, inner, margin]).apply_style(base)
         return Strip.join([margin, inner.apply_style(self._background(row)), margin]).apply_style(base)
+
+    def _day_line(self, index: int) -> Strip | None:
+        """The gap above the first row of a day holds the day's name ("Today", "Mon 30 Nov"):
+        drawn in a line every row has anyway, so a separator never changes a height."""
+        row = self.window.rows[index]
+        if index == 0 and not self.window.no_older:
+            return None  # the row before it is not read yet
+        previous = getattr(self.window.rows[index - 1], "created_at", None) if index else None
+        when = getattr(row, "created_at", 0.0) or 0.0
+        if not starts_day(previous, when):
+            return None
+        return Strip([Segment(f"─── {day_label(when, self.clock())} ", self._component("room-log--empty"))])
+
+    def _welcome_line(self, y: int) -> Strip:
+        """Line ``y`` of the welcome an empty room shows (chief/welcome.py), below one blank line."""
+        lines = welcome_lines()
+        if not 1 <= y <= len(lines):
+            return Strip.blank(0)
+        text, title = lines[y - 1]
+        style = self._component("room-log--welcome-title" if title else "room-log--empty")
+        return Strip([Segment("  " + text, style)])
 
     # -- streaming ---------------------------------------------------------------------
 
@@ -740,7 +765,7 @@ class RoomLog(ScrollView, can_focus=True):
         line -= len(body[0])
         if line < len(body[1]):
             return box_line(row, self.look(), body[1][line])
-        return None  # the reserve below the text: empty room
+        return None
 
     def _stream_head(self, row: Row, stream: _Stream) -> list[Strip]:
         """The header and the thinking above a streaming reply's text, rebuilt when the
@@ -751,7 +776,7 @@ class RoomLog(ScrollView, can_focus=True):
         if key != stream.head_key or not stream.head:
             stream.head_key = key
             cells = inner_width(row, self._width or 80)
-            parts = [speaker_header(self._speaker(row), "streaming")]
+            parts = [with_clock(speaker_header(self._speaker(row), "streaming"), row)]
             block = thinking_block(text, secs, live=live, unfolded=unfolded)
             if block is not None:
                 parts.append(block)
@@ -761,16 +786,16 @@ class RoomLog(ScrollView, can_focus=True):
         return stream.head
 
     def _stream_rows(self, stream: _Stream) -> int:
-        """The box's body rows: the text, and room below it to grow into."""
-        body = len(stream.lines.settled) + len(stream.lines.tail)
-        stream.reserved = reserved_rows(body, stream.reserved, max(1, self.scrollable_content_region.height))
-        return stream.reserved
+        """The box's body rows: exactly its text. No rows are held to grow into: when a
+        short reply ended they went, and every line above moved down under the reader.
+        One line before the first words: they land in it, and the room stays put."""
+        return max(1, len(stream.lines.settled) + len(stream.lines.tail))
 
     def _stream_lines(self, row: Row) -> StreamLines:
         cells = inner_width(row, self._width or 80)
 
         def render(text: str) -> list[Strip]:
-            return render_strips(self.app.console, block_renderable(text), cells, Style())
+            return block_strips(self.app.console, text, cells, self.look())
 
         return StreamLines(render, Strip.blank(cells))
 
@@ -828,12 +853,23 @@ class RoomLog(ScrollView, can_focus=True):
         old_height = self.window.heights[index]
         height = self._row_height(index)
         if height != old_height:
-            anchor = self._anchor()
-            self.window.set_height(index, height)
-            self._relayout(anchor)
+            self._grow(index, height, stream, before)
+            return
+        self._refresh_changed(index, stream, before)
+
+    def _grow(self, index: int, height: int, stream: _Stream, before: tuple[int, list[Strip]]) -> None:
+        """The streaming box took more lines. If the view did not scroll (the room still
+        fits, or the owner reads above), only the new text and what lies below it change."""
+        anchor = self._anchor()
+        y = round(self.scroll_y)
+        self.window.set_height(index, height)
+        self._relayout(anchor)
+        if round(self.scroll_y) != y:
             self.refresh()
             return
         self._refresh_changed(index, stream, before)
+        below = self.window.top(index) + height - 1
+        self.refresh_lines(below, max(1, self.window.total - below))
 
     def _refresh_changed(self, index: int, stream: _Stream, before: tuple[int, list[Strip]]) -> None:
         """Refresh only the lines of the body that changed (the new words' lines)."""
@@ -902,4 +938,4 @@ def _drawn_as(row: Row) -> tuple:
     return (row.content, row.status, row.turn_kind, repr(row.parts), *row_thinking(row))
 
 
-__all__ = ["RoomLog", "PAGE_ROWS", "EMPTY_ROOM"]
+__all__ = ["RoomLog", "PAGE_ROWS"]

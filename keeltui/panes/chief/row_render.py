@@ -15,21 +15,26 @@ the :class:`RowLook`, returning Rich renderables or strips.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from contextlib import nullcontext
 from math import ceil
-from typing import Callable
+from typing import Callable, Mapping
 
 from rich.console import Console, RenderableType
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from rich.theme import Theme
+from textual.color import Color
 from textual.strip import Strip
 
 from keeltui.chief.context import Row
+from keeltui.chief.row_time import clock, report_source
 from keeltui.chief.streaming import body_blocks, split_settled
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY, badge
 from keeltui.panes.message import block_renderable, speaker_header
 from keeltui.panes.versions import folded_line
+from keeltui.markdown_look import markdown_theme, trim_blank
 from keeltui.textsafe import clean_text, looks_like_markdown
 
 BAR = "█"
@@ -46,6 +51,9 @@ class RowLook:
     assistant_bar: Style
     system_text: Style
     badge: Style = Style(bold=True, color="#0e4f4f", bgcolor="#7fe0d6")
+    markdown: Theme | None = None
+    """A reply's Markdown styles in the app's theme (reply_markdown.markdown_theme)."""
+    dark: bool = True
 
 
 DEFAULT_LOOK = RowLook(text=Style(), user_bar=Style(color="blue"), assistant_bar=Style(color="green"),
@@ -117,10 +125,18 @@ def render_strips(console: Console, renderable: RenderableType, width: int, styl
 def turn_head(row: Row, speaker: str, shape: RowShape) -> list[RenderableType]:
     """The header (a failed reply's words may take several lines) and the thinking, folded
     unless the owner unfolded it (``t``)."""
-    header = speaker_header(speaker, row.status, row.parts)
+    header = with_clock(speaker_header(speaker, row.status, row.parts), row)
     thinking, secs = row_thinking(row)
     block = thinking_block(thinking, secs, live=False, unfolded=shape.thinking_unfolded)
     return [header] if block is None else [header, block]
+
+
+def with_clock(header: Text, row: Row) -> Text:
+    """The header with the row's time, dim (a row without a time: as it is)."""
+    when = clock(getattr(row, "created_at", 0.0) or 0.0)
+    if when:
+        header.append(f"  {when}", style="dim")
+    return header
 
 
 def turn_renderables(row: Row, speaker: str, shape: RowShape) -> list[RenderableType]:
@@ -142,6 +158,10 @@ def turn_renderables(row: Row, speaker: str, shape: RowShape) -> list[Renderable
 
 def system_renderable(row: Row, look: RowLook, shape: RowShape) -> RenderableType:
     label = Text(f" {badge(row.turn_kind)} ", style=look.badge)
+    source = report_source(row.turn_kind, getattr(row, "source", None))
+    when = clock(getattr(row, "created_at", 0.0) or 0.0)
+    if source or when:
+        label.append_text(Text(" " + "  ".join(part for part in (source, when) if part), style="dim"))
     body = clean_text(row.content)
     foldable = row.turn_kind == SUMMARY
     if foldable and shape.folded:
@@ -172,12 +192,58 @@ def box_line(row: Row, look: RowLook, inner: Strip) -> Strip:
     return Strip.join([Strip([Segment(BAR, bar), Segment(" ")], 2), inner, Strip([Segment(" ")], 1)])
 
 
+def themed(console: Console, look: RowLook):
+    """The console drawing with the reply's Markdown styles of the app's theme."""
+    return console.use_theme(look.markdown) if look.markdown is not None else nullcontext()
+
+
+def block_strips(console: Console, block: str, width: int, look: RowLook) -> list[Strip]:
+    """One block of a reply's body, without the blank lines Rich leaves around it."""
+    options = console.options.update(width=width, highlight=False, height=None)
+    with themed(console, look):
+        lines = console.render_lines(block_renderable(block, look.dark), options, style=look.text, pad=True)
+    return [Strip(line, width) for line in trim_blank(lines)]
+
+
+def body_strips(console: Console, text: str, width: int, look: RowLook) -> list[Strip]:
+    """A reply's body as one document: its blocks one blank line apart (as while it streamed)."""
+    out: list[Strip] = []
+    for block in body_blocks(text):
+        lines = block_strips(console, block, width, look)
+        if out and lines:
+            out.append(Strip.blank(width))
+        out.extend(lines)
+    return out
+
+
 def row_lines(row: Row, speaker: str, width: int, look: RowLook, shape: RowShape, console: Console) -> list[Strip]:
     """The row's box lines (no gap line, no background), ``width - 2 * MARGIN`` cells each."""
     cells = inner_width(row, width)
     style = look.system_text if is_system(row) else look.text
-    inner = [line for part in row_renderables(row, speaker, look, shape) for line in render_strips(console, part, cells, style)]
+    with themed(console, look):
+        if not is_system(row) and not shape.folded and not shape.plain and clean_text(row.content).strip():
+            head = [line for part in turn_head(row, speaker, shape) for line in render_strips(console, part, cells, style)]
+            inner = head + body_strips(console, row.content, cells, look)
+        else:
+            inner = [line for part in row_renderables(row, speaker, look, shape)
+                     for line in render_strips(console, part, cells, style)]
     return [box_line(row, look, line) for line in inner]
+
+
+def markdown_look(variables: Mapping[str, str], dark: bool) -> Theme:
+    """The Markdown styles from the app's theme variables (``App.get_css_variables()``):
+    colours with an alpha are laid over the background, as the screen shows them."""
+    background = Color.parse(variables.get("background", "#000000"))
+
+    def colour(*names: str) -> str:
+        name = next((n for n in names if n in variables and not variables[n].startswith("auto")), "foreground")
+        return (background + Color.parse(variables.get(name, "#808080"))).hex
+
+    return markdown_theme({
+        "foreground": colour("foreground"), "muted": colour("foreground-muted"),
+        "primary": colour("text-primary", "primary"), "secondary": colour("text-secondary", "secondary"),
+        "accent": colour("text-accent", "accent"), "code-background": colour("panel", "surface"),
+    }, dark)
 
 
 FENCE_PIECE = 40
