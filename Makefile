@@ -4,14 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test quick lint bench install clean screenshots
+.PHONY: run test quick lint bench install clean screenshots lock
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+# Installed within the versions requirements.lock names (what the tests last passed on).
+$(STAMP): pyproject.toml requirements.lock | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -c requirements.lock -e '.[test,dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -41,6 +42,16 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# Refresh requirements.lock: a fresh venv, the newest versions pyproject.toml allows, frozen.
+lock:
+	rm -rf .lock-venv
+	$(PY) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --upgrade pip
+	.lock-venv/bin/python -m pip install --quiet -e '.[test,dev]'
+	( echo '# make lock: every package `make install` may install, at the version last tested.'; \
+	  .lock-venv/bin/python -m pip freeze --exclude-editable ) > requirements.lock
+	rm -rf .lock-venv
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .import_linter_cache

@@ -17,7 +17,10 @@ import json
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
 
 from keeltui.chief.thinking import THINKING, ThinkSplitter, split_think
 from keeltui.config import BrainConfig
@@ -153,7 +156,7 @@ class Brain:
     def __init__(self, config: BrainConfig, api_key: str | None = None) -> None:
         self.config = config
         self._api_key = api_key
-        self._client = None
+        self._client: AsyncOpenAI | None = None  # built on first use (openai imports slowly)
         self._client_lock = threading.Lock()
 
     # -- plumbing -------------------------------------------------------------------

@@ -63,15 +63,14 @@ class HungUpSafeFile:
 
 
 def hangup_safe(driver_class: type) -> type:
-    """``driver_class`` with its terminal file wrapped (Textual's Linux driver keeps it
-    in ``_file``; a driver without one, e.g. the headless test driver, is unchanged)."""
+    """``driver_class`` with its terminal file wrapped (through keeltui/terminal/, which
+    knows where Textual's Linux driver keeps it)."""
+    from keeltui.terminal.exit_hooks import wrap_terminal_file
 
     class HangupSafeDriver(driver_class):
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
-            file = getattr(self, "_file", None)
-            if file is not None:
-                self._file = HungUpSafeFile(file)
+            wrap_terminal_file(self, HungUpSafeFile)  # type: ignore[arg-type]
 
     HangupSafeDriver.__name__ = HangupSafeDriver.__qualname__ = f"HangupSafe{driver_class.__name__}"
     return HangupSafeDriver

@@ -17,6 +17,7 @@ from keeltui.panes.footer import KeelFooter
 from keeltui.chief.context import Row
 from keeltui.chief_view import ChiefRoom
 from keeltui.panes.banner import DriftBanner
+from keeltui.panes.chief.parts import ChiefParts
 from keeltui.panes.chief.row_source import RowSource
 from keeltui.panes.pane_tabs import PaneTabs
 from keeltui.terminal.textual_seam import paint_changed_cells_only
@@ -26,7 +27,8 @@ from keeltui.panes.status_line import StatusLine
 class MainScreen(Screen):
     def __init__(
         self, owner: str, companion: str, window_rows: int, *, snooze_secs: int,
-        first_rows: Sequence[Row] = (), source: RowSource | None = None, id: str | None = None,
+        first_rows: Sequence[Row] = (), source: RowSource | None = None, parts: ChiefParts | None = None,
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         paint_changed_cells_only(self)  # only the cells that changed are painted
@@ -36,6 +38,7 @@ class MainScreen(Screen):
         self._snooze_secs = snooze_secs
         self._first_rows = first_rows
         self._source = source
+        self._parts = parts
 
     def compose_layout(self) -> ComposeResult:
         """The widgets of this screen. The app's compose yields them (so they are
@@ -45,9 +48,9 @@ class MainScreen(Screen):
         with PaneTabs(id="panes", initial="chief-tab"):
             with TabPane("Chief", id="chief-tab"):
                 yield ChiefRoom(self._owner, self._companion, self._window_rows,
-                                first_rows=self._first_rows, source=self._source, id="chief-room")
+                                first_rows=self._first_rows, source=self._source, parts=self._parts, id="chief-room")
             with TabPane("Tutor", id="tutor-tab"):
-                pass  # the tutor pane is mounted right after the first frame (KeelApp._mount_tutor)
+                pass  # the tutor pane is mounted right after the first frame (KeelApp._mount_later)
         yield StatusLine(id="status-line")
         yield KeelFooter()
 

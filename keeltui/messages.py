@@ -41,11 +41,34 @@ class BrainChecked(Message):
 
 
 class StatusMessage(Message):
-    """A one-line notice for the status line."""
+    """A one-line notice for the status line; with ``replaces``, only if the line says that
+    (a room clearing its own line must not wipe a newer, unrelated one)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, replaces: str | None = None) -> None:
         super().__init__()
         self.text = text
+        self.replaces = replaces
+
+
+class SendFailed(Message):
+    """The owner's message could not be stored (``problem``), or None: a send worked again.
+    The app holds the line until then (other lines give way to a database problem)."""
+
+    def __init__(self, problem: str | None) -> None:
+        super().__init__()
+        self.problem = problem
+
+
+class BrainAnswered(Message):
+    """A Chief reply ended: ``problem`` when the brain is gone, None when it answered."""
+
+    def __init__(self, problem: str | None) -> None:
+        super().__init__()
+        self.problem = problem
+
+
+class ModelChanged(Message):
+    """The owner chose another model: the status line names the Chief's."""
 
 
 class ContextChanged(Message):

@@ -24,6 +24,7 @@ from keeltui.adapters.process_probe import pid_alive
 from keeltui.chief import turn_kinds
 from keeltui.chief.interrupted import WRITER_PART, is_orphan, settled_parts
 from keeltui.chief.turn_kinds import classify, report_kind
+from keeltui.values import StoreDamaged, StoreError, StoreWriteError  # re-exported: callers name them here
 
 BUSY_TIMEOUT_MS = 15_000
 # Rows up to it were classified; present at all, the text-guessing migration has run
@@ -48,18 +49,6 @@ def _side_connection(path: Path) -> Iterator[sqlite3.Connection]:
         yield conn
     finally:
         conn.close()
-
-class StoreError(Exception):
-    """The database cannot be used; the message names the file."""
-
-
-class StoreWriteError(StoreError):
-    """A write failed (disk full, read-only, locked past the busy timeout); nothing was written."""
-
-
-class StoreDamaged(StoreError):
-    """The file is partly corrupt; the message says how to recover it."""
-
 
 @dataclass(frozen=True)
 class Row:

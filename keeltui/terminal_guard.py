@@ -86,7 +86,9 @@ def interrupts_held() -> Iterator[None]:
 def _restore_and_leave(app, signum: int) -> None:
     """The orderly exit did not finish: put the terminal right by hand and go."""
     try:
-        driver = getattr(app, "_driver", None)
+        from keeltui.terminal.exit_hooks import app_driver
+
+        driver = app_driver(app)
         # Straight to the file descriptor: the driver's writer queue may be what is stuck.
         os.write(sys.__stdout__.fileno() if sys.__stdout__ is not None else 1, RESTORE.encode())
         saved = getattr(driver, "attrs_before", None)  # the tty's modes before raw mode

@@ -9,9 +9,7 @@ an action means come from the pure core (:mod:`keeltui.tutor.session`, ``phases`
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -23,26 +21,23 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, OptionList, Static
 from textual.widgets.option_list import Option
-from textual.worker import Worker
 
 from keeltui.values import Usage
-from keeltui.chief.streaming import StreamBuffer
 from keeltui.config import Config
-from keeltui.messages import ContextChanged
 from keeltui.panes.assessment import AssessmentCard
 from keeltui.panes.bindings import bind
 from keeltui.panes.composer import Composer
 from keeltui.panes.message import ChatMessage
-from keeltui.panes.landed_signal import TurnLanded
 from keeltui.panes.plan_map import PlanCard, PlanMap
 from keeltui.panes.quiz import AskCard, QuizCard
 from keeltui.panes.tutor_cards import AbortedJobMark, JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
+from keeltui.panes.tutor.jobs import JobRunner
+from keeltui.panes.tutor.turns import TurnRunner
 from keeltui.panes.tutor_records import ConfirmDelete, RenameSession, SessionList, SummaryScreen, session_prompt
 from keeltui.tutor.outcome import TurnOutcome
 from keeltui.textsafe import clean_text, one_line
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
-from keeltui.tutor import transcript as tx
 from keeltui.tutor.phases import awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
 from keeltui.tutor.mastery import map_statuses
 
@@ -57,7 +52,6 @@ NEW_SESSION = "new-session"
 AGENT_NAMES = {"prober": "Prober", "teacher": "Teacher"}
 LIVE_FLUSH_SECS = 0.05
 UNFINISHED = "Its last turn did not finish (keeltui stopped, or the turn was cut short)."
-STOPPED = "You stopped the turn."
 
 
 class VerdictLine(Static):
@@ -149,14 +143,9 @@ class TutorPane(Vertical):
         self.turns = turns  # built once by keeltui.wiring, handed down
         self.jobs = jobs
         self.records = records
-        self._job_workers: dict[str, tuple[int, tj.Job, Worker]] = {}  # running jobs by id
         self.session_id: int | None = None
-        self._busy_sessions: set[int] = set()
-        self._turn_started: dict[int, float] = {}  # monotonic, per session: for the landed signal
-        self._workers: dict[int, Worker] = {}
-        self._buffers: dict[int, StreamBuffer] = {}  # the streaming step's text, per session
-        self._errors: dict[int, str] = {}  # why a session's last turn failed (this run)
-        self._warnings: dict[int, str] = {}  # the latest context warning, per session
+        self.turn_runner = TurnRunner(self)  # the turns (panes/tutor/turns.py)
+        self.job_runner = JobRunner(self)  # the teacher's background jobs (panes/tutor/jobs.py)
         self._live: ChatMessage | None = None  # the reply streaming in the open session
         self._owed = False  # the open session's agent owes a turn and none runs (F5 shows)
         self._widgets: dict[str, Widget] = {}
@@ -217,7 +206,7 @@ class TutorPane(Vertical):
 
     def _fill_session_list(self, keep_place: bool = True) -> None:
         options = [Option(Text("+ New session", style="bold"), id=NEW_SESSION)]
-        working = self._working_sessions()
+        working = self.job_runner.working_sessions()
         for row in self.records.sessions():
             # The busy dot: a turn or a background job runs in this session.
             prompt = Text("● " if row.id in working else "  ", style="bold yellow")
@@ -269,12 +258,12 @@ class TutorPane(Vertical):
         session_id = self.turns.start_session(topic)  # write-ahead: the topic is stored first
         self._offer_review(session_id)
         self.open_session(session_id)
-        self.run_turn(session_id)  # the one call the learner asked for: a new session
+        self.turn_runner.run(session_id)  # the one call the learner asked for: a new session
 
     def action_sessions(self) -> None:
         """Back to the session list."""
         self.remove_class("-asking-topic")
-        self._post_context(None)  # no session in view: its percentage and warning go
+        self.turn_runner.post_context(None)  # no session in view: its percentage and warning go
         self.records.remember_open(None)
         self._fill_session_list(keep_place=False)
         self.query_one(ContentSwitcher).current = "tutor-picker"
@@ -294,8 +283,8 @@ class TutorPane(Vertical):
         self.query_one(ContentSwitcher).current = "tutor-session"
         self.refresh_bindings()
         rows = self.turns.transcript(session_id)
-        self._post_context(session_id, _last_usage(rows))
-        self._draw(rows)
+        self.turn_runner.post_context(session_id, _last_usage(rows))
+        self.draw(rows)
         if self._focus_is_ours() and self._active_quiz() is None:
             # At once, so the first keys typed after opening are not lost in the
             # frame before the refresh; _focus_default may hand them to a quiz then.
@@ -312,11 +301,11 @@ class TutorPane(Vertical):
     def refresh_from_store(self) -> None:
         """Re-read the store (the app calls this when another process wrote to it)."""
         if self.in_session and self.session_id is not None:
-            self._draw(self.turns.transcript(self.session_id))
+            self.draw(self.turns.transcript(self.session_id))
         elif self.is_mounted:
             self._fill_session_list()
 
-    def _draw(self, rows: Sequence) -> None:
+    def draw(self, rows: Sequence) -> None:
         items = ts.session_items(rows)
         keys = [item.key for item in items]
         if keys[: len(self._keys)] != self._keys:
@@ -359,7 +348,7 @@ class TutorPane(Vertical):
         if isinstance(item, ts.PlanItem):
             return PlanCard(item)
         if isinstance(item, ts.JobItem):
-            return JobCard(item, live=item.job_id in self._job_workers, held=self._held().get(item.job_id))
+            return JobCard(item, live=item.job_id in self.job_runner.running, held=self.job_runner.held().get(item.job_id))
         if isinstance(item, ts.JobResultItem):
             return job_result_card(item)
         return VerdictLine(item)
@@ -367,7 +356,7 @@ class TutorPane(Vertical):
     def _show_state(self, rows: Sequence, items: list[ts.Item]) -> None:
         """The header, the plan map, the composer's mode, and where focus belongs."""
         session_id = self.session_id
-        busy = session_id in self._busy_sessions
+        busy = session_id in self.turn_runner.busy
         verdict = awaiting_verdict(rows)
         title = self.records.title(session_id) if session_id is not None else ""
         header = f"{title}  ·  {phase_of(rows)}"
@@ -462,7 +451,7 @@ class TutorPane(Vertical):
         """Escape: stop a running turn; else cancel a new topic, or hand the keys to a
         waiting quiz, or leave the text field for the transcript (focus stays in the
         pane, so its keys keep working)."""
-        if self.in_session and self.session_id in self._busy_sessions:
+        if self.in_session and self.session_id in self.turn_runner.busy:
             self.action_stop()
             return
         if self.has_class("-asking-topic"):
@@ -477,9 +466,7 @@ class TutorPane(Vertical):
 
     def action_stop(self) -> None:
         """Stop the open session's turn: the in-flight call is cancelled, what streamed is kept."""
-        worker = self._workers.get(self.session_id) if self.session_id is not None else None
-        if worker is not None:
-            worker.cancel()
+        self.turn_runner.stop()
 
     def action_accept(self) -> None:
         self.composer.action_accept()
@@ -491,7 +478,7 @@ class TutorPane(Vertical):
         if action == "retry":
             return self.in_session and self._owed
         if action == "abort_job":
-            return any(sid == self.session_id for sid, _, _ in self._job_workers.values())
+            return self.job_runner.in_open_session()
         if action in ("accept", "decline"):
             # Shown (and live) only while a plan waits for the verdict.
             return self.in_session and self.composer.verdict_mode and not self.composer.busy
@@ -513,42 +500,34 @@ class TutorPane(Vertical):
         self.composer.focus_input()
         self.composer.input.insert(event.character)
 
-    # -- learner actions (each stored before the agents run) --------------------------
+    # -- learner actions (each stored before the agents run; panes/tutor/turns.py) ------
 
     def _rows(self) -> list:
-        return self.turns.transcript(self.session_id) if self.session_id is not None else []
-
-    def _learner_acts(self, message) -> None:
-        session_id = self.session_id
-        if session_id is None:
-            return
-        self.turns.add_learner(session_id, message)
-        self._draw(self._rows())
-        self.run_turn(session_id)
+        return self.turn_runner.rows()
 
     @on(Composer.Submitted, "#tutor-composer")
     def _composer_submitted(self, event: Composer.Submitted) -> None:
         event.stop()
-        if self.session_id is None or self.session_id in self._busy_sessions:
+        if self.session_id is None or self.session_id in self.turn_runner.busy:
             return
-        self._learner_acts(ts.learner_line(self._rows(), event.text))
+        self.turn_runner.learner_acts(ts.learner_line(self._rows(), event.text))
 
     @on(Composer.VerdictChosen, "#tutor-composer")
     def _verdict_chosen(self, event: Composer.VerdictChosen) -> None:
         event.stop()
         rows = self._rows()
-        if self.session_id in self._busy_sessions or not awaiting_verdict(rows):
+        if self.session_id in self.turn_runner.busy or not awaiting_verdict(rows):
             self.app.bell()
             return
-        self._learner_acts(ts.verdict(event.accepted, event.note, plan_version(rows)))
+        self.turn_runner.learner_acts(ts.verdict(event.accepted, event.note, plan_version(rows)))
 
     def on_quiz_card_answered(self, event: QuizCard.Answered) -> None:
         event.stop()
         rows = self._rows()
         waiting = pending_question(rows)
-        if self.session_id in self._busy_sessions or waiting is None or waiting.get("id") != event.call_id:
+        if self.session_id in self.turn_runner.busy or waiting is None or waiting.get("id") != event.call_id:
             return  # not the open quiz (a stale card, or a turn is running)
-        self._learner_acts(ts.quiz_pick(waiting, event.choice))
+        self.turn_runner.learner_acts(ts.quiz_pick(waiting, event.choice))
 
     @on(TurnErrorCard.RetryRequested)
     def _retry_pressed(self, event: TurnErrorCard.RetryRequested) -> None:
@@ -557,56 +536,21 @@ class TutorPane(Vertical):
 
     def action_retry(self) -> None:
         """F5: let the agent finish a turn that a brain error or a crash cut short."""
-        session_id = self.session_id
-        if session_id is None or session_id in self._busy_sessions:
-            return
-        if ts.needs_reply(self._rows()):
-            self.run_turn(session_id)
-        else:
-            self.app.notify("The tutor is waiting for you, not the other way round.", timeout=2)
+        self.turn_runner.retry()
 
-    # -- turns run in workers; the pane reacts to their messages --------------------------
+    # -- what the turns and jobs (panes/tutor/) post; the pane draws --------------------
 
-    def run_turn(self, session_id: int) -> None:
-        self._busy_sessions.add(session_id)
-        self._turn_started.setdefault(session_id, time.monotonic())  # a turn a job wakes keeps its start
-        self._errors.pop(session_id, None)
-        self._buffers[session_id] = StreamBuffer()
+    def turn_started(self, session_id: int) -> None:
         self._live_timer.resume()
         if session_id == self.session_id:
             self.composer.busy = True
-            self._draw(self._rows())
-        self._workers[session_id] = self.run_worker(
-            self._turn(session_id), name="tutor-turn", group="tutor", exit_on_error=False
-        )
-
-    async def _turn(self, session_id: int) -> None:
-        def on_text(agent: str, piece: str) -> None:
-            self._buffers[session_id].append(piece)
-
-        def on_job(job: tj.Job) -> None:
-            self.post_message(self.JobStarted(session_id, job))
-
-        def on_step(agent: str, usage: Usage) -> None:
-            # The step is stored: its streamed text is drawn from the store from now on.
-            self._buffers[session_id] = StreamBuffer()
-            self.post_message(self.TurnProgress(session_id, agent, usage))
-
-        try:
-            outcome = await self.turns.respond(session_id, on_step, on_text, on_job)
-        except asyncio.CancelledError:
-            self.post_message(self.TurnFinished(session_id, TurnOutcome("tutor", stopped=True)))
-            raise
-        except Exception as exc:  # a bug, not a brain error: say so, keep the pane usable
-            log.exception("tutor turn failed")
-            outcome = TurnOutcome("tutor", error=f"tutor turn failed: {type(exc).__name__}: {exc}")
-        self.post_message(self.TurnFinished(session_id, outcome))
+            self.draw(self._rows())
 
     def _flush_live(self) -> None:
         """Draw what the open session's reply has streamed so far (on a timer, not per token)."""
         session_id = self.session_id
-        buffer = self._buffers.get(session_id) if session_id is not None else None
-        if buffer is None or session_id not in self._busy_sessions or not self.in_session:
+        buffer = self.turn_runner.buffers.get(session_id) if session_id is not None else None
+        if buffer is None or session_id not in self.turn_runner.busy or not self.in_session:
             return
         piece = buffer.drain()
         if not piece:
@@ -628,127 +572,54 @@ class TutorPane(Vertical):
         message.stop()
         if message.session_id == self.session_id and self.in_session:
             self._drop_live()
-            self._post_context(message.session_id, message.usage)
-            self._draw(self._rows())
+            self.turn_runner.post_context(message.session_id, message.usage)
+            self.draw(self._rows())
 
     def on_tutor_pane_turn_finished(self, message: TurnFinished) -> None:
         message.stop()
-        session_id = message.session_id
-        self._busy_sessions.discard(session_id)
-        self._workers.pop(session_id, None)
-        if not self._busy_sessions:
+        session_id, outcome = message.session_id, message.outcome
+        settled = self.turn_runner.finished(session_id, outcome)
+        if not self.turn_runner.busy:
             self._live_timer.pause()
-        outcome = message.outcome
-        if outcome.error:
-            self._errors[session_id] = outcome.error
-        elif outcome.stopped:
-            self._errors[session_id] = STOPPED
-        if outcome.warnings:
-            self._warnings[session_id] = outcome.warnings[-1]
-        # Results that landed while the turn ran are delivered however it ended; after a
-        # clean end their steer wakes the teacher, else the Retry card offers the turn.
-        if self.jobs.flush(session_id) and not outcome.error and not outcome.stopped:
-            self.run_turn(session_id)
+        if not settled:
             return
-        started = self._turn_started.pop(session_id, None)
-        if started is not None and not outcome.stopped:  # stopped: the learner was there
-            self.post_message(TurnLanded("the tutor's turn", time.monotonic() - started))
         if not self.in_session:
             self._fill_session_list()
         if session_id == self.session_id and self.in_session:
             self._drop_live()
             if outcome.usage is not None or outcome.warnings:
-                self._post_context(session_id, outcome.usage or _last_usage(self._rows()))
-            self._draw(self._rows())
+                self.turn_runner.post_context(session_id, outcome.usage or _last_usage(self._rows()))
+            self.draw(self._rows())
             if self.composer.busy is False and self._active_quiz() is None and self._visible() and self._focus_is_ours():
                 self.call_after_refresh(self._focus_default)
 
-    # -- background jobs ------------------------------------------------------------------
-
-    def _working_sessions(self) -> set[int]:
-        return set(self._busy_sessions) | {session_id for session_id, _, _ in self._job_workers.values()}
-
     def on_tutor_pane_job_started(self, message: JobStarted) -> None:
         message.stop()
-        worker = self.run_worker(self._job(message.session_id, message.job), name="tutor-job",
-                                 group="tutor-jobs", exit_on_error=False)
-        self._job_workers[message.job.job_id] = (message.session_id, message.job, worker)
-        self._job_changed(message.session_id, message.job)
-
-    async def _job(self, session_id: int, job: tj.Job) -> None:
-        try:
-            steer = await self.jobs.run(session_id, job)
-        except asyncio.CancelledError:
-            raise  # aborted: the abort has said so already
-        except Exception as exc:  # a bug, not a brain error: the job fails, the pane lives
-            log.exception("tutor job failed")
-            text = tj.result_text(job, tj.FAILED, f"The job failed: {type(exc).__name__}: {exc}")
-            steer = tj.steer(job, tj.FAILED, text)
-        self.post_message(self.JobLanded(session_id, job, steer))
+        self.job_runner.start(message.session_id, message.job)
 
     def on_tutor_pane_job_landed(self, message: JobLanded) -> None:
         message.stop()
-        session_id = message.session_id
-        self._job_workers.pop(message.job.job_id, None)
-        if session_id != self.session_id or not self.in_session:
-            self._say_landed_elsewhere(session_id, message.job, message.steer)
-        if self.jobs.settle(session_id, message.steer, turn_running=session_id in self._busy_sessions):
-            self.run_turn(session_id)  # the steer wakes the teacher
-        self._job_changed(session_id, message.job)
-
-    def _say_landed_elsewhere(self, session_id: int, job: tj.Job, steer) -> None:
-        """One quiet line for a job that finished in a session not on screen."""
-        part = tj.steer_part(steer) or {}
-        outcome = "failed" if part.get("status") == tj.FAILED else "finished"
-        title = one_line(clean_text(self.records.title(session_id)), 40)
-        self.app.notify(f"{job.kind.capitalize()} job {outcome} in “{title}”.", timeout=4, markup=False)
+        self.job_runner.landed(message.session_id, message.job, message.steer)
 
     def action_abort_job(self) -> None:
         """F9: abort the newest job running in the open session (the usage so far is kept)."""
-        running = [(job, worker) for sid, job, worker in self._job_workers.values() if sid == self.session_id]
-        if not running or self.session_id is None:
-            return
-        job, worker = running[-1]
-        session_id = self.session_id
-        worker.cancel()  # the in-flight call is cancelled with it
-        self._job_workers.pop(job.job_id, None)
-        if self.jobs.abort(session_id, job, turn_running=session_id in self._busy_sessions):
-            if session_id not in self._busy_sessions:
-                self.run_turn(session_id)  # the teacher hears of it, so no promise hangs
-        self._job_changed(session_id, job)
+        self.job_runner.abort()
 
     @on(AbortedJobMark.RerunRequested)
     def _rerun_job(self, event: AbortedJobMark.RerunRequested) -> None:
-        """"Run again" on an aborted job: the learner asks for it, so the teacher may start it."""
         event.stop()
-        if self.session_id is None or self.session_id in self._busy_sessions:
-            self.app.bell()
-            return
-        self._learner_acts(tx.user(tj.rerun_request(event.kind, event.title)))
+        self.job_runner.rerun(event.kind, event.title)
 
-    def _held(self) -> dict[str, str]:
-        return self.jobs.held(self.session_id) if self.session_id is not None else {}
-
-    def _job_changed(self, session_id: int, job: tj.Job) -> None:
+    def job_changed(self, session_id: int, job: tj.Job) -> None:
         if not self.in_session:
             self._fill_session_list()
         elif session_id == self.session_id:
             for widget in self._widgets.values():
                 if isinstance(widget, JobCard) and widget.item.job_id == job.job_id:
-                    widget.show_item(widget.item, live=job.job_id in self._job_workers,
-                                     held=self._held().get(job.job_id, ""))
-            self._draw(self._rows())
+                    widget.show_item(widget.item, live=job.job_id in self.job_runner.running,
+                                     held=self.job_runner.held().get(job.job_id, ""))
+            self.draw(self._rows())
             self.refresh_bindings()
-
-    def _post_context(self, session_id: int | None, usage: Usage | dict | None = None) -> None:
-        """Tell the app this session's context percentage and warning (both "" clear)."""
-        text = ""
-        if usage is not None:
-            fraction = usage.fraction if isinstance(usage, Usage) else usage.get("fraction")
-            if isinstance(fraction, (int, float)):
-                text = f"tutor context {round(fraction * 100)}%"
-        warning = self._warnings.get(session_id, "") if session_id is not None else ""
-        self.post_message(ContextChanged(session_id, text, warning))
 
     def _error_card(self) -> TurnErrorCard | None:
         found = self.query("#tutor-log > TurnErrorCard")
@@ -772,7 +643,7 @@ class TutorPane(Vertical):
             if card is not None:
                 card.remove()
             return
-        reason = self._errors.get(self.session_id, UNFINISHED) if self.session_id is not None else UNFINISHED
+        reason = self.turn_runner.errors.get(self.session_id, UNFINISHED) if self.session_id is not None else UNFINISHED
         if card is None:
             self.query_one("#tutor-log", VerticalScroll).mount(TurnErrorCard(reason))
         else:
@@ -816,7 +687,7 @@ class TutorPane(Vertical):
     def on_session_list_delete_requested(self, message: SessionList.DeleteRequested) -> None:
         message.stop()
         conversation = self.records.conversation(message.session_id)
-        if conversation is None or message.session_id in self._working_sessions():
+        if conversation is None or message.session_id in self.job_runner.working_sessions():
             self.app.bell()  # a turn or a background job still writes into it
             return
 

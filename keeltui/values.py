@@ -31,3 +31,22 @@ class Usage:
             "fraction": round(self.fraction, 4),
             "estimated": self.estimated,
         }
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message names the file.
+
+    Raised by keeltui/store.py (which re-exports it); defined here so a widget handed a
+    service can catch it without importing the store."""
+
+
+class StoreWriteError(StoreError):
+    """A write failed (disk full, read-only, locked past the busy timeout); nothing was written."""
+
+
+class StoreDamaged(StoreError):
+    """The file is partly corrupt; the message says how to recover it."""
+
+
+class ChoiceError(Exception):
+    """A choice that was refused or could not be saved; ``str()`` is one line."""

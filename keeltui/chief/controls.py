@@ -18,12 +18,19 @@ UNFINISHED = ("error", "partial", STOPPED)
 
 
 class Row(Protocol):
-    id: int
-    role: str
-    content: str
-    turn_kind: str | None
-    status: str
-    reply_to: int | None
+    # Read-only (properties): the store's Row is a frozen dataclass.
+    @property
+    def id(self) -> int: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def turn_kind(self) -> str | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def reply_to(self) -> int | None: ...
 
 
 def is_turn(row: Row) -> bool:

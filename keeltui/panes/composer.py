@@ -12,12 +12,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Button, TextArea
+from textual.widgets import Button
 
 from keeltui.panes.bindings import bind
+from keeltui.terminal.key_hooks import KeyHookTextArea, run_app_bindings, was_stopped
 
 
-class ComposerInput(TextArea):
+class ComposerInput(KeyHookTextArea):
     """A TextArea whose Enter sends instead of breaking the line."""
 
     DEFAULT_CSS = """
@@ -46,37 +47,39 @@ class ComposerInput(TextArea):
         # A blinking cursor repaints twice a second forever: idle CPU, and bytes over SSH.
         self.cursor_blink = False
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def key_first(self, event: events.Key) -> bool:
         if event.key == "enter":
             event.stop()
             event.prevent_default()
             if self.sending_held:
                 self.app.bell()
-                return
+                return True
             # Taken now, at the key: keys behind it in the queue (type-ahead in one read)
             # land in the cleared field, never in the message being sent.
             text = self.text
             self.clear()
             self.post_message(self.Send(text))
-            return
+            return True
         if event.key in ("alt+enter", "ctrl+j"):
             event.stop()
             event.prevent_default()
             self.insert("\n")
-            return
+            return True
         if event.key == "end" and not self.text:
             # Nothing to move through: End means the room's end, as it does on a row.
             event.stop()
             event.prevent_default()
             self.post_message(self.EndWanted())
-            return
-        await super()._on_key(event)
-        if not event._stop_propagation:
+            return True
+        return False
+
+    async def key_after(self, event: events.Key) -> None:
+        if not was_stopped(event):
             # Not typed text: a key bound here or above (Backspace, ←, Ctrl+↑, Escape).
             # Run its binding now, as the app would once the key had bubbled up to it:
             # by then the keys behind it in this field's queue (one read over SSH) would
             # already have been typed, and Backspace would eat the wrong letter.
-            if await self.app._check_bindings(event.key):
+            if await run_app_bindings(self.app, event.key):
                 event.stop()
                 event.prevent_default()
 

@@ -16,8 +16,9 @@ class PaneTabs(TabbedContent):
         # Tab never lands on the tab strip, where typed text was lost: Ctrl+T switches panes.
         self.query_one(Tabs).can_focus = False
 
-    def _on_tab_pane_focused(self, event: TabPane.Focused) -> None:
-        # Textual runs the base class's handler after this one unless the default is prevented.
+    def on_tab_pane_focused(self, event: TabPane.Focused) -> None:
+        # The public name of the handler: Textual runs this class's before the base class's,
+        # which does not run once the default is prevented.
         focused = self.app.focused
         if focused is None or event.tab_pane not in focused.ancestors:
             event.stop()

@@ -1,8 +1,8 @@
 """The Chief room's conversation controls: keys, what the footer offers, and the asks.
 
 The room (a subclass) gets these bindings wherever the focus is inside it. Each
-action only asks, by message; the app decides (keeltui/chief/controls.py) and acts.
-What the footer offers follows what the app hands down: ``reply_phase`` (the app's
+action only asks, by message; the room decides (keeltui/chief/controls.py) and acts (panes/chief/).
+What the footer offers follows the room's state: ``reply_phase`` (the room's
 one "a reply is on its way" state: the composer's busy mark, the working indicator and
 the keys all follow it), ``retry_ready`` after a reply failed, was cut off or was stopped.
 """
@@ -19,7 +19,7 @@ from keeltui.panes.bindings import bind
 from keeltui.panes.working import WorkingIndicator
 
 if TYPE_CHECKING:
-    from keeltui.chief_view import RoomLog
+    from keeltui.panes.chief.room_log import RoomLog
     from keeltui.panes.composer import Composer
 
 REPLY_IDLE = "idle"

@@ -12,12 +12,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from keeltui.panes.bindings import bind
+from keeltui.terminal.key_hooks import KeyHookInput
 
 
-class SearchInput(Input):
+class SearchInput(KeyHookInput):
     """An Input whose ↑/↓/Escape steer the search instead of moving a cursor."""
 
     BINDINGS = [
@@ -35,13 +36,13 @@ class SearchInput(Input):
     def action_close(self) -> None:
         self.post_message(SearchBar.Closed())
 
-    async def _on_key(self, event: events.Key) -> None:
-        if event.key == "enter":
-            event.stop()
-            event.prevent_default()
-            self.action_older()
-            return
-        await super()._on_key(event)
+    async def key_first(self, event: events.Key) -> bool:
+        if event.key != "enter":
+            return False
+        event.stop()
+        event.prevent_default()
+        self.action_older()
+        return True
 
 
 class SearchBar(Horizontal):

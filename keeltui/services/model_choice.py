@@ -15,6 +15,7 @@ from keeltui.brain import Brain, BrainError
 from keeltui.config import Config
 from keeltui.model_roles import LABELS, check_model_name, config_key
 from keeltui.paths import default_config_path
+from keeltui.values import ChoiceError  # re-exported: the services raise it, widgets catch it
 
 
 LIST_TIMEOUT_SECS = 10.0
@@ -22,8 +23,6 @@ LIST_TIMEOUT_SECS = 10.0
 hangs must not hold the dialog for ``brain.timeout_secs``."""
 
 
-class ChoiceError(Exception):
-    """A choice that was refused or could not be saved; ``str()`` is one line."""
 
 
 def config_path(config: Config) -> Path:

@@ -34,3 +34,26 @@ class StoreRows:
 
     def latest(self, count: int) -> Sequence[Row] | None:
         return self._read(lambda room: self._store.tail(room, count))
+
+    # What the room's controller reads beyond paging. These raise StoreError (the
+    # caller says it on the status line), unlike the paging reads above.
+
+    def message(self, row_id: int) -> Row | None:
+        return self._store.message(row_id)
+
+    def since(self, after_id: int) -> list[Row]:
+        """Every row after ``after_id`` (the store watcher's read)."""
+        return self._store.after(self._store.chief_id(), after_id)
+
+    def around(self, row_id: int, half: int) -> tuple[list[Row], bool]:
+        """Up to ``half`` rows either side of ``row_id`` (with it), and whether they reach the newest."""
+        room = self._store.chief_id()
+        row = self._store.message(row_id)
+        newer = self._store.after(room, row_id, half + 1)
+        return self._store.before(room, row_id, half) + ([row] if row else []) + newer[:half], len(newer) <= half
+
+    def search(self, needle: str, *, before_id: int | None = None, after_id: int | None = None) -> Row | None:
+        return self._store.search(self._store.chief_id(), needle, before_id=before_id, after_id=after_id)
+
+    def count_matches(self, needle: str, from_id: int) -> tuple[int, int]:
+        return self._store.count_matches(self._store.chief_id(), needle, from_id=from_id)

@@ -123,15 +123,15 @@ def test_a_signal_mid_stream_gives_the_terminal_back(tmp_path, loopback, tmux, e
 # The real app with one fault injected: a bug that raises while a reply streams.
 CRASHING = """
 import sys
-from keeltui import app as keel_app
+from keeltui.panes.chief import reply
 
-started = keel_app.KeelApp.on_chief_reply_started
+started = reply.Replies.started
 
 def on_chief_reply_started(self, message):
     started(self, message)
-    self.set_timer(1.0, lambda: 1 / 0)  # an unexpected exception, mid-stream
+    self.room.set_timer(1.0, lambda: 1 / 0)  # an unexpected exception, mid-stream
 
-keel_app.KeelApp.on_chief_reply_started = on_chief_reply_started
+reply.Replies.started = on_chief_reply_started
 from keeltui.cli import main
 sys.exit(main(sys.argv[1:]))
 """

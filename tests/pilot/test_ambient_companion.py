@@ -93,7 +93,7 @@ async def test_f3_shows_the_day_with_the_episode(ambient_app, script, window):
 
 
 async def test_a_failed_chief_turn_re_probes_the_brain_like_start_up(ambient_app, loopback, monkeypatch):
-    monkeypatch.setattr("keeltui.app.BRAIN_REPROBE_SECS", 0.3)
+    monkeypatch.setattr("keeltui.app_health.BRAIN_REPROBE_SECS", 0.3)
     failing = {"on": True}
 
     def responder(request: dict) -> Reply:

@@ -35,7 +35,7 @@ async def test_in_quiet_mode_the_persona_stays_hidden(make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: app.quiet, what="Quiet Mode")
-        app.action_persona()
+        app.room.open_persona()
         await pilot.pause()
         assert not isinstance(app.screen, PersonaEditor)
 
@@ -81,7 +81,7 @@ async def test_the_picker_follows_the_role_and_saves_the_judge_model(tmp_path):
 
                 from keeltui.panes.model_picker import ModelPicker
 
-                app.action_models()
+                app.room.open_models()
                 await wait_for(pilot, lambda: isinstance(app.screen, ModelPicker), what="the picker")
                 options = app.screen.query_one("#models", OptionList)
 

@@ -24,7 +24,7 @@ async def test_a_row_edited_in_the_store_is_redrawn(make_app, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         room = app.store.chief_id()
         row_id = app.store.add_message(room, "assistant", "The ferry leaves at nine.")
-        app.refresh_room()  # what the store watcher does (a write on the app's own connection)
+        app.room.refresh_from_store()  # what the store watcher does (a write on the app's own connection)
         await wait_for(pilot, lambda: "The ferry leaves at nine." in screen_text(app), what="the row")
         other = Store(tmp_path / "k.db")  # another process rewrites it (as a settling reply does)
         other.update_message(row_id, content="The ferry leaves at ten, from pier two.\n\nBring a coat.")
@@ -38,7 +38,7 @@ async def test_a_theme_change_restyles_the_rows(make_app):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         row_id = app.store.add_message(app.store.chief_id(), "user", "Colours, please.")
-        app.refresh_room()
+        app.room.refresh_from_store()
         await wait_for(pilot, lambda: "Colours, please." in screen_text(app), what="the row")
         bar_before = cells(app, row_id)[0][0]
         assert bar_before[0] == "█"
@@ -53,7 +53,7 @@ async def test_the_cursor_row_is_drawn_apart_and_moves_with_the_arrow_keys(make_
         room = app.store.chief_id()
         first = app.store.add_message(room, "user", "First question.")
         second = app.store.add_message(room, "assistant", "First answer.")
-        app.refresh_room()
+        app.room.refresh_from_store()
         await wait_for(pilot, lambda: "First answer." in screen_text(app), what="the rows")
         plain = cells(app, second)[1][3][1].bgcolor
         await pilot.press("escape")  # the keys to the log: the cursor on the newest row
@@ -70,7 +70,7 @@ async def test_a_streamed_reply_draws_its_new_words(make_app):
         user_id = app.store.add_message(room, "user", "Count for me.")
         reply_id = app.store.add_message(room, "assistant", "", status="streaming", reply_to=user_id)
         buffer = StreamBuffer()
-        app.post_message(ChiefReplyStarted(app.store.message(reply_id), buffer))
+        app.room.post_message(ChiefReplyStarted(app.store.message(reply_id), buffer))
         for word in ("one ", "two ", "three"):
             buffer.append(word)
             await wait_for(pilot, lambda: word.strip() in screen_text(app), what=f"the word {word!r}")
@@ -83,7 +83,7 @@ async def test_a_click_puts_the_cursor_on_the_row_under_the_pointer(make_app):
         room = app.store.chief_id()
         first = app.store.add_message(room, "user", "Clicked question.")
         app.store.add_message(room, "assistant", "Some answer.")
-        app.refresh_room()
+        app.room.refresh_from_store()
         await wait_for(pilot, lambda: "Some answer." in screen_text(app), what="the rows")
         log = app.room.log_view
         region = row_region(app, first)

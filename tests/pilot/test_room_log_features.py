@@ -43,7 +43,7 @@ async def test_the_thinking_streams_live_then_folds_and_t_unfolds_it_on_the_curs
         user = app.store.add_message(room, "user", "How deep?")
         reply = app.store.add_message(room, "assistant", "", status="streaming", reply_to=user)
         buffer = StreamBuffer()
-        app.post_message(ChiefReplyStarted(app.store.message(reply), buffer))
+        app.room.post_message(ChiefReplyStarted(app.store.message(reply), buffer))
         buffer.thinking.append("Reading the charts.\nLow water springs.")
         await wait_for(pilot, lambda: "▾ thinking…" in shown(app) and "Low water springs." in shown(app),
                        what="the live thinking")

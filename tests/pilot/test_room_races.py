@@ -17,17 +17,17 @@ async def test_a_refresh_between_storing_the_reply_row_and_its_start_mounts_it_o
         user_id = store.add_message(room_id, "user", "are the boats in?")
         reply_id = store.add_message(room_id, "assistant", "", status="streaming", reply_to=user_id)
         # The store watcher runs after the worker stored the row, before the app handles its start.
-        app.refresh_room()
+        app.room.refresh_from_store()
         assert app.room.shows(reply_id)
         buffer = StreamBuffer()
-        app.post_message(ChiefReplyStarted(store.message(reply_id), buffer))
+        app.room.post_message(ChiefReplyStarted(store.message(reply_id), buffer))
         buffer.append("All boats are in the harbour.")
         await wait_for(pilot, lambda: "All boats are in the harbour." in screen_text(app), what="the streamed text")
         assert app.room.mounted_ids.count(reply_id) == 1
         assert app.room.streaming_row_id == reply_id
         assert app.room.foreign_streaming_ids() == []
         store.update_message(reply_id, content="All boats are in the harbour.", status="complete")
-        app.post_message(ChiefReplyFinished(store.message(reply_id), None))
+        app.room.post_message(ChiefReplyFinished(store.message(reply_id), None))
         await wait_for(pilot, lambda: app.room.streaming_row_id is None and "Chief  …" not in screen_text(app),
                        what="the finished reply")
         assert "All boats are in the harbour." in screen_text(app)

@@ -9,16 +9,16 @@ from tests.support.pilot import wait_for
 
 
 async def test_one_ambient_change_writes_the_status_file_once(make_app, tmp_path, monkeypatch):
-    import keeltui.app
+    import keeltui.app_status
 
     writes: list[str] = []
-    real = keeltui.app.write_status
+    real = keeltui.app_status.write_status
 
     def counting(path, line, **kwargs):
         writes.append(line)
         return real(path, line, **kwargs)
 
-    monkeypatch.setattr(keeltui.app, "write_status", counting)
+    monkeypatch.setattr(keeltui.app_status, "write_status", counting)
     app = make_app()  # no evidence source: nothing else changes the ambient state
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted and app.brain_online,

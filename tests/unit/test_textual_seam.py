@@ -79,3 +79,87 @@ def test_textual_keeps_the_scroll_update_the_seam_calls_for_a_virtual_size():
     assert _params(Widget._scroll_update) == ["self", "virtual_size"]
     # The reactive the seam sets without a layout is the one that asks for one.
     assert isinstance(Widget.__dict__["virtual_size"], Reactive) and Widget.__dict__["virtual_size"]._layout
+
+
+# -- keeltui/terminal/key_hooks.py ------------------------------------------------------
+
+
+def test_textual_keeps_the_key_handlers_the_hooks_override():
+    from textual.app import App
+    from textual.widgets import Input, TextArea
+
+    for cls in (App, TextArea, Input):
+        assert _params(cls._on_key) == ["self", "event"], cls  # async def _on_key(self, event)
+        assert inspect.iscoroutinefunction(cls._on_key), cls
+    # App._check_bindings(key, priority=False) -> bool: runs the bindings of a key no widget took.
+    assert _params(App._check_bindings) == ["self", "key", "priority"]
+    assert inspect.iscoroutinefunction(App._check_bindings)
+
+
+def test_a_key_event_keeps_its_stop_flag():
+    from textual import events
+
+    from keeltui.terminal.key_hooks import was_stopped
+
+    event = events.Key("a", "a")
+    assert event._stop_propagation is False and not was_stopped(event)
+    event.stop()
+    assert event._stop_propagation is True and was_stopped(event)
+
+
+async def test_the_hooks_see_keys_before_and_after_the_text_area():
+    from textual.app import App, ComposeResult
+
+    from keeltui.terminal.key_hooks import KeyHookTextArea
+
+    seen: list[str] = []
+
+    class Area(KeyHookTextArea):
+        async def key_first(self, event) -> bool:
+            seen.append(f"first {event.key}")
+            return event.key == "x"  # taken: never typed
+
+        async def key_after(self, event) -> None:
+            seen.append(f"after {event.key}")
+
+    class Probe(App):
+        def compose(self) -> ComposeResult:
+            yield Area()
+
+    app = Probe()
+    async with app.run_test() as pilot:
+        app.query_one(Area).focus()
+        await pilot.press("x", "y")
+        await pilot.pause()
+        assert app.query_one(Area).text == "y"
+    assert seen == ["first x", "first y", "after y"]
+
+
+# -- keeltui/terminal/exit_hooks.py -----------------------------------------------------
+
+
+def test_the_app_keeps_the_exit_names_the_crash_line_uses():
+    from textual.app import App
+
+    app = App()
+    assert _params(App._fatal_error) == ["self"]
+    assert callable(app._close_messages_no_wait)
+    assert isinstance(app._exit_renderables, list)
+    assert app._exception is None
+    assert app._driver is None  # set when the app runs (terminal_guard reads it then)
+
+
+def test_the_linux_driver_keeps_its_terminal_file():
+    from textual.drivers.linux_driver import LinuxDriver
+
+    # The driver writes the terminal through self._file, set in __init__ (hungup.py wraps it).
+    assert "self._file = " in inspect.getsource(LinuxDriver.__init__)
+
+    class Driver:
+        _file = "the terminal"
+
+    from keeltui.terminal.exit_hooks import wrap_terminal_file
+
+    driver = Driver()
+    wrap_terminal_file(driver, lambda file: f"wrapped {file}")
+    assert driver._file == "wrapped the terminal"

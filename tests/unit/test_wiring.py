@@ -43,7 +43,7 @@ async def test_the_app_hands_the_tutor_pane_the_wired_turns(make_app):
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.tutor is not None and app.tutor.is_mounted, what="tutor pane mounted")
         assert app.tutor.turns is app.services.tutor
-        assert app.chief is app.services.chief and app.brain is app.services.brain and app.store is app.services.store
+        assert app.room.turns is app.services.chief and app.brain is app.services.brain and app.store is app.services.store
 
 
 def test_only_the_ambient_service_builds_the_sentinel_and_its_parts():
