@@ -503,10 +503,8 @@ class KeelApp(App):
             return
         if result.unsaved is not None:
             # The row on disk is behind the screen: the screen shows all that came, as not saved.
-            from dataclasses import replace
-
             self._unsaved_reply = result
-            on_screen = replace(started[0], content=result.text, status="partial", parts=[result.unsaved])
+            on_screen = result.as_shown(started[0])
             self.post_message(ChiefReplyFinished(on_screen, result.error))
             self.post_message(StatusMessage(result.unsaved["message"]))
             return
