@@ -63,7 +63,8 @@ class TurnResult:
     def as_shown(self, row: Row) -> Row:
         """``row`` (the reply as it started) as the screen holds an unsaved reply: all its
         text and thinking, cut off by the failed write."""
-        return replace(row, content=self.text, status="partial", parts=[self.unsaved], **self.thinking)
+        return replace(row, content=self.text, status="partial", parts=[self.unsaved] if self.unsaved else [],
+                       **self.thinking)
 
 
 class ChiefTurns:
