@@ -389,7 +389,9 @@ def validate(config: Config, path: str) -> None:
     validate_more(config, path)
 
 
-_USERINFO = re.compile(r"(//)[^/?#]*@")
+# Up to the last "@": a password may hold "/", "?" or "#" unencoded, which would end a
+# stricter match early and leave the rest of the password in the message.
+_USERINFO = re.compile(r"(//).*@")
 
 
 def redact_url(value: str) -> str:
@@ -409,6 +411,10 @@ def _check_url(path: str, key: str, value: str) -> str:
     shown = redact_url(value)
     if any(ch.isspace() or not ch.isprintable() for ch in value):
         raise ConfigError(path, key, f"a URL has no spaces or control characters: {shown!r}")
+    if shown != value:
+        # Before parsing: urlsplit reads "ada:12/pw@host" as host "ada", port 12 and a path,
+        # and its error for "ada:pw/x@host" quotes the password as a bad port.
+        raise ConfigError(path, key, f"no user or password in a URL ({shown}): name the key's variable in brain.api_key_env")
     try:
         parts = urlsplit(value)
         parts.port  # raises ValueError for a bad port
@@ -416,8 +422,6 @@ def _check_url(path: str, key: str, value: str) -> str:
         raise ConfigError(path, key, f"not a URL ({redact_url(str(exc))}): {shown!r}") from None
     if parts.scheme not in ("http", "https"):
         raise ConfigError(path, key, f"must start with http:// or https://, got {shown!r}")
-    if "@" in parts.netloc:
-        raise ConfigError(path, key, f"no user or password in a URL ({shown}): name the key's variable in brain.api_key_env")
     if not parts.hostname:
         raise ConfigError(path, key, f"names no host: {shown!r}")
     return value

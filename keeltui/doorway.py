@@ -9,28 +9,63 @@ from __future__ import annotations
 import asyncio
 import sys
 
+from keeltui.chief.failure_words import LINE_RETRY, TURN_RETRY
 from keeltui.textsafe import clean_text
 
 # How often the line-mode chat looks for reports that landed while it waits.
 REPORT_POLL_SECS = 0.5
 
 
-async def _turn(turns, text: str, stop: asyncio.Event | None = None):
+class _ReplyPrinter:
+    """Writes a reply as it streams: a reasoning model's thinking first (dim, on a terminal
+    only: a pipe wants the answer), then the answer on a line of its own."""
+
+    def __init__(self, out=None) -> None:
+        self.out = out or sys.stdout
+        self.show_thinking = self.out.isatty()
+        self.thinking = False
+        self.answering = False
+
+    def thought(self, piece: str) -> None:
+        if not self.show_thinking or self.answering:
+            return
+        if not self.thinking:
+            self.thinking = True
+            self.out.write("\x1b[2mthinking… ")
+        self.out.write(clean_text(piece))
+        self.out.flush()
+
+    def answered(self, piece: str) -> None:
+        if self.thinking and not self.answering:
+            self.out.write("\x1b[0m\n")  # the thinking ends; the answer starts its own line
+        self.answering = True
+        self.out.write(clean_text(piece))
+        self.out.flush()
+
+    def end(self) -> None:
+        if self.thinking and not self.answering:
+            self.out.write("\x1b[0m")  # a reply that stopped while it thought: no dim prompt after
+        self.out.write("\n")
+
+
+async def _turn(turns, text: str, stop: asyncio.Event | None = None, again: str = TURN_RETRY):
     """One turn: the user's row first (kept even if the brain is down), the reply streamed.
 
     ``stop`` set (Ctrl-C in the line-mode chat) ends the reply; what came is kept.
+    ``again`` is what asks again here, named in a failure's words.
     """
     user_id = turns.add_user_turn(text)
-    result = await turns.reply(
-        user_id, on_delta=lambda piece: (sys.stdout.write(clean_text(piece)), sys.stdout.flush()), stop=stop,
-    )
+    printer = _ReplyPrinter()
+    try:
+        result = await turns.reply(user_id, on_delta=printer.answered, stop=stop, on_thinking=printer.thought)
+    finally:
+        printer.end()
     if result.needs_compaction:
         await turns.compact()
-    sys.stdout.write("\n")
     if result.stopped:
         print("keeltui: stopped by you (what came is kept in the room)", file=sys.stderr)
     elif result.error:
-        print(f"keeltui: {clean_text(result.error)} (your message is saved in the room)", file=sys.stderr)
+        print(f"keeltui: {clean_text(result.words(again))} (your message is saved in the room)", file=sys.stderr)
     return result
 
 
@@ -44,9 +79,9 @@ async def _turn_stoppable(turns, text: str):
     try:
         loop.add_signal_handler(signal.SIGINT, stop.set)
     except (NotImplementedError, RuntimeError, ValueError):
-        return await _turn(turns, text)
+        return await _turn(turns, text, again=LINE_RETRY)
     try:
-        return await _turn(turns, text, stop)
+        return await _turn(turns, text, stop, LINE_RETRY)
     finally:
         loop.remove_signal_handler(signal.SIGINT)
         signal.signal(signal.SIGINT, previous)  # asyncio.run's own handler, as it was

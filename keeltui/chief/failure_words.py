@@ -78,12 +78,20 @@ def find_error(parts) -> dict | None:
     return None
 
 
-def _retry_when(seconds) -> str:
+APP_RETRY = "F5"
+"""What asks again in the app (and what `log` and `export` name: the room's own key)."""
+LINE_RETRY = "↑ and Enter"
+"""What asks again in the line-mode chat: the history brings the message back to send."""
+TURN_RETRY = "the same command"
+"""What asks again after one ``keeltui chat TEXT`` turn."""
+
+
+def _retry_when(seconds, again: str) -> str:
     if isinstance(seconds, (int, float)) and 0 < seconds < 24 * 3600:
         if seconds < 90:
-            return f"F5 after {int(seconds + 0.999)}s"
-        return f"F5 after {int(seconds // 60 + 1)} min"
-    return "F5 in a minute"
+            return f"{again} after {int(seconds + 0.999)}s"
+        return f"{again} after {int(seconds // 60 + 1)} min"
+    return f"{again} in a minute"
 
 
 def _offered(models) -> str:
@@ -94,26 +102,27 @@ def _offered(models) -> str:
     return f"it offers {shown}"
 
 
-def words_for(part: dict) -> str:
-    """One line for one error part: what happened and what to do."""
+def words_for(part: dict, again: str = APP_RETRY) -> str:
+    """One line for one error part: what happened and what to do (``again``: what asks
+    again where the words are read, e.g. F5 in the app)."""
     kind = part.get("kind")
     url = part.get("url") or "the configured URL"
     code = part.get("status")
     http = f" (HTTP {code})" if code else ""
     if kind == UNREACHABLE:
-        return f"no model server answers at {url}: start it (e.g. `ollama serve`) or fix brain.base_url, then F5 retries"
+        return f"no model server answers at {url}: start it (e.g. `ollama serve`) or fix brain.base_url, then {again} retries"
     if kind == DROPPED:
-        return f"the connection to {url} broke mid-reply: F5 retries"
+        return f"the connection to {url} broke mid-reply: {again} retries"
     if kind == STALLED:
         secs = part.get("timeout_secs")
         waited = f" for {secs:g}s" if isinstance(secs, (int, float)) else ""
-        return f"the brain stopped sending{waited}: F5 retries"
+        return f"the brain stopped sending{waited}: {again} retries"
     if kind == BAD_KEY:
         variable = part.get("variable")
         if variable:
-            return f"the model server at {url} refused the API key{http}: check ${variable}, then F5"
+            return f"the model server at {url} refused the API key{http}: check ${variable}, then {again}"
         return (f"the model server at {url} wants an API key{http}: name the variable that holds it "
-                f"in brain.api_key_env, then F5")
+                f"in brain.api_key_env, then {again}")
     if kind == UNKNOWN_MODEL:
         model = part.get("model") or "?"
         return f"the model server has no model {model!r}{http}; {_offered(part.get('models'))}: set brain.model"
@@ -125,27 +134,29 @@ def words_for(part: dict) -> str:
             summary = f"even after folding {folded} older rows into a summary"
         else:
             summary = "and nothing older was left to fold into a summary"
-        return f"the conversation did not fit the model's window{http}, {summary}: F5 retries"
+        return f"the conversation did not fit the model's window{http}, {summary}: {again} retries"
     if kind == RATE_LIMITED:
-        return f"the model server is rate-limiting{http}: {_retry_when(part.get('retry_after'))}"
+        return f"the model server is rate-limiting{http}: {_retry_when(part.get('retry_after'), again)}"
     if kind == SERVER_ERROR:
         detail = part.get("detail") or ""
         said = f": {detail}" if detail else ""
-        return f"the model server at {url} failed{http}{said}; F5 retries"
+        return f"the model server at {url} failed{http}{said}; {again} retries"
     if kind == UNREADABLE:
         if part.get("detail"):
-            return f"{part['detail']}: F5 retries"
-        return f"the brain at {url} sent an empty or unreadable reply: F5 retries"
+            return f"{part['detail']}: {again} retries"
+        return f"the brain at {url} sent an empty or unreadable reply: {again} retries"
     if kind == CLOSED:
-        return "keeltui was closed before the reply finished: F5 asks again"
+        return f"keeltui was closed before the reply finished: {again} asks again"
     if kind == UNSAVED:
         why = part.get("detail") or "the database could not be written"
+        if again != APP_RETRY:  # only the app holds the text to store later
+            return f"not saved ({why}): this text was printed only; {again} asks again once there is room"
         return f"not saved ({why}): this text was on screen only; F5 stores it and asks again once there is room"
     message = str(part.get("message") or "").strip()
-    return message or "the reply did not finish: F5 retries"
+    return message or f"the reply did not finish: {again} retries"
 
 
-def failure_words(status: str, parts) -> str:
+def failure_words(status: str, parts, again: str = APP_RETRY) -> str:
     """What a row's header says after the speaker; "" for a row that did not fail.
 
     ``stopped`` is the owner's own act; ``partial`` and ``error`` say why in the
@@ -156,7 +167,7 @@ def failure_words(status: str, parts) -> str:
     if status not in ("partial", "error"):
         return ""
     part = find_error(parts)
-    why = words_for(part) if part is not None else "the reply did not finish: F5 retries"
+    why = words_for(part, again) if part is not None else f"the reply did not finish: {again} retries"
     # The facts came from a server (its error text, its model names): one clean line.
     return one_line(f"cut off: {why}" if status == "partial" else f"no reply: {why}", 400)
 

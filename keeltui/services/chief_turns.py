@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from keeltui.brain import (
@@ -49,6 +49,22 @@ class TurnResult:
     unsaved: dict | None = None
     """The reply could not be written (disk full): its error part. The text above is
     the whole of what was shown; :meth:`ChiefTurns.save_unsaved` stores it once it can."""
+    thinking: dict = field(default_factory=dict)
+    """An unsaved reply's thinking fields (``thinking``, ``thought_secs``): shown with it,
+    stored with it by :meth:`ChiefTurns.save_unsaved`."""
+
+    failure: tuple[str, list[dict]] | None = None
+    """A failed reply's status and error parts, as stored: what :meth:`words` says."""
+
+    def words(self, again: str = fw.APP_RETRY) -> str:
+        """Why the reply failed, naming ``again`` as what asks again (F5 in the app)."""
+        return fw.failure_words(*self.failure, again) if self.failure else (self.error or "")
+
+    def as_shown(self, row: Row) -> Row:
+        """``row`` (the reply as it started) as the screen holds an unsaved reply: all its
+        text and thinking, cut off by the failed write."""
+        return replace(row, content=self.text, status="partial", parts=[self.unsaved] if self.unsaved else [],
+                       **self.thinking)
 
 
 class ChiefTurns:
@@ -205,14 +221,14 @@ class ChiefTurns:
             status = "partial" if text else "error"
             if (unsaved := self._write_or_unsaved(reply_id, text, status, [part], thinking=thinking)) is not None:
                 return unsaved
-            return TurnResult(reply_id, text, None, error=fw.failure_words(status, [part]))
+            return TurnResult(reply_id, text, None, error=fw.failure_words(status, [part]), failure=(status, [part]))
         if not text.strip():
             # A 200 with no usable stream (a proxy's HTML page, an empty answer) is a failure too.
             problem = f"the brain at {self.brain.base_url} sent an empty or unreadable reply"
             part = fw.error_part(fw.UNREADABLE, problem, url=self.brain.base_url)
             if (unsaved := self._write_or_unsaved(reply_id, "", "error", [part], thinking=thinking)) is not None:
                 return unsaved
-            return TurnResult(reply_id, "", None, error=fw.failure_words("error", [part]))
+            return TurnResult(reply_id, "", None, error=fw.failure_words("error", [part]), failure=("error", [part]))
         if (unsaved := self._write_or_unsaved(reply_id, text, "complete", None, usage, thinking=thinking)) is not None:
             return unsaved
         compact = usage is not None and chief_context.needs_compaction(usage.fraction, self.config.chief.compact_at)
@@ -229,13 +245,15 @@ class ChiefTurns:
             return None
         except StoreWriteError as exc:
             part = fw.error_part(fw.UNSAVED, str(exc), detail=_why_unsaved(str(exc)))
-            return TurnResult(reply_id, text, None, error=fw.failure_words("partial", [part]), unsaved=part)
+            return TurnResult(reply_id, text, None, error=fw.failure_words("partial", [part]), unsaved=part,
+                              thinking=thinking or {}, failure=("partial", [part]))
 
     def save_unsaved(self, result: TurnResult) -> None:
         """Store a reply that was shown but not saved, as cut off by the failed write
         (so F5 may ask again); StoreWriteError while the disk is still full."""
         assert result.unsaved is not None
-        self.store.update_message(result.reply_id, content=result.text, status="partial", parts=[result.unsaved])
+        self.store.update_message(result.reply_id, content=result.text, status="partial", parts=[result.unsaved],
+                                  **result.thinking)
 
     async def _failure_part(self, error: BrainError, had_text: bool, folded: int | None) -> dict:
         """The error part stored with a failed reply: its kind and the facts its words need."""

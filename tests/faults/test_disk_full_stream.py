@@ -68,3 +68,40 @@ def test_disk_full_mid_stream_keeps_the_shown_text_and_f5_saves_and_retries(tmp_
         assert (second.content, second.status) == ("Second try, all saved.", "complete")
     finally:
         tmux.close()
+
+
+def test_disk_full_mid_stream_keeps_the_thinking_shown_and_f5_stores_it(tmp_path, loopback, e2e_env):
+    thought = ["Weighing the plumber ", "against the invoice."]
+    gate = threading.Semaphore(0)
+    loopback.queue(Reply(reasoning=thought, chunks=WORDS[:5], gate=gate), Reply(text="Second try, all saved."))
+    config = write_config(tmp_path / "c.toml", loopback.url,
+                          f'[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n')
+    tmux = Tmux(120, 40)
+    try:
+        tmux.start(keeltui_command(config), e2e_env)
+        tmux.wait_text("Write to the Chief")
+        tmux.type("think, then five words")
+        tmux.send("Enter")
+        tmux.wait_for(lambda text: "thinking…" in text and thought[0].strip() in text, what="the live thinking")
+        pid = tmux.pane_pid()
+        soft, hard = resource.prlimit(pid, resource.RLIMIT_FSIZE)
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (1, hard))  # the disk is full for the app from now on
+        try:
+            for _ in range(1 + 5):  # the thinking's second piece, then the words
+                gate.release()
+            screen = tmux.wait_for(lambda text: "w04" in text and "not saved" in text, what="the end, not saved")
+            assert "thought for" in screen, screen  # the thinking is still on the reply, folded
+            store = Store(tmp_path / "k.db", readonly=True)
+            assert store.tail(1, 1)[0].thinking != "".join(thought)  # its end never reached the disk
+            store.close()
+        finally:
+            resource.prlimit(pid, resource.RLIMIT_FSIZE, (soft, hard))  # space is back
+        tmux.send("F5")
+        tmux.wait_text("Second try, all saved.")
+        store = Store(tmp_path / "k.db", readonly=True)
+        first = [r for r in store.messages(1) if r.role == "assistant" and r.turn_kind is None][0]
+        store.close()
+        assert first.content == "".join(WORDS[:5])
+        assert first.thinking == "".join(thought), first  # what was shown of the thinking, stored with the text
+    finally:
+        tmux.close()

@@ -120,7 +120,7 @@ class Replies:
         if result.unsaved is not None:
             # The row on disk is behind the screen: the screen shows all that came, as not saved.
             self._unsaved = result
-            on_screen = replace(started[0], content=result.text, status="partial", parts=[result.unsaved])
+            on_screen = result.as_shown(started[0])
             room.post_message(ChiefReplyFinished(on_screen, result.error))
             room.post_message(StatusMessage(result.unsaved["message"]))
             return
