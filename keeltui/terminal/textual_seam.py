@@ -32,6 +32,7 @@ from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.geometry import Size
 from textual.strip import Strip
+from textual.widgets._footer import FooterKey as FooterKey  # one footer key: textual.widgets does not export it
 
 Cell = tuple[str, str, str | None]
 """A cell as the terminal shows it: its character ("" for a wide character's second
@@ -265,3 +266,11 @@ def paint_changed_cells_only(screen) -> None:
     """Give ``screen`` the compositor that sends only the cells that changed (a Screen's
     compositor is a private attribute, set once, before its first frame)."""
     screen._compositor = SpanCompositor()
+
+
+# -- the footer (keeltui/panes/footer.py chooses its keys itself) ---------------------
+
+
+def footer_bindings_ready(footer) -> bool:
+    """Whether Textual's ``Footer`` has heard the screen's bindings (it composes nothing before)."""
+    return bool(footer._bindings_ready)

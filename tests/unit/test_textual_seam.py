@@ -70,3 +70,13 @@ def test_textual_keeps_the_key_parser_the_alt_enter_seam_wraps():
     parser = linux_driver.XTermParser
     assert _params(parser.feed) == ["self", "data"]
     assert _params(parser.tick) == ["self"]
+
+
+def test_textual_keeps_the_footer_names_the_seam_reads():
+    from textual.widgets import Footer
+
+    assert _params(textual_seam.FooterKey.__init__) == [
+        "self", "key", "key_display", "description", "action", "disabled", "tooltip", "classes"]
+    footer = Footer()
+    assert textual_seam.footer_bindings_ready(footer) is False
+    assert "bindings_changed" in dir(Footer)
