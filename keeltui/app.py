@@ -44,6 +44,7 @@ from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITI
 from keeltui.messages import AmbientChanged, JudgeFailed
 from keeltui.panes.banner import DriftBanner
 from keeltui.panes.composer import Composer
+from keeltui.panes.theme_choice import use_theme
 from keeltui.terminal.textual_seam import release_render_caches
 from keeltui.panes.status_line import StatusLine
 from keeltui.adapters.status_file import HEARTBEAT_SECS as STATUS_HEARTBEAT_SECS, write_status
@@ -216,6 +217,8 @@ class KeelApp(App):
         from keeltui.terminal_guard import install_signal_exit
 
         install_signal_exit(self)  # SIGTERM/SIGINT/SIGHUP: exit the ordinary way, terminal restored
+        use_theme(self, self.config.ui.theme)  # [ui] theme; the palette's picker saves a new choice there
+        self.theme_changed_signal.subscribe(self, self._theme_chosen)
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.quiet = quiet_mode_on(self.store)
@@ -233,6 +236,13 @@ class KeelApp(App):
         # The brain client costs ~0.4 s to import: after the first frame, off the UI thread.
         self.call_after_refresh(self._check_brain)
         self.call_after_refresh(self._check_database)
+
+    def _theme_chosen(self, theme) -> None:
+        from keeltui.services.theme_choice import save_theme
+
+        problem = save_theme(self.config, theme.name)
+        if problem:
+            self.post_message(StatusMessage(problem))
 
     def _check_database(self) -> None:
         # A partly damaged file opens fine; PRAGMA quick_check finds the bad pages.

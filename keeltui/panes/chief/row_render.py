@@ -2,8 +2,8 @@
 
 A row is a box: a blank line above it (the gap between rows), then its lines. A turn
 has a coloured bar on its left (the owner's or the companion's), the speaker's name,
-then its body block by block; a system line (report, summary, notice) is a teal band
-with a badge. The lines carry no background: the log lays the row's own (plain,
+then its body block by block; a system line (report, summary, notice) is a band in
+the theme's panel colour with a badge (colours: keeltui/chief/row_colours.py). The lines carry no background: the log lays the row's own (plain,
 focused, a search match) under them when it draws, so moving the cursor never
 re-renders a row.
 
@@ -14,9 +14,9 @@ the :class:`RowLook`, returning Rich renderables or strips.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import ceil
-from typing import Callable
+from typing import Callable, Mapping
 
 from rich.console import Console, RenderableType
 from rich.segment import Segment
@@ -25,6 +25,7 @@ from rich.text import Text
 from textual.strip import Strip
 
 from keeltui.chief.context import Row
+from keeltui.chief.row_colours import badge_component
 from keeltui.chief.streaming import body_blocks, split_settled
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY, badge
@@ -45,12 +46,15 @@ class RowLook:
     user_bar: Style
     assistant_bar: Style
     system_text: Style
-    badge: Style = Style(bold=True, color="#0e4f4f", bgcolor="#7fe0d6")
+    badges: Mapping[str, Style] = field(default_factory=dict)
+    """Each badge's style by its component class (row_colours.badge_component)."""
+
+    def badge(self, kind: str | None) -> Style:
+        return self.badges.get(badge_component(kind), Style(bold=True, reverse=True))
 
 
-DEFAULT_LOOK = RowLook(text=Style(), user_bar=Style(color="blue"), assistant_bar=Style(color="green"),
-                      system_text=Style(color="#d8f3f0"))
-"""The look outside a running app (tests that render a row to text)."""
+DEFAULT_LOOK = RowLook(text=Style(), user_bar=Style(), assistant_bar=Style(), system_text=Style())
+"""The look outside a running app (tests that render a row to text): no colours, the theme gives them."""
 
 
 @dataclass(frozen=True)
@@ -141,7 +145,7 @@ def turn_renderables(row: Row, speaker: str, shape: RowShape) -> list[Renderable
 
 
 def system_renderable(row: Row, look: RowLook, shape: RowShape) -> RenderableType:
-    label = Text(f" {badge(row.turn_kind)} ", style=look.badge)
+    label = Text(f" {badge(row.turn_kind)} ", style=look.badge(row.turn_kind))
     body = clean_text(row.content)
     foldable = row.turn_kind == SUMMARY
     if foldable and shape.folded:
