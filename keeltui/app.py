@@ -273,7 +273,7 @@ class KeelApp(App):
 
         self.tutor = TutorPane(id="tutor-pane", app_config=self.config, turns=self.services.tutor, jobs=self.services.tutor_jobs,
                                records=self.services.tutor_records)
-        self.main_screen.tutor_tab.mount(self.tutor)
+        self.main_screen.mount_tutor(self.tutor)
 
     def _attach_ambient(self) -> None:
         # A non-visual widget: its workers and timer live and die with the app.
