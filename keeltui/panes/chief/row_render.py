@@ -3,9 +3,9 @@
 A row is a box: a blank line above it (the gap between rows), then its lines. A turn
 has a coloured bar on its left (the owner's or the companion's), the speaker's name,
 then its body block by block; a system line (report, summary, notice) is a band in
-the theme's panel colour with a badge (colours: keeltui/chief/row_colours.py). The lines carry no background: the log lays the row's own (plain,
-focused, a search match) under them when it draws, so moving the cursor never
-re-renders a row.
+the theme's panel colour with a badge (colours: keeltui/chief/row_colours.py). The
+lines carry no background: the log lays the row's own (plain, focused, a search
+match) under them when it draws, so moving the cursor never re-renders a row.
 
 Other features render into a row here: a failed reply's words, a folded "thinking"
 block above an answer, a code block's copy key. Keep them as functions of the row and
