@@ -43,6 +43,7 @@ from keeltui.textsafe import clean_text, one_line
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
 from keeltui.tutor import transcript as tx
+from keeltui.panes.theme_styles import themed
 from keeltui.tutor.phases import AGENT_WORDS, PHASE_WORDS, awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
 from keeltui.tutor.mastery import map_statuses
 
@@ -220,7 +221,8 @@ class TutorPane(Vertical):
         working = self._working_sessions()
         for row in self.records.sessions():
             # The busy dot: a turn or a background job runs in this session.
-            prompt = Text("● " if row.id in working else "  ", style="bold yellow")
+            # Only the dot is coloured (a style given to Text() colours the whole row).
+            prompt = Text.assemble(("● " if row.id in working else "  ", themed(self.app, "bold $text-warning")))
             prompt.append_text(session_prompt(row))
             options.append(Option(prompt, id=f"session-{row.id}"))
         self._show_review_due()
