@@ -25,11 +25,11 @@ from keeltui.tutor.mermaid import Plan, PlanNode
 from keeltui.tutor.session import PlanItem
 
 MARKERS = {"current": "▶", "current-review": "▶", "mastered": "✓", "review": "↻", "visited": "•", "pending": "○"}
-# Theme colours ($name: keeltui/panes/theme_styles.py). ▶ is drawn as a glyph in the accent
+# Theme colours ($name: keeltui/panes/theme_styles.py). ▶ is drawn as a glyph in the primary
 # colour, not as a reversed cell (which read as a block with a hole in it).
-STYLES = {"current": "bold $text-accent", "current-review": "bold $text-warning", "mastered": "bold $text-success",
+STYLES = {"current": "bold $text-primary", "current-review": "bold $text-warning", "mastered": "bold $text-success",
           "review": "bold $text-warning", "visited": "", "pending": "dim"}
-LANES = "$text-primary"
+LANES = "$text-secondary"
 CURRENT = ("current", "current-review")  # the step the learner is on (↻ after it: also to review)
 REVIEW_TAIL = " ↻"  # the current step keeps ▶; being due for review too is said after its title
 LEGEND = ("▶ now", "✓ mastered", "↻ review", "• seen", "○ to do")
