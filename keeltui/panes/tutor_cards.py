@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.table import Table
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -102,6 +102,20 @@ class ThinkingIndicator(Static):
         self.update(f"{SPINNER[self._frame]} {self._label}  ·  Esc stops")
 
 
+class OneLine:
+    """A head, a title and a tail on one line: a long title is cut with "…", never the
+    head or the tail (a job's state)."""
+
+    def __init__(self, head: Text, title: str, tail: Text) -> None:
+        self.head, self.title, self.tail = head, title, tail
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        room = max(1, options.max_width - self.head.cell_len - self.tail.cell_len)
+        title = Text(self.title)
+        title.truncate(room, overflow="ellipsis")
+        yield Text.assemble(self.head, title, self.tail, no_wrap=True, overflow="ellipsis")
+
+
 class JobCard(Static):
     """A background job the teacher started: what it does and where it stands."""
 
@@ -134,17 +148,11 @@ class JobCard(Static):
             return "interrupted"
         return self.item.status
 
-    def _text(self) -> Table:
-        # One line: a long title is cut with "…", never the job's state after it.
+    def _text(self) -> "OneLine":
         status = self._status()
-        line = Table.grid()
-        line.add_column(no_wrap=True)
-        line.add_column(ratio=1, no_wrap=True, overflow="ellipsis", min_width=8)
-        line.add_column(no_wrap=True)
-        line.add_row(Text(f"{self.MARKS.get(status, '·')} {self.item.kind.capitalize()} job: ", style="bold"),
-                     Text(clean_text(self.item.title).replace("\n", " "), no_wrap=True, overflow="ellipsis"),
-                     Text(f"  ·  {self.WORDS.get(status, status)}", style="dim"))
-        return line
+        return OneLine(Text(f"{self.MARKS.get(status, '·')} {self.item.kind.capitalize()} job: ", style="bold"),
+                       clean_text(self.item.title).replace("\n", " "),
+                       Text(f"  ·  {self.WORDS.get(status, status)}", style="dim"))
 
     def show_item(self, item, live: bool | None = None, held: str | None = None) -> None:
         self.item = item
