@@ -11,6 +11,8 @@ async def test_the_settings_dialog_is_whole_at_80x24(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Write to the Chief" in screen_text(app), what="the room")
+        # F2 opens the ambient settings once the ambient controller is there (after the first frame).
+        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted, what="ambient mounted")
         await pilot.press("f2")
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen) and "Esc cancels" in screen_text(app),
                        what="the settings dialog")
