@@ -77,14 +77,14 @@ CAUSES: dict[str, str] = {
         "pydantic objects per chunk; what is left is the HTTP read loop and one flush."
     ),
     "stream.paced.cpu": (
-        "Per flush: the Markdown of the unsettled tail is re-rendered (`StreamLines.update` in panes/chief/row_render.py) and only the "
+        "Per flush: the Markdown of the unsettled tail is re-rendered (`StreamLines.update` in panes/chief/room_stream.py) and only the "
         "changed cells are repainted."
     ),
     "stream.paced.bytes": (
         "The reply grows in place and the room follows its bottom (issue 9: the owner's message and the reply's "
-        "first words are never scrolled off). The box holds the text plus rows to grow into (`reserved_rows` in "
-        "chief/streaming.py: most of a screen, keeping 8 lines of context), taken when the box appears (the first "
-        "words land in place), drawn as empty room (no bar), so the room scrolls about once per screen of text; "
+        "first words are never scrolled off). The box holds exactly its text (issue 21: rows held to grow into "
+        "moved the room down when a short reply ended), one line before the first words so they land in place; "
+        "once the room is full it scrolls once per new line of text; "
         "Textual has no terminal scroll, so each scroll repaints the room. What the terminal shows is remembered "
         "(`Shown` in terminal/textual_seam.py): every update, a scroll's included, is cropped to the cells that differ "
         "from it, so a scroll no longer resends the scrollbar, the rows' bars or the blank ends of lines "

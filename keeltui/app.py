@@ -37,7 +37,7 @@ from keeltui.messages import (
 )
 from keeltui.messages import ContextChanged
 from keeltui.messages import ChiefFirstChunk
-from keeltui import focus_places
+from keeltui import focus_places, gc_policy
 from keeltui.chief import controls as chief_controls
 from keeltui.chief.editing import Edit
 from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITING, RoomControls
@@ -300,10 +300,10 @@ class KeelApp(App):
         if not gc.get_freeze_count():
             # What start-up built (Textual, the room, the brain client) lives as long as the
             # app: out of the collector's full passes, which scanned it all (0.1 s and more,
-            # a PageUp's frame late). Once: later garbage is collected as usual. The price,
-            # bounded: the first frame's row widgets, once paged out, are never freed. (No
-            # gc.collect() first: a full pass here held a first message ~0.3 s in the bench.)
-            gc.freeze()
+            # a PageUp's frame late), and so is what survives each later full pass (see
+            # gc_policy). (No gc.collect() first: a full pass here held a first message
+            # ~0.3 s in the bench.)
+            gc_policy.freeze_survivors()
         problem = None
         try:
             await self.brain.list_models()
@@ -671,6 +671,8 @@ class KeelApp(App):
     def _status_heartbeat(self) -> None:
         self._status_written = None  # the same line again, with a fresh time (or a retry after a failure)
         self._update_status()
+        if self.reply_phase == REPLY_IDLE and gc_policy.thaw_due():
+            gc_policy.thaw()  # a whole-heap pass now and then, never while a reply streams
 
     def action_toggle_quiet(self) -> None:
         with self._store_guarded():

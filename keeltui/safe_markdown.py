@@ -67,10 +67,10 @@ def _walk(tokens: list) -> None:
             token.children = _rewrite(token.children)
 
 
-def safe_markdown(text: str):
-    """A ``rich.markdown.Markdown`` of ``text`` (already cleaned) with honest links."""
+def safe_markdown(text: str, markdown_class=None, code_theme: str = "monokai"):
+    """A ``rich.markdown.Markdown`` (or ``markdown_class``) of ``text`` (already cleaned) with honest links."""
     from rich.markdown import Markdown
 
-    markdown = Markdown(text)
+    markdown = (markdown_class or Markdown)(text, code_theme=code_theme)
     _walk(markdown.parsed)
     return markdown

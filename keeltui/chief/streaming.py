@@ -82,26 +82,6 @@ def body_blocks(text: str) -> list[str]:
     return blocks + [tail] if tail.strip() else blocks
 
 
-KEEP_IN_VIEW = 8
-"""Lines of what came before that stay on screen above the newest text when the box
-grows (at the first chunk: the owner's message and the reply's header)."""
-
-
-def reserved_rows(body_rows: int, reserved: int, viewport_rows: int) -> int:
-    """How many body rows a streaming reply's box holds (text plus room to grow).
-
-    The room follows the box's bottom, and every scroll repaints the whole view
-    (~7 KB at 120x40 with 24-bit colour): the box grows in steps of most of a
-    screen, so the text fills it in place and the room scrolls once per screenful,
-    not at every line. ``KEEP_IN_VIEW`` lines above the newest text stay visible.
-    The box takes its first rows before any text (``reserved`` 0): the room makes
-    room once, with the box, and the first words land in place.
-    """
-    if reserved and body_rows <= reserved:
-        return reserved
-    return body_rows + max(2, viewport_rows - KEEP_IN_VIEW)
-
-
 def _cells(segments: Iterable[Segment]) -> list[tuple[str, Style | None]]:
     cells: list[tuple[str, Style | None]] = []
     for text, style, _control in segments:

@@ -36,13 +36,17 @@ def speaker_header(speaker: str, status: str, parts=None) -> Text:
     return header
 
 
-def block_renderable(block: str):
+def block_renderable(block: str, dark: bool = True):
     """One block of a reply: Markdown if it uses any, else the text as written
     (plain prose needs no Markdown parser, and keeps its line breaks)."""
     body = clean_text(block)
     if not looks_like_markdown(body):
         return Text(body)
-    return safe_markdown(body)  # links show their target and are http(s) only
+    from keeltui.markdown_look import code_theme
+    from keeltui.reply_markdown import ReplyMarkdown
+
+    # Links show their target and are http(s) only; lists keep "1.", code its language.
+    return safe_markdown(body, ReplyMarkdown, code_theme(dark))
 
 
 def body_renderables(text: str) -> list:

@@ -24,6 +24,8 @@ itself (another screen was shown) are unknown, and always sent.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from rich.cells import cell_len
 from rich.console import Console
 from rich.color import ColorSystem
@@ -32,6 +34,7 @@ from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.geometry import Size
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets._footer import FooterKey as FooterKey  # one footer key: textual.widgets does not export it
 
 Cell = tuple[str, str, str | None]
@@ -140,6 +143,9 @@ def cells_of(strip: Strip, color_system: ColorSystem) -> list[Cell]:
     for text, style, _control in strip:
         ansi = "" if style is None else (style._ansi or Strip.render_ansi(style, color_system))
         link = style._link if style is not None else None
+        if text.isascii():  # one cell a character: no width to look up (a whole screen per scroll)
+            cells.extend(zip(text, repeat(ansi), repeat(link)))
+            continue
         for char in text:
             cells.append((char, ansi, link))
             cells.extend([("", ansi, link)] * (cell_len(char) - 1))
@@ -266,6 +272,19 @@ def paint_changed_cells_only(screen) -> None:
     """Give ``screen`` the compositor that sends only the cells that changed (a Screen's
     compositor is a private attribute, set once, before its first frame)."""
     screen._compositor = SpanCompositor()
+
+
+def set_virtual_size(widget: Widget, size: Size) -> None:
+    """Give a scrolling widget a new virtual size without laying out the screen again.
+
+    ``Widget.virtual_size`` is a reactive with ``layout=True``: each change lays out the
+    whole screen (10–30 ms at 120x40), and a streaming reply's box grows every screenful.
+    A line-API widget's virtual size moves nothing but its own scrollbar, which
+    ``Widget._scroll_update`` sets (as Textual's own ``_size_updated`` does without a
+    layout); a scrollbar that appears or goes still lays the screen out (its reactive asks).
+    """
+    widget.set_reactive(Widget.virtual_size, size)
+    widget._scroll_update(size)
 
 
 # -- the footer (keeltui/panes/footer.py chooses its keys itself) ---------------------

@@ -12,6 +12,7 @@ import os
 import time
 
 from keeltui.ambient.judges import AMBIENT_SYSTEM, FOCUS_SYSTEM
+from keeltui.store import Store
 from keeltui_dev.loopback import Reply
 from tests.support.need import need_binary
 from tests.support.tmux import Tmux, keeltui_command, run_keeltui
@@ -41,6 +42,18 @@ def _show(path, title: str, wm_class: str = "firefox") -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(f"{wm_class}\t{title}\n", encoding="utf-8")
     os.replace(tmp, path)
+
+
+def _wait_tick(db, wm_class: str, timeout: float = 20.0) -> None:
+    """Until the app has stored an evidence tick for a window of ``wm_class``."""
+    store = Store(db)
+    try:
+        deadline = time.monotonic() + timeout
+        while not any(e["data"].get("class") == wm_class for e in store.events("ambient_tick")):
+            assert time.monotonic() < deadline, f"no evidence tick for {wm_class}"
+            time.sleep(0.05)
+    finally:
+        store.close()
 
 
 def _status(config) -> str:
@@ -112,10 +125,22 @@ def test_drift_snooze_and_focus_in_tmux(tmp_path, loopback, tmux, e2e_env):
     while _calls(loopback, FOCUS_SYSTEM) == 0:
         assert time.monotonic() < deadline, "the focus judge was never asked"
         time.sleep(0.05)
-    # ...and over the next few cadence ticks the ambient judge is never asked.
-    time.sleep(3 * CADENCE)
-    assert _calls(loopback, AMBIENT_SYSTEM) == ambient
+    # ...and the sentinel, ticking every second all along, asks its judge nothing while the
+    # focus runs. Its silent ticks leave no trace; what does: each new off-task window the
+    # app saw is stored as an evidence tick by the app's own one-second timer. Three new
+    # windows in turn, each waited for in the store, give the sentinel new titles to judge
+    # and several ticks of its one-second cadence. Then the focus ends and its first
+    # judgement names the drift again (its loop was live throughout): not one ambient
+    # request came before the stop.
+    for wm_class, title in (("chromium", "Reddit - r/pics"), ("mpv", "cats.mkv"), ("steam", "Steam")):
+        _show(window, title, wm_class)
+        _wait_tick(tmp_path / "k.db", wm_class)
     assert DRIFT not in tmux.capture()
+    asked_in_focus = _calls(loopback, AMBIENT_SYSTEM)
+    assert run_keeltui(config, "focus", "stop").returncode == 0
+    tmux.wait_text("⚠ " + DRIFT)
+    assert asked_in_focus == ambient
+    assert _calls(loopback, AMBIENT_SYSTEM) > ambient
     assert not tmux.pane_dead()
 
 

@@ -6,10 +6,12 @@ from keeltui.chief.quiet import QUIET_MODE_REFUSAL
 from keeltui.adapters.status_file import read_status
 from keeltui.store import Store
 from tests.pilot.test_ambient_app import (  # noqa: F401  (fixtures)
-    DRIFT, ambient_app, drift, script, status_text, toasts, window,
+    DRIFT, ambient_app, drift, script, status_text, toasts, verdict, window,
 )
 from tests.support.pilot import screen_text, wait_for
 from tests.support.tmux import run_keeltui
+
+DRIFT_WHILE_QUIET = "Forty minutes of YouTube; the grant report still waits."
 
 
 async def test_quiet_mode_walks_every_surface(ambient_app, script, window, toasts, tmp_path):
@@ -29,22 +31,29 @@ async def test_quiet_mode_walks_every_surface(ambient_app, script, window, toast
         # Reports keep landing, as the owner, from another process.
         landed = run_keeltui(config, "report", "--source", "followup:x", "SECRET-B call the clinic")
         assert landed.returncode == 0
-        # The sentinel keeps judging: a sustained drift while quiet.
+        # The sentinel keeps judging: a sustained drift while quiet, in new words.
+        script.ambient = verdict(DRIFT_WHILE_QUIET)
         for _ in range(3):
             await app.services.ambient.sentinel.evaluate()
-        await pilot.pause(1.0)
+        # Both had their chance to show: the new line reached the app (which updated the
+        # status line, the banner and the status file with it) and the report reached
+        # the hidden room.
+        await wait_for(pilot, lambda: app.ambient_line == DRIFT_WHILE_QUIET, what="the new drift line in the app")
+        report = next(r for r in other.messages(other.chief_id()) if "SECRET-B" in r.content)
+        await wait_for(pilot, lambda: app.room.shows(report.id), what="the report in the hidden room")
+        await pilot.pause()
 
         # The screen: the curtain only — no room row, no drift text, no banner.
         text = screen_text(app)
-        for secret in ("SECRET-A", "SECRET-B", DRIFT, "YouTube"):
+        for secret in ("SECRET-A", "SECRET-B", DRIFT, DRIFT_WHILE_QUIET, "YouTube"):
             assert secret not in text, secret
         assert not app.banner.has_class("-shown")
-        assert DRIFT not in status_text(app)
+        assert DRIFT not in status_text(app) and DRIFT_WHILE_QUIET not in status_text(app)
         # The status file tmux shows.
         assert read_status(tmp_path / "status") == "◌ Quiet Mode"
         assert run_keeltui(config, "status").stdout.strip() == "◌ Quiet Mode"
         # Toasts.
-        assert not any(DRIFT in title + body or "YouTube" in title + body for title, body in toasts.sent)
+        assert not any("YouTube" in title + body for title, body in toasts.sent)
         # The doorways.
         # `day` and `log --kind ambient` print drift titles and focus commitments.
         for doorway in (["log"], ["export"], ["chat", "what was red?"], ["export", "--out", str(tmp_path / "x.md")],

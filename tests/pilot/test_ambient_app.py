@@ -489,9 +489,10 @@ async def test_the_app_keeps_working_under_an_open_dialog(ambient_app, script, w
         await pilot.press("f2")
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="the settings dialog")
         other = Store(tmp_path / "k.db")
-        other.add_report("cron:x", "landed under the dialog")
+        landed = other.add_report("cron:x", "landed under the dialog")
         other.set_state("quiet_mode", True)
-        await pilot.pause(1.0)  # store polls and status updates run with the dialog on top
+        # Store polls and status updates run with the dialog on top: both writes are read.
+        await wait_for(pilot, lambda: app.quiet and app.room.shows(landed), what="the poll under the dialog")
         other.set_state("quiet_mode", False)
         script.ambient = verdict(DRIFT)
         window.show("YouTube - under the dialog")

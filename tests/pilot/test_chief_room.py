@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+
+from keeltui.ambient_state import start_focus
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
 from keeltui.store import Store
 from keeltui_dev.loopback import Reply, free_port
@@ -148,8 +151,10 @@ async def test_quiet_mode_round_trip(make_app, tmp_path):
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: QUIET_MODE_REFUSAL in screen_text(app))
         assert other.get_state("quiet_mode") is True
-        other.add_report("cron:b", "landed while quiet")
-        await pilot.pause(1.2)
+        landed = other.add_report("cron:b", "landed while quiet")
+        # The store watcher has read it into the hidden room: it had its chance to show.
+        await wait_for(pilot, lambda: app.room.shows(landed), what="the report in the hidden room")
+        await pilot.pause()
         text = screen_text(app)
         assert "landed while quiet" not in text and "visible before quiet" not in text
         assert (tmp_path / "status").read_text().count("Quiet Mode") == 1
@@ -199,7 +204,10 @@ async def test_long_room_mounts_a_bounded_window_and_pages_older_rows(make_app, 
         # A report landing now must not stand after a gap at the bottom.
         other = Store(tmp_path / "k.db")
         report_id = other.add_report("cron:late", "a report while reading history")
-        await pilot.pause(1.2)
+        # A later write the status line shows: once it is on screen, the store watcher
+        # has read past the report too (rows and focus are read in the same pass).
+        start_focus(other, "read the history", None, time.time())
+        await wait_for(pilot, lambda: "read the history" in screen_text(app), what="the focus started after the report")
         ids = app.room.mounted_ids
         assert report_id not in ids and ids == list(range(ids[0], ids[0] + len(ids)))
         # Scrolling back down pages the newer rows in, the report last.

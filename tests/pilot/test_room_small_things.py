@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from keeltui.focus_places import quiet_line
 from keeltui.store import Store
 from tests.support.room_view import cursor_row
 from tests.support.pilot import screen_text, wait_for
@@ -72,7 +73,12 @@ async def test_quiet_mode_turned_on_while_typing_takes_the_keyboard_from_the_hid
         await wait_for(pilot, lambda: "Quiet Mode is on" in screen_text(app), what="the Quiet sentence")
         assert app.focused is None
         await pilot.press(*"secret")
+        # The letters had their chance: refused with the reason, on the status line.
+        await wait_for(pilot, lambda: app.status_line.message == quiet_line(app), what="the letters refused")
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        # A later key, taken after the Enter: Quiet Mode off gives the composer back.
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.focused is app.room.composer.input, what="the composer back after Quiet Mode")
         assert not [r for r in app.store.messages(app.store.chief_id()) if r.role == "user"]
         assert "secret" not in app.room.composer.input.text
+        assert app.room.composer.input.text == "draft"

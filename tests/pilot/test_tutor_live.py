@@ -202,7 +202,10 @@ async def test_f9_aborts_a_running_job_quietly_and_no_result_follows(make_app, l
         await wait_for(pilot, lambda: len(loopback.requests) == 4 and idle(app), what="the teacher hears of it")
         assert "do not wait for it" in loopback.requests[3]["messages"][-1]["content"]
         gate.set()
-        await pilot.pause(0.5)
+        # The job's call is answered now. A later turn lands after it (the learner asks on,
+        # the teacher answers): the aborted job has had its chance to land a result.
+        await type_into(pilot, "and after that?")
+        await wait_for(pilot, lambda: len(loopback.requests) == 5 and idle(app), what="a later teacher turn")
         steers = [r.parts[0]["status"] for r in app.store.messages(session) if r.parts and
                   r.parts[0].get("type") == "job_steer"]
         assert steers == ["aborted"]

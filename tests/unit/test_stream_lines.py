@@ -1,4 +1,4 @@
-"""A streaming reply's lines (keeltui/panes/chief/row_render.py StreamLines): the open tail is the
+"""A streaming reply's lines (keeltui/panes/chief/room_stream.py StreamLines): the open tail is the
 only part re-rendered, and a long code block is rendered in pieces once each, drawing exactly what
 the whole block draws (issue 19: a 5 000-line block must not make every flush slower)."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 from rich.console import Console
 from textual.strip import Strip
 
-from keeltui.panes.chief.row_render import FENCE_PIECE, StreamLines, render_strips
+from keeltui.panes.chief.room_stream import FENCE_PIECE, StreamLines
+from keeltui.panes.chief.row_render import render_strips
 from keeltui.panes.message import block_renderable
 from rich.style import Style
 
@@ -35,7 +36,9 @@ def streamed(text: str, step: int) -> tuple[StreamLines, list[int]]:
 
 
 def as_text(lines: list[Strip]) -> list[tuple[str, list]]:
-    return [(line.text, [segment.style for segment in line]) for line in lines]
+    """Each line's text and each cell's style (how a line is cut into segments, and an empty
+    style from none, are not seen)."""
+    return [(line.text, [segment.style or None for segment in line for _ in segment.text]) for line in lines]
 
 
 def test_an_open_code_block_streamed_in_pieces_draws_what_the_whole_block_draws():
@@ -52,3 +55,52 @@ def test_each_flush_renders_the_newest_lines_not_the_whole_block():
     code = "\n".join(f"value_{i} = {i}" for i in range(1_000))
     _, rendered = streamed("```python\n" + code, 400)  # ~30 lines a flush
     assert max(rendered[-20:]) < 3 * FENCE_PIECE, rendered[-20:]  # bounded, however long the block grew
+
+
+def whole_lines(text: str) -> list[Strip]:
+    """What a stored row draws for ``text``: each block rendered whole, a blank line between."""
+    from keeltui.chief.streaming import body_blocks
+
+    out: list[Strip] = []
+    for block in body_blocks(text):
+        if out:
+            out.append(Strip.blank(60))
+        out.extend(lines_of(block))
+    return out
+
+
+def test_a_code_block_closed_with_text_after_it_in_the_same_block_draws_what_the_row_draws():
+    code = "\n".join(f"x_{i} = {i}" + ("\n" if i % 17 == 0 else "") for i in range(2 * FENCE_PIECE + 11))
+    text = "Here it is:\n```python\n" + code + "\n```\nDone, **all** of it."
+    stream, rendered = streamed(text, 61)
+    assert as_text(stream.settled + stream.tail) == as_text(whole_lines(text))
+    # The last flush rendered the block's newest lines and the text after it, not the block again.
+    assert rendered[-1] < FENCE_PIECE, rendered[-3:]
+
+
+def test_blank_lines_at_a_piece_edge_stay_in_the_code():
+    lines = [f"y_{i} = {i}" for i in range(FENCE_PIECE - 2)] + ["", "", "z = 1"] + [f"w_{i}" for i in range(FENCE_PIECE)]
+    text = "```python\n" + "\n".join(lines) + "\n"
+    for step in (7, 40, 333):
+        stream, _ = streamed(text, step)
+        assert as_text(stream.settled + stream.tail) == as_text(whole_lines(text)), step
+
+
+def test_a_code_block_that_settles_keeps_its_pieces():
+    code = "\n".join(f"v_{i} = {i}" for i in range(3 * FENCE_PIECE))
+    text = "```python\n" + code + "\n```\n\nAfter the block."
+    stream, rendered = streamed(text, 53)
+    assert as_text(stream.settled + stream.tail) == as_text(whole_lines(text))
+    assert max(rendered[-3:]) < 2 * FENCE_PIECE, rendered[-3:]  # settling did not render its 120 lines again
+
+
+def test_each_piece_is_a_step_the_caller_may_stop_between():
+    code = "\n".join(f"s_{i} = {i}" for i in range(5 * FENCE_PIECE))
+    text = "```python\n" + code + "\n"
+    stream = StreamLines(lines_of, Strip.blank(60))
+    steps = stream.steps(text)
+    next(steps)  # one piece rendered
+    assert stream.tail == [] and stream.settled == []  # what is drawn changes at the end only
+    steps.close()
+    stream.update(text)  # taken up again from the pieces already rendered
+    assert as_text(stream.tail) == as_text(whole_lines(text))

@@ -1,6 +1,6 @@
 """The pure parts of a streamed reply: its blocks, its box, its wake-up."""
 
-from keeltui.chief.streaming import KEEP_IN_VIEW, StreamBuffer, body_blocks, reserved_rows
+from keeltui.chief.streaming import StreamBuffer, body_blocks
 
 
 def test_body_blocks_cut_where_a_restart_cuts():
@@ -8,16 +8,6 @@ def test_body_blocks_cut_where_a_restart_cuts():
     assert body_blocks(text) == ["one\nsoft", "```\na\n\nb\n```", "last"]
     assert body_blocks("only a tail") == ["only a tail"]
     assert body_blocks("settled\n\n") == ["settled"]
-
-
-def test_the_box_grows_in_steps_that_keep_context_on_screen():
-    first = reserved_rows(0, 0, 30)  # before any text: the first words land in place
-    assert first == 30 - KEEP_IN_VIEW
-    assert reserved_rows(1, first, 30) == first
-    assert reserved_rows(first, first, 30) == first  # text fills the box in place
-    assert reserved_rows(first + 1, first, 30) == first + 1 + 30 - KEEP_IN_VIEW
-    assert reserved_rows(5, 0, 4) == 7  # a tiny pane still grows
-    assert reserved_rows(0, 0, 4) == 2
 
 
 def test_the_waker_fires_only_for_a_piece_after_a_pause():

@@ -72,6 +72,15 @@ def test_textual_keeps_the_key_parser_the_alt_enter_seam_wraps():
     assert _params(parser.tick) == ["self"]
 
 
+def test_textual_keeps_the_scroll_update_the_seam_calls_for_a_virtual_size():
+    from textual.reactive import Reactive
+    from textual.widget import Widget
+
+    assert _params(Widget._scroll_update) == ["self", "virtual_size"]
+    # The reactive the seam sets without a layout is the one that asks for one.
+    assert isinstance(Widget.__dict__["virtual_size"], Reactive) and Widget.__dict__["virtual_size"]._layout
+
+
 def test_textual_keeps_the_footer_names_the_seam_reads():
     from textual.widgets import Footer
 

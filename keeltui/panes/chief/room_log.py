@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -25,22 +25,25 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.timer import Timer
 
 from keeltui.chief.context import Row
 from keeltui.chief.room_window import RoomWindow
 from keeltui.chief.row_colours import COMPONENTS, badge_components, log_css
-from keeltui.chief.streaming import StreamBuffer, reserved_rows
+from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY
+from keeltui.chief.row_time import day_label, starts_day
+from keeltui.chief.welcome import welcome_lines
 from keeltui.panes.bindings import bind
 from keeltui.panes.chief.row_render import (
-    MARGIN, RowLook, RowShape, StreamLines, box_line, estimate_height, folds, has_thinking, inner_width,
-    render_strips, row_lines, row_thinking,
+    MARGIN, RowLook, RowShape, block_strips, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
+    render_strips, row_lines, row_thinking, with_clock,
 )
+from keeltui.panes.chief.room_stream import LiveReply, StreamLines, finished_lines, stream_lines
 from keeltui.panes.chief.row_source import RowSource
-from keeltui.panes.message import block_renderable, copy_row_text, speaker_header
+from keeltui.panes.message import copy_row_text, speaker_header
 from keeltui.panes.row_keys import ROW_KEY_BINDINGS
+from keeltui.terminal.textual_seam import set_virtual_size
 
 if TYPE_CHECKING:
     from keeltui.panes.row_text import RowText
@@ -54,33 +57,17 @@ CACHE_ROWS = 400
 """Rendered rows kept (least recently drawn dropped first)."""
 FLUSH_SECS = 0.1
 """Ten redraws a second while a reply streams: smooth to the eye, light on an SSH link."""
-EMPTY_ROOM = "The room is empty. Say something below."
-
-
-class _Stream:
-    """The reply this process streams into: its text so far and its rendered body."""
-
-    def __init__(self, row_id: int, text: str, buffer: StreamBuffer, lines: StreamLines) -> None:
-        self.row_id = row_id
-        self.text = text
-        self.buffer = buffer
-        self.lines = lines
-        self.reserved = 0
-        self.timer: Timer | None = None
-        self.drawn_at = 0.0
-        self.head: list[Strip] = []
-        """The header and the thinking block above the text (their box lines)."""
-        self.head_key: tuple | None = None
 
 
 class RoomLog(ScrollView, can_focus=True):
     """The room's rows; the owner scrolls, pages and moves the cursor through them."""
 
-    COMPONENT_CLASSES = {*COMPONENTS, *badge_components()}
+    COMPONENT_CLASSES = {*COMPONENTS, *badge_components(), "room-log--welcome-title"}
 
     # Every colour from the theme (keeltui/chief/row_colours.py).
     DEFAULT_CSS = """
     RoomLog { height: 1fr; scrollbar-size-vertical: 1; scrollbar-gutter: stable; overflow-x: hidden; }
+    RoomLog > .room-log--welcome-title { color: $text-primary; text-style: bold; }
     """ + log_css("RoomLog")
 
     BINDINGS = [
@@ -101,10 +88,12 @@ class RoomLog(ScrollView, can_focus=True):
 
     def __init__(self, owner_name: str, companion_name: str, *, source: RowSource | None = None,
                  window_rows: int = 120, first_rows: Sequence[Row] = (), plain_first: bool = False,
-                 id: str | None = None) -> None:
+                 id: str | None = None, clock: Callable[[], float] = time.time) -> None:
         """``first_rows``: the newest rows (oldest first), drawn in the first frame;
-        ``plain_first``: their text as written until Markdown is loaded after it."""
+        ``plain_first``: their text as written until Markdown is loaded after it;
+        ``clock``: now, for the day separators' "Today" (a test sets it)."""
         super().__init__(id=id)
+        self.clock = clock
         self.owner_name = owner_name
         self.companion_name = companion_name
         self.source = source
@@ -120,7 +109,7 @@ class RoomLog(ScrollView, can_focus=True):
         """Rows whose fold differs from the default (a summary or an earlier version starts folded)."""
         self.cursor: int | None = None
         self.match: int | None = None
-        self._stream: _Stream | None = None
+        self._stream: LiveReply | None = None
         self._following = True
         self._width = 0
         self._adjusting = False
@@ -128,6 +117,9 @@ class RoomLog(ScrollView, can_focus=True):
         self._look: tuple[str, RowLook] | None = None
         self._paint_styles: dict[str, Style] = {}
         self._base = Style()
+        self.lines_rendered = 0
+        """Lines rendered from text so far (rows and streams): what the tests count to prove
+        that a flush or a reply's end renders the lines that changed, not the whole reply."""
 
     # -- what the log shows ---------------------------------------------------------
 
@@ -168,6 +160,8 @@ class RoomLog(ScrollView, can_focus=True):
                 assistant_bar=Style(color=self.get_component_rich_style("room-log--assistant").color),
                 system_text=Style(color=self.get_component_rich_style("room-log--system").color),
                 badges={name: self.get_component_rich_style(name) for name in badge_components()},
+                markdown=markdown_look(self.app.get_css_variables(), self.app.current_theme.dark),
+                dark=self.app.current_theme.dark,
             )
         return self._look[1]
 
@@ -277,13 +271,13 @@ class RoomLog(ScrollView, can_focus=True):
         return 1 + len(self._box_lines(row))
 
     def _set_virtual_size(self) -> None:
-        total = self.window.total if self.window.rows else 2
+        total = self.window.total if self.window.rows else 1 + len(welcome_lines())
         size = Size(self._width, total)
         if self.virtual_size != size:
-            self.virtual_size = size
+            set_virtual_size(self, size)
 
     def _max_y(self) -> int:
-        total = self.window.total if self.window.rows else 2
+        total = self.window.total if self.window.rows else 1 + len(welcome_lines())
         return max(0, total - self.scrollable_content_region.height)
 
     def _goto(self, y: int) -> None:
@@ -657,19 +651,24 @@ class RoomLog(ScrollView, can_focus=True):
 
     # -- drawing -----------------------------------------------------------------------
 
+    def _cache_key(self, row: Row) -> tuple:
+        return row.id, hash(_drawn_as(row)), self._width, self.app.theme, self._shape(row)
+
     def _box_lines(self, row: Row) -> list[Strip]:
-        width = self._width
-        shape = self._shape(row)
-        key = (row.id, hash(_drawn_as(row)), width, self.app.theme, shape)
+        key = self._cache_key(row)
         lines = self._cache.get(key)
         if lines is None:
-            lines = row_lines(row, self._speaker(row), width, self.look(), shape, self.app.console)
-            self._cache[key] = lines
-            if len(self._cache) > CACHE_ROWS:
-                self._cache.popitem(last=False)
+            lines = row_lines(row, self._speaker(row), self._width, self.look(), self._shape(row), self.app.console)
+            self.lines_rendered += len(lines)
+            self._remember(key, lines)
         else:
             self._cache.move_to_end(key)
         return lines
+
+    def _remember(self, key: tuple, lines: list[Strip]) -> None:
+        self._cache[key] = lines
+        if len(self._cache) > CACHE_ROWS:
+            self._cache.popitem(last=False)
 
     def _background(self, row: Row) -> Style:
         if row.id == self.match:
@@ -682,9 +681,9 @@ class RoomLog(ScrollView, can_focus=True):
         return Style()
 
     def _row_line(self, index: int, line: int) -> Strip | None:
-        """Line ``line`` of row ``index``'s box (None: blank room, the gap or a stream's reserve)."""
+        """Line ``line`` of row ``index``'s box (None: blank room, or the gap of a row that starts no day)."""
         if line <= 0:
-            return None
+            return self._day_line(index)
         row = self.window.rows[index]
         stream = self._stream
         if stream is not None and row.id == stream.row_id:
@@ -705,10 +704,7 @@ class RoomLog(ScrollView, can_focus=True):
         base = self._base
         virtual_y = round(self.scroll_y) + y
         if not self.window.rows:
-            if virtual_y == 1:
-                text = Strip([Segment("  " + EMPTY_ROOM, self._component("room-log--empty"))])
-                return text.extend_cell_length(width).crop(0, width).apply_style(base)
-            return Strip.blank(width, base)
+            return self._welcome_line(virtual_y).extend_cell_length(width).crop(0, width).apply_style(base)
         if virtual_y >= self.window.total:
             return Strip.blank(width, base)
         index, line = self.window.locate(virtual_y)
@@ -716,26 +712,53 @@ class RoomLog(ScrollView, can_focus=True):
         if box is None:
             return Strip.blank(width, base)
         row = self.window.rows[index]
-        inner = box.extend_cell_length(width - 2 * MARGIN).crop(0, width - 2 * MARGIN)
-        margin = Strip.blank(MARGIN)
-        return Strip.join([margin, inner.apply_style(self._background(row)), margin]).apply_style(base)
+        cells = width - 2 * MARGIN
+        if box.cell_length != cells:
+            box = box.extend_cell_length(cells).crop(0, cells)
+        # One strip, the row's background and the widget's style applied in one pass (a
+        # PageUp draws every line anew: the joins and copies were most of its frame).
+        margin = Segment(" " * MARGIN, base)
+        if line <= 0:  # the gap above the row (a day's name): not part of its box
+            return Strip([margin, *Segment.apply_style(box, base), margin], width)
+        return Strip([margin, *Segment.apply_style(box, base + self._background(row)), margin], width)
+
+    def _day_line(self, index: int) -> Strip | None:
+        """The gap above the first row of a day holds the day's name ("Today", "Mon 30 Nov"):
+        drawn in a line every row has anyway, so a separator never changes a height."""
+        row = self.window.rows[index]
+        if index == 0 and not self.window.no_older:
+            return None  # the row before it is not read yet
+        previous = getattr(self.window.rows[index - 1], "created_at", None) if index else None
+        when = getattr(row, "created_at", 0.0) or 0.0
+        if not starts_day(previous, when):
+            return None
+        return Strip([Segment(f"─── {day_label(when, self.clock())} ", self._component("room-log--empty"))])
+
+    def _welcome_line(self, y: int) -> Strip:
+        """Line ``y`` of the welcome an empty room shows (chief/welcome.py), below one blank line."""
+        lines = welcome_lines()
+        if not 1 <= y <= len(lines):
+            return Strip.blank(0)
+        text, title = lines[y - 1]
+        style = self._component("room-log--welcome-title" if title else "room-log--empty")
+        return Strip([Segment("  " + text, style)])
 
     # -- streaming ---------------------------------------------------------------------
 
-    def _stream_line(self, row: Row, stream: _Stream, line: int) -> Strip | None:
+    def _stream_line(self, row: Row, stream: LiveReply, line: int) -> Strip | None:
         head = stream.head or self._stream_head(row, stream)
         if line < len(head):
             return head[line]
         body = stream.lines.settled, stream.lines.tail
         line -= len(head)
         if line < len(body[0]):
-            return box_line(row, self.look(), body[0][line])
+            return body[0][line]
         line -= len(body[0])
         if line < len(body[1]):
-            return box_line(row, self.look(), body[1][line])
-        return None  # the reserve below the text: empty room
+            return body[1][line]
+        return None
 
-    def _stream_head(self, row: Row, stream: _Stream) -> list[Strip]:
+    def _stream_head(self, row: Row, stream: LiveReply) -> list[Strip]:
         """The header and the thinking above a streaming reply's text, rebuilt when the
         thinking grew, its seconds ticked, it ended, or the owner (un)folded it."""
         text, secs, live = self._thinking_of(row)
@@ -744,7 +767,7 @@ class RoomLog(ScrollView, can_focus=True):
         if key != stream.head_key or not stream.head:
             stream.head_key = key
             cells = inner_width(row, self._width or 80)
-            parts = [speaker_header(self._speaker(row), "streaming")]
+            parts = [with_clock(speaker_header(self._speaker(row), "streaming"), row)]
             block = thinking_block(text, secs, live=live, unfolded=unfolded)
             if block is not None:
                 parts.append(block)
@@ -753,19 +776,33 @@ class RoomLog(ScrollView, can_focus=True):
                            for line in render_strips(self.app.console, part, cells, Style())]
         return stream.head
 
-    def _stream_rows(self, stream: _Stream) -> int:
-        """The box's body rows: the text, and room below it to grow into."""
-        body = len(stream.lines.settled) + len(stream.lines.tail)
-        stream.reserved = reserved_rows(body, stream.reserved, max(1, self.scrollable_content_region.height))
-        return stream.reserved
+    def _stream_rows(self, stream: LiveReply) -> int:
+        """The box's body rows: exactly its text. No rows are held to grow into: when a
+        short reply ended they went, and every line above moved down under the reader.
+        One line before the first words: they land in it, and the room stays put."""
+        return max(1, len(stream.lines.settled) + len(stream.lines.tail))
 
-    def _stream_lines(self, row: Row) -> StreamLines:
-        cells = inner_width(row, self._width or 80)
+    def _stream_lines(self, row: Row, text: str) -> tuple[StreamLines, tuple]:
+        """The reply's lines for ``text`` at the log's width and theme (and what they were drawn for)."""
+        lines = stream_lines(row, self._width or 80, self.look(), self._block_strips, self._count_rendered)
+        lines.update(text)
+        return lines, (self._width, self.app.theme)
 
-        def render(text: str) -> list[Strip]:
-            return render_strips(self.app.console, block_renderable(text), cells, Style())
+    def _block_strips(self, text: str, cells: int) -> list[Strip]:
+        """One block of a reply's body, ``cells`` wide: the stored row is drawn by the same."""
+        return block_strips(self.app.console, text, cells, self.look())
 
-        return StreamLines(render, Strip.blank(cells))
+    def _count_rendered(self, lines: int) -> None:
+        self.lines_rendered += lines
+
+    def _stream_fresh(self, stream: LiveReply) -> bool:
+        """Render the reply's lines again if the width or the theme changed; whether they did."""
+        if stream.drawn_for == (self._width, self.app.theme):
+            return False
+        index = self.window.index_of(stream.row_id)
+        if index is not None:
+            stream.lines, stream.drawn_for = self._stream_lines(self.window.rows[index], stream.text)
+        return True
 
     @property
     def streaming_row_id(self) -> int | None:
@@ -778,9 +815,8 @@ class RoomLog(ScrollView, can_focus=True):
                 return  # the owner paged far back: the reply is there when they come back
             self.update_rows([row])
         self._end_timer()
-        lines = self._stream_lines(row)
-        lines.update(row.content)
-        self._stream = stream = _Stream(row.id, row.content, buffer, lines)
+        lines, drawn_for = self._stream_lines(row, row.content)
+        self._stream = stream = LiveReply(row.id, row.content, buffer, lines, drawn_for)
         index = self.window.index_of(row.id)
         anchor = self._anchor()
         if index is not None:
@@ -798,37 +834,72 @@ class RoomLog(ScrollView, can_focus=True):
         """A piece landed after a pause: draw it now rather than at the next tick."""
         stream = self._stream
         if stream is not None and stream.timer is not None and time.monotonic() - stream.drawn_at >= FLUSH_SECS:
-            self._flush()
+            stream.woken = asyncio.ensure_future(self._flush())
             stream.timer.reset()
 
-    def _flush(self) -> None:
+    async def _flush(self) -> None:
         stream = self._stream
-        if stream is None:
+        if stream is None or stream.flushing:
             return
+        stream.flushing = True
+        try:
+            await self._flush_stream(stream)
+        finally:
+            stream.flushing = False
+
+    async def _flush_stream(self, stream: LiveReply) -> None:
+        """Draw what the worker appended. A long piece is rendered a piece of code at a time,
+        with the loop let through between them: a key typed meanwhile (Escape) is not held
+        behind a burst of lines."""
         if stream.buffer.thinking.text and self._width > 0:
             self._flush_thinking(stream)
-        piece = stream.buffer.drain()
-        if not piece:
-            return
-        stream.drawn_at = time.monotonic()
+        restyled = self._width > 0 and self._stream_fresh(stream)
         before = stream.lines.settled_count, list(stream.lines.tail)
-        stream.text += piece
-        stream.lines.update(stream.text)
+        stream.pending += stream.buffer.drain()
+        if not stream.pending:
+            if restyled:
+                self.refresh()
+            return
+        steps = stream.lines.steps(stream.text + stream.pending)
+        for _ in steps:
+            await asyncio.sleep(0)
+            if self._stream is not stream:  # ended meanwhile: its end drew the rest
+                steps.close()
+                return
+        stream.text, stream.pending = stream.text + stream.pending, ""
+        stream.drawn_at = time.monotonic()
         self.post_message(self.Grew())
         index = self.window.index_of(stream.row_id)
         if index is None or self._width <= 0:
             return
         old_height = self.window.heights[index]
         height = self._row_height(index)
-        if height != old_height:
+        if restyled:  # every line of it drawn anew (a new width or theme)
             anchor = self._anchor()
             self.window.set_height(index, height)
             self._relayout(anchor)
             self.refresh()
             return
+        if height != old_height:
+            self._grow(index, height, stream, before)
+            return
         self._refresh_changed(index, stream, before)
 
-    def _refresh_changed(self, index: int, stream: _Stream, before: tuple[int, list[Strip]]) -> None:
+    def _grow(self, index: int, height: int, stream: LiveReply, before: tuple[int, list[Strip]]) -> None:
+        """The streaming box took more lines. If the view did not scroll (the room still
+        fits, or the owner reads above), only the new text and what lies below it change."""
+        anchor = self._anchor()
+        y = round(self.scroll_y)
+        self.window.set_height(index, height)
+        self._relayout(anchor)
+        if round(self.scroll_y) != y:
+            self.refresh()
+            return
+        self._refresh_changed(index, stream, before)
+        below = self.window.top(index) + height - 1
+        self.refresh_lines(below, max(1, self.window.total - below))
+
+    def _refresh_changed(self, index: int, stream: LiveReply, before: tuple[int, list[Strip]]) -> None:
         """Refresh only the lines of the body that changed (the new words' lines)."""
         settled_before, tail_before = before
         old = tail_before
@@ -842,7 +913,7 @@ class RoomLog(ScrollView, can_focus=True):
                 continue
             self.refresh_lines(first_line + start + offset)
 
-    def _flush_thinking(self, stream: _Stream) -> None:
+    def _flush_thinking(self, stream: LiveReply) -> None:
         """The live thinking block: redrawn as it grows and its seconds tick."""
         index = self.window.index_of(stream.row_id)
         if index is None:
@@ -875,7 +946,9 @@ class RoomLog(ScrollView, can_focus=True):
         stream = self._stream
         self._end_timer()
         self._stream = None
-        if stream is not None:
+        if stream is not None and stream.row_id == row.id:
+            self._adopt(stream, row)
+        elif stream is not None:
             stream.buffer.drain()
         index = self.window.index_of(row.id)
         if index is None:
@@ -886,6 +959,17 @@ class RoomLog(ScrollView, can_focus=True):
         self._relayout(anchor)
         self.refresh()
 
+    def _adopt(self, stream: LiveReply, row: Row) -> None:
+        """The stored row is drawn from the lines its stream rendered, when they show its text
+        (a long reply is not rendered again whole at its end, nor when the owner stops it)."""
+        stream.catch_up()
+        if stream.text != row.content or self._plain or self._width <= 0 or self.is_folded(row):
+            return
+        if stream.drawn_for != (self._width, self.app.theme):
+            return  # drawn for another width or theme: the row is rendered anew
+        lines = finished_lines(self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream)
+        self._remember(self._cache_key(row), lines)
+
     def stream_text(self) -> str | None:
         return self._stream.text if self._stream is not None else None
 
@@ -895,4 +979,4 @@ def _drawn_as(row: Row) -> tuple:
     return (row.content, row.status, row.turn_kind, repr(row.parts), *row_thinking(row))
 
 
-__all__ = ["RoomLog", "PAGE_ROWS", "EMPTY_ROOM"]
+__all__ = ["RoomLog", "PAGE_ROWS"]

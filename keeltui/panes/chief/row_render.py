@@ -15,22 +15,27 @@ the :class:`RowLook`, returning Rich renderables or strips.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from contextlib import nullcontext
 from math import ceil
-from typing import Callable, Mapping
+from typing import Mapping
 
 from rich.console import Console, RenderableType
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from rich.theme import Theme
+from textual.color import Color
 from textual.strip import Strip
 
 from keeltui.chief.context import Row
 from keeltui.chief.row_colours import badge_component
-from keeltui.chief.streaming import body_blocks, split_settled
+from keeltui.chief.row_time import clock, report_source
+from keeltui.chief.streaming import body_blocks
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY, badge
 from keeltui.panes.message import block_renderable, speaker_header
 from keeltui.panes.versions import folded_line
+from keeltui.markdown_look import markdown_theme, trim_blank
 from keeltui.textsafe import clean_text, looks_like_markdown
 
 BAR = "█"
@@ -46,6 +51,9 @@ class RowLook:
     user_bar: Style
     assistant_bar: Style
     system_text: Style
+    markdown: Theme | None = None
+    """A reply's Markdown styles in the app's theme (reply_markdown.markdown_theme)."""
+    dark: bool = True
     badges: Mapping[str, Style] = field(default_factory=dict)
     """Each badge's style by its component class (row_colours.badge_component)."""
 
@@ -121,10 +129,18 @@ def render_strips(console: Console, renderable: RenderableType, width: int, styl
 def turn_head(row: Row, speaker: str, shape: RowShape) -> list[RenderableType]:
     """The header (a failed reply's words may take several lines) and the thinking, folded
     unless the owner unfolded it (``t``)."""
-    header = speaker_header(speaker, row.status, row.parts)
+    header = with_clock(speaker_header(speaker, row.status, row.parts), row)
     thinking, secs = row_thinking(row)
     block = thinking_block(thinking, secs, live=False, unfolded=shape.thinking_unfolded)
     return [header] if block is None else [header, block]
+
+
+def with_clock(header: Text, row: Row) -> Text:
+    """The header with the row's time, dim (a row without a time: as it is)."""
+    when = clock(getattr(row, "created_at", 0.0) or 0.0)
+    if when:
+        header.append(f"  {when}", style="dim")
+    return header
 
 
 def turn_renderables(row: Row, speaker: str, shape: RowShape) -> list[RenderableType]:
@@ -146,6 +162,10 @@ def turn_renderables(row: Row, speaker: str, shape: RowShape) -> list[Renderable
 
 def system_renderable(row: Row, look: RowLook, shape: RowShape) -> RenderableType:
     label = Text(f" {badge(row.turn_kind)} ", style=look.badge(row.turn_kind))
+    source = report_source(row.turn_kind, getattr(row, "source", None))
+    when = clock(getattr(row, "created_at", 0.0) or 0.0)
+    if source or when:
+        label.append_text(Text(" " + "  ".join(part for part in (source, when) if part), style="dim"))
     body = clean_text(row.content)
     foldable = row.turn_kind == SUMMARY
     if foldable and shape.folded:
@@ -176,87 +196,55 @@ def box_line(row: Row, look: RowLook, inner: Strip) -> Strip:
     return Strip.join([Strip([Segment(BAR, bar), Segment(" ")], 2), inner, Strip([Segment(" ")], 1)])
 
 
+def themed(console: Console, look: RowLook):
+    """The console drawing with the reply's Markdown styles of the app's theme."""
+    return console.use_theme(look.markdown) if look.markdown is not None else nullcontext()
+
+
+def block_strips(console: Console, block: str, width: int, look: RowLook) -> list[Strip]:
+    """One block of a reply's body, without the blank lines Rich leaves around it."""
+    options = console.options.update(width=width, highlight=False, height=None)
+    with themed(console, look):
+        lines = console.render_lines(block_renderable(block, look.dark), options, style=look.text, pad=True)
+    return [Strip(line, width) for line in trim_blank(lines)]
+
+
+def body_strips(console: Console, text: str, width: int, look: RowLook) -> list[Strip]:
+    """A reply's body as one document: its blocks one blank line apart (as while it streamed)."""
+    out: list[Strip] = []
+    for block in body_blocks(text):
+        lines = block_strips(console, block, width, look)
+        if out and lines:
+            out.append(Strip.blank(width))
+        out.extend(lines)
+    return out
+
+
 def row_lines(row: Row, speaker: str, width: int, look: RowLook, shape: RowShape, console: Console) -> list[Strip]:
     """The row's box lines (no gap line, no background), ``width - 2 * MARGIN`` cells each."""
     cells = inner_width(row, width)
     style = look.system_text if is_system(row) else look.text
-    inner = [line for part in row_renderables(row, speaker, look, shape) for line in render_strips(console, part, cells, style)]
+    with themed(console, look):
+        if not is_system(row) and not shape.folded and not shape.plain and clean_text(row.content).strip():
+            head = [line for part in turn_head(row, speaker, shape) for line in render_strips(console, part, cells, style)]
+            inner = head + body_strips(console, row.content, cells, look)
+        else:
+            inner = [line for part in row_renderables(row, speaker, look, shape)
+                     for line in render_strips(console, part, cells, style)]
     return [box_line(row, look, line) for line in inner]
 
 
-FENCE_PIECE = 40
-"""Lines of an open code block rendered together once they are complete: a long block
-streams at the cost of its newest lines, not of all it holds so far."""
+def markdown_look(variables: Mapping[str, str], dark: bool) -> Theme:
+    """The Markdown styles from the app's theme variables (``App.get_css_variables()``):
+    colours with an alpha are laid over the background, as the screen shows them."""
+    background = Color.parse(variables.get("background", "#000000"))
 
+    def colour(*names: str) -> str:
+        name = next((n for n in names if n in variables and not variables[n].startswith("auto")), "foreground")
+        return (background + Color.parse(variables.get(name, "#808080"))).hex
 
-def _open_fence(tail: str) -> tuple[str, list[str]] | None:
-    """The fence line and the code lines of ``tail`` if it is one code block still open."""
-    lines = tail.split("\n")
-    opener = lines[0].lstrip()
-    if not opener.startswith(("```", "~~~")):
-        return None
-    mark = opener[:3]
-    if any(line.strip().startswith(mark) for line in lines[1:]):
-        return None  # closed: it settles at the next blank line, rendered whole
-    return lines[0], lines[1:]
-
-
-class StreamLines:
-    """A streaming reply's body lines: settled blocks rendered once, the tail each time.
-
-    ``render(text)`` is handed the block's text and returns its inner lines; a flush
-    costs the tail's rendering, not the whole reply's. An open code block is the one
-    tail that grows without bound: its complete lines are rendered in pieces of
-    :data:`FENCE_PIECE` lines, once each (a code block rendered in pieces is the block
-    rendered whole, less the padding between the pieces), so a flush renders only the
-    newest piece.
-    """
-
-    def __init__(self, render: Callable[[str], list[Strip]], gap: Strip) -> None:
-        self._render = render
-        self._gap = gap
-        """The blank line between two blocks."""
-        self.settled: list[Strip] = []
-        self._settled_blocks = 0
-        self.tail: list[Strip] = []
-        self._fence: tuple[int, str] | None = None
-        """The open code block whose pieces are kept: (settled blocks before it, its fence line)."""
-        self._fence_lines: list[Strip] = []
-        self._fence_done = 0
-
-    @property
-    def settled_count(self) -> int:
-        return len(self.settled)
-
-    def update(self, text: str) -> None:
-        blocks, tail = split_settled(text)
-        for block in blocks[self._settled_blocks:]:
-            lines = self._render(block) if clean_text(block).strip() else []
-            if self.settled and lines:
-                self.settled.append(self._gap)
-            self.settled.extend(lines)
-        self._settled_blocks = len(blocks)
-        tail_lines = self._tail_lines(tail) if clean_text(tail).strip() else []
-        if tail_lines and self.settled:
-            tail_lines.insert(0, self._gap)
-        self.tail = tail_lines
-
-    def _tail_lines(self, tail: str) -> list[Strip]:
-        fence = _open_fence(tail)
-        if fence is None:
-            self._fence = None
-            return self._render(tail)
-        opener, code = fence
-        if self._fence != (self._settled_blocks, opener):
-            self._fence, self._fence_lines, self._fence_done = (self._settled_blocks, opener), [], 0
-        complete = len(code) - 1  # the last line is still being written
-        while complete - self._fence_done >= FENCE_PIECE:
-            piece = code[self._fence_done:self._fence_done + FENCE_PIECE]
-            lines = self._render("\n".join([opener, *piece, opener.lstrip()[:3]]))
-            lines = lines[:-1] if self._fence_done == 0 else lines[1:-1]  # no padding between pieces
-            self._fence_lines.extend(lines)
-            self._fence_done += FENCE_PIECE
-        if not self._fence_done:
-            return self._render(tail)
-        rest = self._render("\n".join([opener, *code[self._fence_done:]]))
-        return self._fence_lines + rest[1:]
+    return markdown_theme({
+        "foreground": colour("foreground"), "muted": colour("foreground-muted"),
+        "primary": colour("text-primary", "primary"), "secondary": colour("text-secondary", "secondary"),
+        "accent": colour("text-accent", "accent"), "code-background": colour("panel", "surface"),
+    }, dark)

@@ -1,0 +1,202 @@
+"""A reply streaming into the room: its text so far and the lines it is drawn as.
+
+The log (room_log.py) owns the view; this module owns what a streaming reply costs.
+A flush renders only what changed: settled blocks once, and of the open block only its
+newest lines (a long code block is rendered in pieces, once each). When the reply
+ends, the lines already rendered become the stored row's, so the end of a long reply
+(or the owner's Escape) never re-renders all of it at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Callable, Generator
+
+from rich.console import Console
+from textual.strip import Strip
+from textual.timer import Timer
+
+from keeltui.chief.context import Row
+from keeltui.chief.streaming import StreamBuffer, split_settled
+from keeltui.panes.chief.row_render import RowLook, RowShape, box_line, inner_width, render_strips, turn_head
+from keeltui.textsafe import clean_text
+
+FENCE_PIECE = 40
+"""Complete lines of a code block rendered together, once: a long block streams at the
+cost of its newest lines, not of all it holds so far."""
+
+FENCES = ("```", "~~~")
+
+
+def fence_parts(tail: str) -> tuple[list[str], str, list[str], list[str] | None] | None:
+    """The first code block of ``tail``: (the lines before it, its opening line, its code
+    lines, the lines after its closing line or None while it is open); None without one."""
+    lines = tail.split("\n")
+    for start, line in enumerate(lines):
+        opener = line.lstrip()
+        if not opener.startswith(FENCES):
+            continue
+        mark = opener[:3]
+        for end in range(start + 1, len(lines)):
+            if lines[end].strip().startswith(mark):
+                return lines[:start], line, lines[start + 1:end], lines[end:]
+        return lines[:start], line, lines[start + 1:], None
+    return None
+
+
+class StreamLines:
+    """A streaming reply's body lines: settled blocks rendered once, the tail each time.
+
+    ``render(text)`` is handed a block's text and returns its inner lines; a flush costs
+    the tail's rendering, not the whole reply's. A code block is the one tail that grows
+    without bound: once it holds :data:`FENCE_PIECE` complete lines they are rendered as
+    one piece, once (a code block rendered in pieces is the block rendered whole, less
+    the padding between the pieces), so a flush renders only the lines that came since.
+    The same holds once the block is closed and text follows it in the same block: the
+    text after it is rendered on its own, below a blank line, as Markdown draws it.
+    """
+
+    def __init__(self, render: Callable[[str], list[Strip]], gap: Strip) -> None:
+        self._render = render
+        self._gap = gap
+        """The blank line between two blocks."""
+        self.settled: list[Strip] = []
+        self._settled_blocks = 0
+        self.tail: list[Strip] = []
+        self._fence: tuple[int, str, str] | None = None
+        """The code block whose pieces are kept: (settled blocks before it, the text
+        before it in its block, its opening line)."""
+        self._before: list[Strip] = []
+        self._fence_lines: list[Strip] = []
+        self._fence_done = 0
+        self._pad = gap
+        """The code block's padding row below its last line."""
+
+    @property
+    def settled_count(self) -> int:
+        return len(self.settled)
+
+    def update(self, text: str) -> None:
+        for _ in self.steps(text):
+            pass
+
+    def steps(self, text: str) -> Generator[None, None, None]:
+        """Bring the lines up to ``text``, pausing (a ``yield``) after each piece rendered,
+        so the caller can let a key through between pieces. The lines shown change at the
+        end only, all at once; a caller that stops early leaves them as they were."""
+        blocks, tail = split_settled(text)
+        settled = self.settled
+        if len(blocks) > self._settled_blocks:
+            settled = list(settled)
+            for index in range(self._settled_blocks, len(blocks)):
+                block = blocks[index]
+                lines = (yield from self._block_lines(block, index)) if clean_text(block).strip() else []
+                if settled and lines:
+                    settled.append(self._gap)
+                settled.extend(lines)
+        tail_lines = (yield from self._block_lines(tail, len(blocks))) if clean_text(tail).strip() else []
+        if tail_lines and settled:
+            tail_lines.insert(0, self._gap)
+        self.settled, self._settled_blocks, self.tail = settled, len(blocks), tail_lines
+
+    def _block_lines(self, block: str, index: int) -> Generator[None, None, list[Strip]]:
+        """Block ``index``'s lines; a code block's from its pieces (the block that settles is
+        the tail that was rendered in pieces: they are kept, not rendered again whole)."""
+        parts = fence_parts(block)
+        if parts is None:
+            return self._render(block)
+        before, opener, code, after = parts
+        key = (index, "\n".join(before), opener)
+        if self._fence != key:
+            self._fence, self._fence_lines, self._fence_done = key, [], 0
+            self._before = [*self._render(key[1]), self._gap] if clean_text(key[1]).strip() else []
+        complete = len(code) if after is not None else len(code) - 1  # an open block's last line is still being written
+        # A piece never ends on blank lines: a block drops its trailing ones, and these
+        # are not trailing if code follows them.
+        end = complete
+        while end > self._fence_done and not code[end - 1].strip():
+            end -= 1
+        while end - self._fence_done >= FENCE_PIECE:
+            stop = self._fence_done + FENCE_PIECE
+            while stop > self._fence_done + 1 and not code[stop - 1].strip():
+                stop -= 1
+            lines = self._render("\n".join([opener, *code[self._fence_done:stop], opener.lstrip()[:3]]))
+            self._pad = lines[-1]
+            lines = lines[:-1] if self._fence_done == 0 else lines[1:-1]  # no padding between pieces
+            self._fence_lines.extend(lines)
+            self._fence_done = stop
+            yield
+        if not self._fence_done:
+            return self._render(block)
+        rest_code = code[self._fence_done:]
+        if any(line.strip() for line in rest_code):
+            rest = self._render("\n".join([opener, *rest_code, *(after or [])[:1]]))[1:]
+        else:
+            rest = [self._pad]  # nothing but blank lines yet: the block ends below its pieces
+        if after is not None and clean_text("\n".join(after[1:])).strip():
+            rest += [self._gap, *self._render("\n".join(after[1:]))]
+        return self._before + self._fence_lines + rest
+
+
+class LiveReply:
+    """The reply this process streams into: its text so far and its rendered lines."""
+
+    def __init__(self, row_id: int, text: str, buffer: StreamBuffer, lines: StreamLines, drawn_for: tuple) -> None:
+        self.row_id = row_id
+        self.text = text
+        self.buffer = buffer
+        self.lines = lines
+        self.reserved = 0
+        self.timer: Timer | None = None
+        self.drawn_at = 0.0
+        self.head: list[Strip] = []
+        """The header and the thinking block above the text (their box lines)."""
+        self.head_key: tuple | None = None
+        self.drawn_for = drawn_for
+        """The (width, theme) ``lines`` were rendered for."""
+        self.pending = ""
+        """Text a flush under way is drawing (``text`` is what is drawn)."""
+        self.flushing = False
+        """A flush is under way (it lets the loop through between pieces)."""
+        self.woken: asyncio.Future | None = None
+        """The flush a piece that came after a pause started (kept while it runs)."""
+
+    def catch_up(self) -> str:
+        """Take what the worker appended since the last flush (and what a flush cut short
+        was drawing); returns it."""
+        piece = self.pending + self.buffer.drain()
+        self.pending = ""
+        if piece:
+            self.text += piece
+            self.lines.update(self.text)
+        return piece
+
+
+def stream_lines(row: Row, width: int, look: RowLook, render_block: Callable[[str, int], list[Strip]],
+                 counted: Callable[[int], None] | None = None) -> StreamLines:
+    """The box lines of a reply streaming into a log ``width`` wide (``render_block(text, cells)``:
+    one block's inner lines, the same function the stored row is drawn with). Each line
+    is boxed (the bar, the padding) once, when it is rendered, not at every draw;
+    ``counted(n)`` hears how many lines each render made."""
+    cells = inner_width(row, width)
+
+    def render(text: str) -> list[Strip]:
+        lines = [box_line(row, look, line) for line in render_block(text, cells)]
+        if counted is not None:
+            counted(len(lines))
+        return lines
+
+    return StreamLines(render, box_line(row, look, Strip.blank(cells)))
+
+
+def finished_lines(console: Console, row: Row, speaker: str, width: int, look: RowLook, shape: RowShape,
+                   reply: LiveReply) -> list[Strip]:
+    """The box lines of the stored ``row`` the reply became, from the lines it streamed
+    (its header rendered anew: the row's status and failure words are the stored ones)."""
+    cells = inner_width(row, width)
+    head = [box_line(row, look, line) for part in turn_head(row, speaker, shape)
+            for line in render_strips(console, part, cells, look.text)]
+    return head + reply.lines.settled + reply.lines.tail  # the tail starts with its gap
+
+
+__all__ = ["FENCE_PIECE", "LiveReply", "StreamLines", "fence_parts", "finished_lines", "stream_lines"]

@@ -1,0 +1,96 @@
+"""How the Chief room reads (issue 21): the welcome of an empty room, a reply's Markdown."""
+
+from __future__ import annotations
+
+from keeltui.chief.welcome import TITLE, WELCOME
+from keeltui_dev.loopback import Reply
+from tests.pilot.test_room_controls import send
+from tests.support.pilot import screen_text, wait_for
+
+
+async def test_an_empty_room_shows_the_welcome_until_the_first_message(make_app, loopback):
+    loopback.queue(Reply(text="Hello."))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: TITLE in screen_text(app), what="the welcome")
+        screen = screen_text(app)
+        for line in WELCOME:
+            assert line.strip() in screen, f"{line!r} is cut at 80x24:\n{screen}"
+        assert "keeltui doctor" in screen and "F1" in screen
+        await send(pilot, "hi there")
+        await wait_for(pilot, lambda: "Hello." in screen_text(app), what="the reply")
+        assert TITLE not in screen_text(app)
+        assert all(row.content != TITLE for row in app.room.log_view.window.rows)  # never stored
+
+
+async def test_a_reply_reads_as_one_markdown_document(make_app, loopback):
+    loopback.queue(Reply(text="Steps:\n\n1. boil water\n2. add tea\n\n> mind the steam\n\n```python\nprint('tea')\n```"))
+    app = make_app()
+    async with app.run_test(size=(80, 30)) as pilot:
+        await send(pilot, "how do I make tea?")
+        await wait_for(pilot, lambda: "print('tea')" in screen_text(app) and not app.room.composer.busy,
+                       what="the reply")
+        lines = [line.strip(" █▌▎▊▐").rstrip() for line in screen_text(app).splitlines()]
+        start = lines.index("Steps:")
+        assert lines[start:start + 9] == ["Steps:", "", "1. boil water", "2. add tea", "", "mind the steam", "",
+                                          "python", "print('tea')"], "\n".join(lines)
+
+
+def _at(text: str) -> float:
+    from datetime import datetime
+
+    return datetime.strptime(text, "%Y-%m-%d %H:%M").timestamp()
+
+
+async def test_rows_show_their_time_days_are_separated_and_a_report_its_source(make_app, tmp_path):
+    from keeltui.store import Store
+
+    store = Store(tmp_path / "k.db")
+    room = store.chief_id()
+    store.add_report("cron:backup", "nightly ok")
+    with store.transaction() as conn:
+        conn.executemany("UPDATE messages SET created_at = ? WHERE id = ?", [(_at("2026-11-30 09:05"), 1)])
+        conn.executemany(
+            "INSERT INTO messages (conversation_id, role, content, status, created_at) VALUES (?, ?, ?, 'complete', ?)",
+            [(room, "user", "late question", _at("2026-12-01 23:50")), (room, "assistant", "morning answer", _at("2026-12-02 08:15"))])
+    store.close()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.room.log_view
+        log.clock = lambda: _at("2026-12-02 12:00")
+        log.refresh()
+        await wait_for(pilot, lambda: "morning answer" in screen_text(app) and "Today" in screen_text(app), what="the room")
+        lines = screen_text(app).splitlines()
+        shown = [line.strip() for line in lines]
+        order = [next(i for i, line in enumerate(shown) if needle in line)
+                 for needle in ("Mon 30 Nov", "cron:backup  09:05", "Yesterday", "23:50", "late question",
+                                "Today", "08:15", "morning answer")]
+        assert order == sorted(order), "\n".join(lines)
+
+
+def _quote_colour(app) -> str:
+    log = app.room.log_view
+    for strip in log.render_lines(log.scrollable_content_region.reset_offset):
+        for seg in strip:
+            if "mind the steam" in seg.text:
+                return seg.style.color.triplet.hex
+    raise AssertionError("no quote on screen")
+
+
+async def test_a_quote_takes_its_colour_from_the_theme_and_follows_a_theme_change(make_app, loopback):
+    from textual.color import Color
+
+    loopback.queue(Reply(text="> mind the steam"))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, "tea?")
+        await wait_for(pilot, lambda: "mind the steam" in screen_text(app) and not app.room.composer.busy, what="the reply")
+        colours = {}
+        for theme in ("textual-dark", "textual-light"):
+            app.theme = theme
+            await pilot.pause()
+            variables = app.get_css_variables()
+            muted = Color.parse(variables["background"]) + Color.parse(variables["foreground-muted"])
+            colours[theme] = _quote_colour(app)
+            assert colours[theme] == muted.hex.lower(), theme
+        assert colours["textual-dark"] != colours["textual-light"]

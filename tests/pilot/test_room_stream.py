@@ -1,0 +1,91 @@
+"""A long reply streaming into the room (issue 19): each flush renders the lines that changed,
+Escape stops a long code block at once, and neither its end nor the stop renders it again whole.
+
+Real parts: the loopback server and the real client, a real SQLite file; the log's
+``lines_rendered`` counts the lines rendered from text (the public hook the tests read).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from keeltui.panes.chief.room_stream import FENCE_PIECE
+from keeltui.panes.chief.row_render import row_lines
+from keeltui_dev.loopback import Reply
+from tests.pilot.test_room_controls import send
+from tests.support.pilot import screen_text, wait_for
+
+SIZE = (100, 30)
+OPENER = "Here is the file:\n\n```python\n"
+
+
+def code(i: int) -> str:
+    return f"value_{i:05d} = {i}\n"
+
+
+def code_lines(text: str) -> int:
+    return text.count("value_")
+
+
+async def test_escape_stops_a_long_code_block_and_its_end_renders_only_what_changed(make_app, loopback):
+    total, before_escape = 5_000, 400
+    gate = threading.Semaphore(0)
+    loopback.queue(Reply(chunks=[OPENER, *(code(i) for i in range(total)), "```\n", "Done."], gate=gate))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "stream the file")
+        log = app.room.log_view
+        for _ in range(before_escape):
+            gate.release()
+        newest = code(before_escape - 1).strip()
+        await wait_for(pilot, lambda: newest in screen_text(app), timeout=60, what=f"code line {before_escape - 1} on screen")
+        reply_id, rendered = log.streaming_row_id, log.lines_rendered
+        # The next chunks are on their way when the owner presses Escape.
+        for _ in range(50):
+            gate.release()
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: log.streaming_row_id is None and log.row(reply_id).status == "stopped",
+                       timeout=60, what="the reply stopped")
+        stored = app.store.message(reply_id).content
+        landed = code_lines(stored) - before_escape
+        assert 0 <= landed <= 50 and "Done." not in stored  # stopped: the thousands of lines after never came
+        # From the key to the stopped row on screen: the lines that came since, the block's
+        # unfinished piece and the header, not the reply's hundreds of lines again.
+        assert log.lines_rendered - rendered <= landed + 2 * FENCE_PIECE + 10, (log.lines_rendered - rendered, landed)
+        last = stored.rstrip("\n").rsplit("\n", 1)[-1].strip()
+        await wait_for(pilot, lambda: last in screen_text(app), what="the last line kept, on screen")
+
+
+async def test_each_flush_renders_the_new_lines_and_the_finished_row_draws_as_after_a_restart(make_app, loopback):
+    total = 200
+    gate = threading.Semaphore(0)
+    loopback.queue(Reply(chunks=[OPENER, *(code(i) for i in range(total)), "```\n", "Done, all of it."], gate=gate))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "stream the file")
+        log = app.room.log_view
+        await wait_for(pilot, lambda: log.streaming_row_id is not None and "Here is the file" in screen_text(app),
+                       what="the reply's first chunk")
+        reply_id = log.streaming_row_id
+        step = 10
+        for sent in range(step, total + 1, step):
+            before = log.lines_rendered
+            for _ in range(step):
+                gate.release()
+            newest = code(sent - 1).strip()
+            await wait_for(pilot, lambda: newest in screen_text(app), what=f"code line {sent - 1} on screen")
+            # Bounded by the lines that came and the block's unfinished piece (it may be drawn
+            # twice if two flushes shared the step), however long the block grew.
+            assert log.lines_rendered - before <= step + 2 * FENCE_PIECE + 5, (sent, log.lines_rendered - before)
+        before = log.lines_rendered
+        for _ in range(3):  # the block closes, a line of text follows it, the reply ends
+            gate.release()
+        await wait_for(pilot, lambda: log.streaming_row_id is None and log.row(reply_id).status == "complete",
+                       what="the finished reply")
+        await wait_for(pilot, lambda: "Done, all of it." in screen_text(app), what="the text after the block")
+        # Neither the closing of the block nor the reply's end rendered its 200 lines again.
+        assert log.lines_rendered - before <= FENCE_PIECE + 10, log.lines_rendered - before
+        row = log.row(reply_id)
+        drawn = [line.text for line in log._box_lines(row)]
+        fresh = [line.text for line in row_lines(row, log.companion_name, log._width, log.look(), log._shape(row), app.console)]
+        assert drawn == fresh  # what the stream left is what the stored row renders to
