@@ -27,6 +27,7 @@ from keeltui.main_screen import MainScreen
 from keeltui.messages import ModelChanged, SendFailed, StatusMessage, StoreWritten
 from keeltui.panes.chief.parts import ChiefParts
 from keeltui.panes.status_line import StatusLine
+from keeltui.panes.theme_choice import use_theme
 from keeltui.adapters.status_file import HEARTBEAT_SECS as STATUS_HEARTBEAT_SECS
 from keeltui import focus_places
 from keeltui.paths import config_stamp
@@ -115,6 +116,8 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         from keeltui.terminal_guard import install_signal_exit
 
         install_signal_exit(self)  # SIGTERM/SIGINT/SIGHUP: exit the ordinary way, terminal restored
+        use_theme(self, self.config.ui.theme)  # [ui] theme; the palette's picker saves a new choice there
+        self.theme_changed_signal.subscribe(self, self._theme_chosen)
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.quiet = quiet_mode_on(self.store)
@@ -144,7 +147,7 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         self.mount(self.ambient)
         self.tutor = TutorPane(id="tutor-pane", app_config=self.config, turns=self.services.tutor, jobs=self.services.tutor_jobs,
                                records=self.services.tutor_records)
-        self.main_screen.tutor_tab.mount(self.tutor)
+        self.main_screen.mount_tutor(self.tutor)
 
     # -- the store is the source of truth: the watcher ------------------------------------
 

@@ -14,6 +14,7 @@ from textual.widgets import TabbedContent
 
 from keeltui import focus_places
 from keeltui.panes.banner import DriftBanner
+from keeltui.messages import StatusMessage
 from keeltui.panes.bindings import bind
 from keeltui.panes.composer import Composer
 from keeltui.terminal.key_hooks import KeyHookApp
@@ -221,6 +222,14 @@ class GlobalKeys(KeyHookApp):
 
         message.stop()
         signal_landed(self, self.config.ui, self.quiet, message.what, message.seconds)
+
+    def _theme_chosen(self, theme) -> None:
+        """The palette's theme picker chose ``theme``: kept in the config file ([ui] theme)."""
+        from keeltui.services.theme_choice import save_theme
+
+        problem = save_theme(self.config, theme.name)
+        if problem:
+            self.post_message(StatusMessage(problem))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -22,6 +22,7 @@ from pathlib import Path
 from keeltui.ambient.modes import AMBIENT_MODES, DEFAULT_CADENCE_SECS, parse_cadence, parse_mode
 from keeltui.paths import default_config_path, default_database_path, default_status_path
 from keeltui.landed import LANDED_SIGNALS
+from keeltui.themes import SHIPPED_THEMES
 from keeltui.keymap import BINDING_IDS  # every id a [keys] entry may remap (the one registry)
 
 EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
@@ -226,6 +227,9 @@ class UIConfig:
     Never in Quiet Mode."""
     landed_after_secs: float = 5.0
     """Only a reply that took at least this many seconds gets that signal."""
+    theme: str = "textual-dark"
+    """The colours: one of keeltui.themes.SHIPPED_THEMES (textual-light is the light one).
+    A theme chosen in the command palette (Ctrl+P, "Theme") is saved here."""
 
 
 @dataclass
@@ -377,6 +381,10 @@ def validate(config: Config, path: str) -> None:
         raise ConfigError(
             path, "ui.landed_signal",
             f"unknown signal {config.ui.landed_signal!r} (allowed: {', '.join(LANDED_SIGNALS)})",
+        )
+    if config.ui.theme not in SHIPPED_THEMES:
+        raise ConfigError(
+            path, "ui.theme", f"unknown theme {config.ui.theme!r} (allowed: {', '.join(SHIPPED_THEMES)})",
         )
     _check_fraction(path, "chief.compact_at", config.chief.compact_at)
     for role in ("prober", "teacher"):

@@ -27,6 +27,7 @@ PLACES: tuple[tuple[str, str], ...] = (
 )
 
 FIXED: tuple[tuple[str, str, str], ...] = (
+    ("app", "Ctrl+P", "the command palette: every command, and the theme (\"Theme\")"),
     ("composer", "Enter", "send what you typed"),
     ("composer", "Alt+Enter / Ctrl+J", "a new line"),
     ("composer", "Home / End", "the start / end of the line (End in an empty composer: the newest row)"),

@@ -11,7 +11,8 @@ from typing import Sequence
 
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import TabbedContent, TabPane
+from textual.widget import Widget
+from textual.widgets import Static, TabbedContent, TabPane
 
 from keeltui.panes.footer import KeelFooter
 from keeltui.chief.context import Row
@@ -25,6 +26,10 @@ from keeltui.panes.status_line import StatusLine
 
 
 class MainScreen(Screen):
+    DEFAULT_CSS = """
+    MainScreen #tutor-waiting { color: $text-muted; padding: 1 2; }
+    """
+
     def __init__(
         self, owner: str, companion: str, window_rows: int, *, snooze_secs: int,
         first_rows: Sequence[Row] = (), source: RowSource | None = None, parts: ChiefParts | None = None,
@@ -50,7 +55,9 @@ class MainScreen(Screen):
                 yield ChiefRoom(self._owner, self._companion, self._window_rows,
                                 first_rows=self._first_rows, source=self._source, parts=self._parts, id="chief-room")
             with TabPane("Tutor", id="tutor-tab"):
-                pass  # the tutor pane is mounted right after the first frame (KeelApp._mount_later)
+                # The tutor pane is mounted right after the first frame (mount_tutor). Until
+                # then an empty tab drew its own name ("TabPane#tutor-tab") on a quick Ctrl+T.
+                yield Static("The tutor is on its way…", id="tutor-waiting")
         yield StatusLine(id="status-line")
         yield KeelFooter()
 
@@ -73,3 +80,8 @@ class MainScreen(Screen):
     @property
     def tutor_tab(self) -> TabPane:
         return self.query_one("#tutor-tab", TabPane)
+
+    def mount_tutor(self, pane: Widget) -> None:
+        """Put the tutor pane in its tab, in place of the line that held it."""
+        self.tutor_tab.query("#tutor-waiting").remove()
+        self.tutor_tab.mount(pane)

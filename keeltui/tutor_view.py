@@ -38,7 +38,8 @@ from keeltui.tutor.outcome import TurnOutcome
 from keeltui.textsafe import clean_text, one_line
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
-from keeltui.tutor.phases import awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
+from keeltui.panes.theme_styles import themed
+from keeltui.tutor.phases import AGENT_WORDS, PHASE_WORDS, awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
 from keeltui.tutor.mastery import map_statuses
 
 if TYPE_CHECKING:  # handed down by keeltui.wiring: the pane only names their types
@@ -49,7 +50,7 @@ if TYPE_CHECKING:  # handed down by keeltui.wiring: the pane only names their ty
 log = logging.getLogger("keeltui.tutor")
 
 NEW_SESSION = "new-session"
-AGENT_NAMES = {"prober": "Prober", "teacher": "Teacher"}
+AGENT_NAMES = AGENT_WORDS  # plain words: the learner never reads "prober"
 LIVE_FLUSH_SECS = 0.05
 UNFINISHED = "Its last turn did not finish (keeltui stopped, or the turn was cut short)."
 
@@ -209,7 +210,8 @@ class TutorPane(Vertical):
         working = self.job_runner.working_sessions()
         for row in self.records.sessions():
             # The busy dot: a turn or a background job runs in this session.
-            prompt = Text("● " if row.id in working else "  ", style="bold yellow")
+            # Only the dot is coloured (a style given to Text() colours the whole row).
+            prompt = Text.assemble(("● " if row.id in working else "  ", themed(self.app, "bold $text-warning")))
             prompt.append_text(session_prompt(row))
             options.append(Option(prompt, id=f"session-{row.id}"))
         self._show_review_due()
@@ -359,7 +361,7 @@ class TutorPane(Vertical):
         busy = session_id in self.turn_runner.busy
         verdict = awaiting_verdict(rows)
         title = self.records.title(session_id) if session_id is not None else ""
-        header = f"{title}  ·  {phase_of(rows)}"
+        header = f"{title}  ·  {PHASE_WORDS[phase_of(rows)]}"
         progress = self.records.progress(session_id) if session_id is not None else ""
         if progress:
             header += f"  ·  {progress}"
@@ -630,7 +632,7 @@ class TutorPane(Vertical):
         Retry when the agent owes a turn and none runs."""
         indicator = self.query_one(ThinkingIndicator)
         if busy and self._live is None:
-            agent = "Prober" if phase_of(rows) == "probe" else "Teacher"
+            agent = AGENT_NAMES["prober" if phase_of(rows) == "probe" else "teacher"]
             indicator.start(f"{agent} is thinking…")
         elif not busy:
             indicator.stop()

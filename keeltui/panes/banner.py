@@ -22,8 +22,8 @@ class DriftBanner(Horizontal):
     DriftBanner {
         dock: top;
         height: 3;
-        background: #5c4400;
-        color: #ffe8a3;
+        background: $warning-muted;
+        color: $foreground;
         padding: 0 1;
         display: none;
     }

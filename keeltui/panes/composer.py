@@ -1,7 +1,7 @@
 """Where the owner writes. Enter sends; Alt+Enter or Ctrl+J starts a new line.
 
 In verdict mode (a presented tutor plan awaiting the learner's verdict) the send
-control becomes two: Accept plan (green) and Decline (red), each with a key. Typed
+control becomes two: Accept plan (green) and Decline (neutral: declining is no error), each with a key. Typed
 text rides the verdict as the learner's note; Enter still sends a plain message.
 """
 
@@ -96,7 +96,7 @@ class Composer(Horizontal):
     Composer.-verdict #verdict { display: block; }
     Composer.-verdict #send { display: none; }
     Composer #accept { width: 18; height: 3; background: $success-darken-1; color: $text; }
-    Composer #decline { width: 18; height: 3; background: $error-darken-1; color: $text; }
+    Composer #decline { width: 18; height: 3; background: $panel; color: $foreground; }
     """
 
     # Ctrl+O / Ctrl+R live on the tutor pane, so they work wherever focus is inside it.

@@ -121,7 +121,8 @@ class SettingsScreen(ModalScreen[tuple[str, int] | str | None]):
     DEFAULT_CSS = _MODAL_CSS.format(name="SettingsScreen") + """
     SettingsScreen > Vertical { padding: 0 2; }
     SettingsScreen Label { margin-top: 0; }
-    SettingsScreen .-error { margin-top: 0; }
+    SettingsScreen .-error { margin-top: 0; display: none; }
+    SettingsScreen .-error.-shown { display: block; }
     SettingsScreen #more { margin-top: 1; }
     SettingsScreen #more Button { min-width: 11; margin-right: 1; }
     SettingsScreen #more .-hint { margin-top: 0; width: 1fr; }
@@ -137,7 +138,9 @@ class SettingsScreen(ModalScreen[tuple[str, int] | str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Ambient settings", classes="-title")
-            yield Label("Mode: off · status (line and banner only) · notify (also one toast per drift)")
+            # Two lines: on one, the dialog's edge cut it at 80 columns.
+            yield Label("Mode: off · status (the line and the banner only)\n"
+                        "      notify (also one toast per drift)", id="mode-hint")
             yield Select(
                 [(mode, mode) for mode in AMBIENT_MODES], value=self._mode, allow_blank=False, id="mode",
             )
@@ -198,7 +201,9 @@ class SettingsScreen(ModalScreen[tuple[str, int] | str | None]):
             # A blank Select reads as Select.BLANK: parse_mode refuses it by name.
             values = parse_settings(mode, cadence)
         except ValueError as exc:
-            self.query_one("#error", Static).update(one_line(str(exc), 200))
+            error = self.query_one("#error", Static)
+            error.update(one_line(str(exc), 200))
+            error.add_class("-shown")  # shown only when there is one: an empty line costs a row at 80x24
             return
         self.dismiss(values)
 

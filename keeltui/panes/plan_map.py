@@ -10,21 +10,26 @@ due again), ``•`` visited, ``○`` not yet. The map scrolls, and follows the c
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from keeltui.panes.theme_styles import themed
 from keeltui.textsafe import clean_text
 from keeltui.tutor.graph_layout import MapLine, map_lines
 from keeltui.tutor.mermaid import Plan, PlanNode
 from keeltui.tutor.session import PlanItem
 
 MARKERS = {"current": "▶", "current-review": "▶", "mastered": "✓", "review": "↻", "visited": "•", "pending": "○"}
-STYLES = {"current": "bold reverse", "current-review": "bold reverse yellow", "mastered": "bold green",
-          "review": "bold yellow", "visited": "", "pending": "dim"}
+# Theme colours ($name: keeltui/panes/theme_styles.py). ▶ is drawn as a glyph in the primary
+# colour, not as a reversed cell (which read as a block with a hole in it).
+STYLES = {"current": "bold $text-primary", "current-review": "bold $text-warning", "mastered": "bold $text-success",
+          "review": "bold $text-warning", "visited": "", "pending": "dim"}
+LANES = "$text-secondary"
 CURRENT = ("current", "current-review")  # the step the learner is on (↻ after it: also to review)
 REVIEW_TAIL = " ↻"  # the current step keeps ▶; being due for review too is said after its title
 LEGEND = ("▶ now", "✓ mastered", "↻ review", "• seen", "○ to do")
@@ -37,12 +42,18 @@ def _squeezed(lanes: str) -> str:
     return lanes[::2]
 
 
-def wrapped(lines: list[MapLine], width: int) -> list[tuple[Text, str | None]]:
+def _as_is(spec: str) -> str:
+    return spec
+
+
+def wrapped(lines: list[MapLine], width: int, paint: Callable[[str], str] = _as_is) -> list[tuple[Text, str | None]]:
     """Screen rows for ``lines`` at ``width``: the mark on the lanes, the title beside them.
 
     A long title wraps; its continuation rows carry the lanes that run on below the node.
     Each row says which node it starts (None for continuations and connector rows).
+    ``paint`` turns a style with theme variables into one Rich reads (themed, bound to the app).
     """
+    lanes = paint(LANES)
     out: list[tuple[Text, str | None]] = []
     widest = max((max(len(line.lanes), len(line.below)) for line in lines), default=0)
     if width - widest - 1 < ROOMY_TITLE:  # a wide fan-out: keep room for the titles
@@ -52,7 +63,7 @@ def wrapped(lines: list[MapLine], width: int) -> list[tuple[Text, str | None]]:
         ]
     for line in lines:
         if line.node_id is None:
-            out.append((Text(line.lanes, style="blue"), None))
+            out.append((Text(line.lanes, style=lanes), None))
             continue
         column = line.lanes.index("●")
         marker = MARKERS.get(line.status, MARKERS["pending"])
@@ -63,15 +74,15 @@ def wrapped(lines: list[MapLine], width: int) -> list[tuple[Text, str | None]]:
         for number, piece in enumerate(pieces):
             row = Text(no_wrap=True, overflow="ellipsis")
             if number == 0:
-                row.append(line.lanes[:column], style="blue")
-                row.append(marker, style=STYLES.get(line.status, ""))
-                row.append(line.lanes[column + 1 :], style="blue")
+                row.append(line.lanes[:column], style=lanes)
+                row.append(marker, style=paint(STYLES.get(line.status, "")))
+                row.append(line.lanes[column + 1 :], style=lanes)
                 pad = gutter - len(line.lanes)
             else:
-                row.append(line.below, style="blue")
+                row.append(line.below, style=lanes)
                 pad = gutter - len(line.below)
             row.append(" " * pad)
-            row.append(piece, style=STYLES.get(line.status, "") if line.status not in CURRENT else "bold")
+            row.append(piece, style=paint(STYLES.get(line.status, "")) if line.status not in CURRENT else "bold")
             out.append((row, line.node_id if number == 0 else None))
     return out
 
@@ -90,12 +101,13 @@ def legend_rows(width: int) -> list[str]:
 class PlanDrawing:
     """A Rich renderable: the plan's graph wrapped to whatever width it is given."""
 
-    def __init__(self, lines: list[MapLine], legend: bool = True) -> None:
+    def __init__(self, lines: list[MapLine], legend: bool = True, paint: Callable[[str], str] = _as_is) -> None:
         self.lines = lines
         self.legend = legend
+        self.paint = paint
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        for row, _ in wrapped(self.lines, options.max_width):
+        for row, _ in wrapped(self.lines, options.max_width, self.paint):
             yield row
         if self.legend:
             for entries in legend_rows(options.max_width):
@@ -147,7 +159,7 @@ class PlanMap(VerticalScroll):
             if line.node_id is not None
         ]
         self.set_class(plan is None, "-empty")
-        self._body.update(PlanDrawing(drawn))
+        self._body.update(PlanDrawing(drawn, paint=partial(themed, self.app)))
         current = next((line.node_id for line in drawn if line.status in CURRENT), None)
         if current != self._current:
             self._current = current
@@ -215,6 +227,10 @@ class PlanCard(Static):
         super().__init__(self._renderable(), id=id)
         self._sync_classes()
 
+    def _paint(self, spec: str) -> str:
+        # Called when the card is drawn (it is built before it is mounted in an app).
+        return themed(self.app, spec)
+
     def _sync_classes(self) -> None:
         for status in ("awaiting", "current", "superseded"):
             self.set_class(self.item.status == status, f"-{status}")
@@ -233,7 +249,7 @@ class PlanCard(Static):
             parts.append(Text(f"Changed since v{item.version - 1}: " + "; ".join(item.changes), style="italic"))
         elif item.version > 1:
             parts.append(Text(f"The same steps as v{item.version - 1}, in the same order.", style="italic"))
-        parts.append(PlanDrawing(map_lines(card_plan(plan_of(item)), {}), legend=False))
+        parts.append(PlanDrawing(map_lines(card_plan(plan_of(item)), {}), legend=False, paint=self._paint))
         if item.status == "awaiting":
             parts.append(
                 Text(

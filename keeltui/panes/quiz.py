@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from keeltui.panes.bindings import bind
+from keeltui.panes.theme_styles import themed
 from keeltui.textsafe import clean_text
 from keeltui.tutor.session import AskItem, QuizItem
 from keeltui.tutor.transcript import DONT_KNOW
@@ -109,12 +110,12 @@ class QuizCard(Widget, can_focus=True):
             line.append(f"{index + 1}. {clean_text(choice)}")
             return line
         if index == item.answer:
-            mark, style = ("✓ ", "bold green") if item.graded else ("✗ ", "bold red")
+            mark, style = ("✓ ", "bold $text-success") if item.graded else ("✗ ", "bold $text-error")
         elif index == item.correct and not item.graded:
-            mark, style = ("→ ", "green")
+            mark, style = ("→ ", "$text-success")
         else:
             mark, style = ("  ", "dim")
-        line.append(mark + f"{index + 1}. {clean_text(choice)}", style=style)
+        line.append(mark + f"{index + 1}. {clean_text(choice)}", style=themed(self.app, style))
         return line
 
     def _dont_know_line(self) -> Text:
@@ -124,17 +125,17 @@ class QuizCard(Widget, can_focus=True):
             here = self.active and self.cursor == len(item.choices) and self.has_focus
             return Text(("▸ " if here else "  ") + f"0. {DONT_KNOW_TEXT}", style="italic")
         if item.answer == DONT_KNOW:
-            return Text(f"✗ 0. {DONT_KNOW_TEXT}", style="bold red")
+            return Text(f"✗ 0. {DONT_KNOW_TEXT}", style=themed(self.app, "bold $text-error"))
         return Text(f"  0. {DONT_KNOW_TEXT}", style="dim")
 
     def _footer(self) -> Text:
         item = self.item
         if item.answer is not None:
             if item.graded:
-                return Text("Right.", style="green")
+                return Text("Right.", style=themed(self.app, "$text-success"))
             right = f" — the answer was {item.correct + 1}" if item.correct is not None else ""
             head = "Not known" if item.answer == DONT_KNOW else "Not quite"
-            return Text(f"{head}{right}. Kept in your mistakes (F4) for review.", style="red")
+            return Text(f"{head}{right}. Kept in your mistakes (F4) for review.", style=themed(self.app, "$text-error"))
         if self.active:
             return Text(f"Press 1–{len(item.choices)} (0: I don't know), or ↑/↓ and Enter.", style="dim italic")
         return Text("Not answered.", style="dim")

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from keeltui.panes.theme_styles import themed
 from keeltui.statusfile import StatusState, render_status
 from keeltui.textsafe import one_line
 
@@ -33,9 +34,9 @@ class StatusLine(Widget):
         line = render_status(self.state)
         main = Text()
         if line.startswith("⚠"):
-            main.append(line, style="bold yellow")
+            main.append(line, style=themed(self.app, "bold $text-warning"))
         elif line.startswith("◎"):
-            main.append(line, style="bold cyan")
+            main.append(line, style=themed(self.app, "bold $text-primary"))
         else:
             main.append(line, style="dim" if line.startswith(("idle", "away", "ambient", "◌ snoozed")) else "")
         extras = []
@@ -63,5 +64,5 @@ class StatusLine(Widget):
         if extras:
             tail.append("  ·  " + "  ·  ".join(extras), style="dim")
         if self.message:
-            tail.append("  ·  " + one_line(self.message, 140), style="italic #ff9e64")
+            tail.append("  ·  " + one_line(self.message, 140), style=themed(self.app, "italic $text-error"))
         return tail

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Static
+from textual.widgets import Button, Collapsible, Static
 
+from keeltui.panes.theme_styles import themed
 from keeltui.textsafe import clean_text
 
 if TYPE_CHECKING:
@@ -45,7 +47,7 @@ class TurnErrorCard(Vertical):
         yield Button("Retry (F5)", id="turn-retry", variant="error", compact=True)
 
     def _text(self) -> Text:
-        text = Text("The tutor did not answer", style="bold red")
+        text = Text("The tutor did not answer", style=themed(self.app, "bold $text-error"))
         # The whole reason, wrapped: a status line would cut it (and the HTTP status with it).
         text.append("\n" + clean_text(self.reason))
         return text
@@ -100,6 +102,20 @@ class ThinkingIndicator(Static):
         self.update(f"{SPINNER[self._frame]} {self._label}  ·  Esc stops")
 
 
+class OneLine:
+    """A head, a title and a tail on one line: a long title is cut with "…", never the
+    head or the tail (a job's state)."""
+
+    def __init__(self, head: Text, title: str, tail: Text) -> None:
+        self.head, self.title, self.tail = head, title, tail
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        room = max(1, options.max_width - self.head.cell_len - self.tail.cell_len)
+        title = Text(self.title)
+        title.truncate(room, overflow="ellipsis")
+        yield Text.assemble(self.head, title, self.tail, no_wrap=True, overflow="ellipsis")
+
+
 class JobCard(Static):
     """A background job the teacher started: what it does and where it stands."""
 
@@ -132,12 +148,11 @@ class JobCard(Static):
             return "interrupted"
         return self.item.status
 
-    def _text(self) -> Text:
+    def _text(self) -> "OneLine":
         status = self._status()
-        text = Text(f"{self.MARKS.get(status, '·')} {self.item.kind.capitalize()} job: ", style="bold")
-        text.append(clean_text(self.item.title))
-        text.append(f"  ·  {self.WORDS.get(status, status)}", style="dim")
-        return text
+        return OneLine(Text(f"{self.MARKS.get(status, '·')} {self.item.kind.capitalize()} job: ", style="bold"),
+                       clean_text(self.item.title).replace("\n", " "),
+                       Text(f"  ·  {self.WORDS.get(status, status)}", style="dim"))
 
     def show_item(self, item, live: bool | None = None, held: str | None = None) -> None:
         self.item = item
@@ -152,15 +167,22 @@ class JobCard(Static):
 def job_result_card(item) -> Widget:
     """A landed job: a collapsible card with its result; an abort is a quiet mark."""
     from rich.markdown import Markdown
-    from textual.widgets import Collapsible
 
     if item.status == "aborted":
         return AbortedJobMark(item)
     title = f"{item.kind.capitalize()}: {clean_text(item.title)} — {'result' if item.status == 'done' else 'failed'}"
-    card = Collapsible(Static(Markdown(clean_text(item.text))), title=title, collapsed=item.status == "done",
-                       classes="job-result")
+    card = JobResult(Static(Markdown(clean_text(item.text))), title=title.replace("\n", " "),
+                     collapsed=item.status == "done", classes="job-result")
     card.styles.margin = (1, 1, 0, 1)
     return card
+
+
+class JobResult(Collapsible):
+    """A landed job's result; a long title is cut with "…" on its one line."""
+
+    DEFAULT_CSS = """
+    JobResult > CollapsibleTitle { width: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
 
 
 class AbortedJobMark(Horizontal):

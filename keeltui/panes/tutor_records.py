@@ -19,13 +19,14 @@ from textual.widgets import Input, OptionList, Static
 from keeltui.panes.bindings import bind
 from keeltui.panes.modals import _MODAL_CSS
 from keeltui.textsafe import clean_text, one_line
+from keeltui.tutor.phases import PHASE_WORDS
 from keeltui.tutor.session_rows import SessionRow, stamp
 
 
 def session_prompt(row: SessionRow) -> Text:
     """A session list row: topic, then last active date, phase and progress, dimmed."""
     prompt = Text(one_line(clean_text(row.title), 60))
-    details = f"   {stamp(row.updated_at)} · {row.phase}"
+    details = f"   {stamp(row.updated_at)} · {PHASE_WORDS.get(row.phase, row.phase)}"
     if row.progress:
         details += f" · {row.progress}"
     prompt.append(details, style="dim")
@@ -34,6 +35,13 @@ def session_prompt(row: SessionRow) -> Text:
 
 class SessionList(OptionList):
     """The tutor's session list; r renames and Delete deletes the highlighted session."""
+
+    # The chosen row stands out whether the list has the focus or not (Textual's blurred
+    # highlight is nearly the list's own background).
+    DEFAULT_CSS = """
+    SessionList > .option-list--option-highlighted { background: $primary-muted; color: $foreground; text-style: bold; }
+    SessionList:focus > .option-list--option-highlighted { background: $primary; color: $text; text-style: bold; }
+    """
 
     BINDINGS = [
         bind("tutor_rename_session", "rename", "Rename"),

@@ -35,6 +35,7 @@ from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets._footer import FooterKey as FooterKey  # one footer key: textual.widgets does not export it
 
 Cell = tuple[str, str, str | None]
 """A cell as the terminal shows it: its character ("" for a wide character's second
@@ -284,3 +285,11 @@ def set_virtual_size(widget: Widget, size: Size) -> None:
     """
     widget.set_reactive(Widget.virtual_size, size)
     widget._scroll_update(size)
+
+
+# -- the footer (keeltui/panes/footer.py chooses its keys itself) ---------------------
+
+
+def footer_bindings_ready(footer) -> bool:
+    """Whether Textual's ``Footer`` has heard the screen's bindings (it composes nothing before)."""
+    return bool(footer._bindings_ready)

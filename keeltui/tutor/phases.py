@@ -38,6 +38,11 @@ from .transcript import (
 Phase = Literal["probe", "plan", "teach"]
 Agent = Literal["prober", "teacher"]
 
+PHASE_WORDS = {"probe": "first questions", "plan": "plan", "teach": "learning"}
+"""A phase as the learner reads it ("probe" is the code's word, not theirs)."""
+AGENT_WORDS = {"prober": "Tutor", "teacher": "Teacher"}
+"""Who speaks, as the learner reads it: the prober asks the first questions as the tutor."""
+
 Part = Mapping[str, Any]
 
 

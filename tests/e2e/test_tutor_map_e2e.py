@@ -57,7 +57,7 @@ def test_the_plan_graph_follows_the_learner_and_fits_a_70_column_split(tmp_path,
         narrow.send("C-t")  # the tab reopens the session left open: no list to pick from
 
         def settled(s: str) -> bool:
-            plan, header = _line_with(s, "╭─ Plan"), _line_with(s, "graph theory  ·  teach")
+            plan, header = _line_with(s, "╭─ Plan"), _line_with(s, "graph theory  ·  learning")
             quiz = _line_with(s, "Quiz  · Step 23 of the long plan")
             return (plan is not None and header is not None and quiz is not None and plan < header
                     and s.splitlines()[quiz].rstrip().endswith("│") and "Send" in s

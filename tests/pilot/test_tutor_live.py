@@ -35,7 +35,7 @@ async def test_a_reply_streams_in_place_and_escape_stops_it(make_app, loopback):
     async with app.run_test(size=SIZE) as pilot:
         await new_session(pilot, "streams")
         # From send to the first token: the indicator near the composer, Send visibly off.
-        await wait_for(pilot, lambda: "Prober is thinking…" in screen_text(app), what="the indicator")
+        await wait_for(pilot, lambda: "Tutor is thinking…" in screen_text(app), what="the indicator")
         send = app.query_one("#tutor-composer #send", Button)
         assert send.disabled and "Wait…" in screen_text(app)
         assert app.query_one(ThinkingIndicator).running
@@ -43,7 +43,7 @@ async def test_a_reply_streams_in_place_and_escape_stops_it(make_app, loopback):
         # The reply grows on screen while it streams.
         await wait_for(pilot, lambda: "word3" in screen_text(app), what="the first words")
         assert "word59" not in screen_text(app) and not idle(app)
-        assert "Prober is thinking…" not in screen_text(app)  # text arrived: the indicator goes
+        assert "Tutor is thinking…" not in screen_text(app)  # text arrived: the indicator goes
         await pilot.press("escape")  # stops the turn: the in-flight call is cancelled
         await wait_for(pilot, lambda: idle(app), what="the stopped turn")
         await wait_for(pilot, lambda: "— stopped" in screen_text(app), what="the stopped mark")
@@ -59,7 +59,7 @@ async def test_escape_before_any_text_stops_and_offers_retry(make_app, loopback)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await new_session(pilot, "waiting")
-        await wait_for(pilot, lambda: "Prober is thinking…" in screen_text(app) and len(loopback.requests) == 1)
+        await wait_for(pilot, lambda: "Tutor is thinking…" in screen_text(app) and len(loopback.requests) == 1)
         await pilot.press("escape")
         await wait_for(pilot, lambda: "You stopped the turn." in screen_text(app) and idle(app), what="the card")
         assert [r.role for r in rows(app)] == ["user"]

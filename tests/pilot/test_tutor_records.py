@@ -98,8 +98,8 @@ async def test_the_session_list_shows_date_phase_progress_and_renames_and_delete
         await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: "New session" in screen_text(app), what="the session list")
         text = screen_text(app)
-        assert "teach · 1/4 mastered" in text and "teach · 0/4 mastered" in text
-        assert text.count(" · teach") == 2 and "202" in text  # a date per row
+        assert "learning · 1/4 mastered" in text and "learning · 0/4 mastered" in text
+        assert text.count(" · learning") == 2 and "202" in text  # a date per row
         await pilot.press("down")  # the newest: secant lines
         await pilot.press("r")
         await wait_for(pilot, lambda: "Rename the session" in screen_text(app))

@@ -29,7 +29,7 @@ async def test_the_tab_reopens_the_last_session_with_its_progress_in_the_header(
         await open_tutor(pilot)
         await pilot.press("down", "down", "enter")  # the older session, second in the list
         await wait_for(pilot, lambda: pane(app).in_session and pane(app).session_id == protein)
-        assert "muscle protein  ·  teach  ·  1/4 mastered · 1 to review" in screen_text(app)
+        assert "muscle protein  ·  learning  ·  1/4 mastered · 1 to review" in screen_text(app)
     app = make_app()  # a restart
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+t")

@@ -55,3 +55,20 @@ def test_the_legend_never_splits_an_entry_at_the_maps_width() -> None:
 
 def test_the_current_step_answered_wrong_keeps_the_current_mark_and_says_review() -> None:
     assert plain("a[Alpha] --> b[Bee]", 30, {"a": "mastered", "b": "current-review"}) == ["✓ Alpha", "▶ Bee ↻"]
+
+
+def test_the_current_step_is_a_glyph_in_a_theme_colour_not_a_reversed_cell():
+    # Issue 21: "bold reverse" drew ▶ as a block with a hole in it; colours come from the theme.
+    painted: list[str] = []
+
+    def paint(spec: str) -> str:
+        painted.append(spec)
+        return spec.replace("$text-primary", "#123456")
+
+    rows = wrapped(map_lines(parse_plan("a[Alpha] --> b[Bee]"), {"a": "current"}), 30, paint)
+    first = rows[0][0]
+    marker = next(span for span in first.spans if first.plain[span.start:span.end] == "▶")
+    assert "reverse" not in str(marker.style)
+    assert "#123456" in str(marker.style)
+    named = [spec for spec in painted for word in spec.split() if word in ("blue", "green", "yellow", "red")]
+    assert not named, named  # every colour is a theme variable

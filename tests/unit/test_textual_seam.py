@@ -163,3 +163,13 @@ def test_the_linux_driver_keeps_its_terminal_file():
     driver = Driver()
     wrap_terminal_file(driver, lambda file: f"wrapped {file}")
     assert driver._file == "wrapped the terminal"
+
+
+def test_textual_keeps_the_footer_names_the_seam_reads():
+    from textual.widgets import Footer
+
+    assert _params(textual_seam.FooterKey.__init__) == [
+        "self", "key", "key_display", "description", "action", "disabled", "tooltip", "classes"]
+    footer = Footer()
+    assert textual_seam.footer_bindings_ready(footer) is False
+    assert "bindings_changed" in dir(Footer)

@@ -28,6 +28,7 @@ from textual.strip import Strip
 
 from keeltui.chief.context import Row
 from keeltui.chief.room_window import RoomWindow
+from keeltui.chief.row_colours import COMPONENTS, badge_components, log_css
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY
@@ -61,22 +62,13 @@ FLUSH_SECS = 0.1
 class RoomLog(ScrollView, can_focus=True):
     """The room's rows; the owner scrolls, pages and moves the cursor through them."""
 
-    COMPONENT_CLASSES = {
-        "room-log--user", "room-log--assistant", "room-log--system", "room-log--system-cursor",
-        "room-log--cursor", "room-log--match", "room-log--empty", "room-log--welcome-title",
-    }
+    COMPONENT_CLASSES = {*COMPONENTS, *badge_components(), "room-log--welcome-title"}
 
+    # Every colour from the theme (keeltui/chief/row_colours.py).
     DEFAULT_CSS = """
     RoomLog { height: 1fr; scrollbar-size-vertical: 1; scrollbar-gutter: stable; overflow-x: hidden; }
-    RoomLog > .room-log--user { color: $primary; }
-    RoomLog > .room-log--assistant { color: $success; }
-    RoomLog > .room-log--system { background: #0e4f4f; color: #d8f3f0; }
-    RoomLog > .room-log--system-cursor { background: #147070; color: #d8f3f0; }
-    RoomLog > .room-log--cursor { background: $boost; }
-    RoomLog > .room-log--match { background: $warning 25%; }
-    RoomLog > .room-log--empty { color: $text-muted; }
     RoomLog > .room-log--welcome-title { color: $text-primary; text-style: bold; }
-    """
+    """ + log_css("RoomLog")
 
     BINDINGS = [
         *ROW_KEY_BINDINGS,
@@ -167,6 +159,7 @@ class RoomLog(ScrollView, can_focus=True):
                 user_bar=Style(color=self.get_component_rich_style("room-log--user").color),
                 assistant_bar=Style(color=self.get_component_rich_style("room-log--assistant").color),
                 system_text=Style(color=self.get_component_rich_style("room-log--system").color),
+                badges={name: self.get_component_rich_style(name) for name in badge_components()},
                 markdown=markdown_look(self.app.get_css_variables(), self.app.current_theme.dark),
                 dark=self.app.current_theme.dark,
             )

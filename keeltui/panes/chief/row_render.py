@@ -2,10 +2,10 @@
 
 A row is a box: a blank line above it (the gap between rows), then its lines. A turn
 has a coloured bar on its left (the owner's or the companion's), the speaker's name,
-then its body block by block; a system line (report, summary, notice) is a teal band
-with a badge. The lines carry no background: the log lays the row's own (plain,
-focused, a search match) under them when it draws, so moving the cursor never
-re-renders a row.
+then its body block by block; a system line (report, summary, notice) is a band in
+the theme's panel colour with a badge (colours: keeltui/chief/row_colours.py). The
+lines carry no background: the log lays the row's own (plain, focused, a search
+match) under them when it draws, so moving the cursor never re-renders a row.
 
 Other features render into a row here: a failed reply's words, a folded "thinking"
 block above an answer, a code block's copy key. Keep them as functions of the row and
@@ -14,7 +14,7 @@ the :class:`RowLook`, returning Rich renderables or strips.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from contextlib import nullcontext
 from math import ceil
 from typing import Mapping
@@ -28,6 +28,7 @@ from textual.color import Color
 from textual.strip import Strip
 
 from keeltui.chief.context import Row
+from keeltui.chief.row_colours import badge_component
 from keeltui.chief.row_time import clock, report_source
 from keeltui.chief.streaming import body_blocks
 from keeltui.chief.thinking import thinking_block
@@ -50,15 +51,18 @@ class RowLook:
     user_bar: Style
     assistant_bar: Style
     system_text: Style
-    badge: Style = Style(bold=True, color="#0e4f4f", bgcolor="#7fe0d6")
     markdown: Theme | None = None
     """A reply's Markdown styles in the app's theme (reply_markdown.markdown_theme)."""
     dark: bool = True
+    badges: Mapping[str, Style] = field(default_factory=dict)
+    """Each badge's style by its component class (row_colours.badge_component)."""
+
+    def badge(self, kind: str | None) -> Style:
+        return self.badges.get(badge_component(kind), Style(bold=True, reverse=True))
 
 
-DEFAULT_LOOK = RowLook(text=Style(), user_bar=Style(color="blue"), assistant_bar=Style(color="green"),
-                      system_text=Style(color="#d8f3f0"))
-"""The look outside a running app (tests that render a row to text)."""
+DEFAULT_LOOK = RowLook(text=Style(), user_bar=Style(), assistant_bar=Style(), system_text=Style())
+"""The look outside a running app (tests that render a row to text): no colours, the theme gives them."""
 
 
 @dataclass(frozen=True)
@@ -157,7 +161,7 @@ def turn_renderables(row: Row, speaker: str, shape: RowShape) -> list[Renderable
 
 
 def system_renderable(row: Row, look: RowLook, shape: RowShape) -> RenderableType:
-    label = Text(f" {badge(row.turn_kind)} ", style=look.badge)
+    label = Text(f" {badge(row.turn_kind)} ", style=look.badge(row.turn_kind))
     source = report_source(row.turn_kind, getattr(row, "source", None))
     when = clock(getattr(row, "created_at", 0.0) or 0.0)
     if source or when:

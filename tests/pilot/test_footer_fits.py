@@ -1,0 +1,54 @@
+"""The footer fits at 80, 100 and 120 columns (issue 21): F1 help always, the app's
+Ctrl+T, F2 and F3 at every width while the composer has the focus, no key twice, and
+the keys of the room's log first when the log has it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from keeltui.store import Store
+from tests.support.pilot import screen_text, wait_for
+
+WIDTHS = [(80, 24), (100, 30), (120, 40)]
+
+
+def footer_line(app) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+def descriptions(line: str) -> list[str]:
+    """The footer's words, one per key (keys are separated by two spaces)."""
+    return [re.sub(r"^\S+ ", "", part) for part in re.split(r" {2,}|▏", line.strip()) if part]
+
+
+@pytest.mark.parametrize("size", WIDTHS, ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_the_footer_shows_help_and_the_app_keys_once_each(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: "f1 Help" in footer_line(app), what="help in the footer")
+        line = footer_line(app)
+        for shown in ("f1 Help", "^t Chief/Tutor", "f2 Settings", "f3 Your day", "f6 Snooze 1h"):
+            assert shown in line, (shown, line)
+        words = descriptions(line)
+        assert len(words) == len(set(words)), line
+        assert not line.rstrip().endswith(("…", "▏")), line  # nothing cut at the edge
+
+
+@pytest.mark.parametrize("size", WIDTHS, ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_on_the_log_its_keys_come_first_and_snooze_shows_once(make_app, size, tmp_path):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        other = Store(tmp_path / "k.db")
+        other.add_report("coop-notify:ci", "CI is green on main")
+        other.close()
+        await wait_for(pilot, lambda: "CI is green on main" in screen_text(app), what="a report to stand on")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "c Copy" in footer_line(app), what="the log's keys in the footer")
+        line = footer_line(app)
+        assert line.lstrip().startswith("f1 Help  c Copy  i Write"), line
+        assert line.count("Snooze 1h") == 1 and "z Snooze 1h" in line, line
+        assert line.count("Focus") == 1, line
+        words = descriptions(line)
+        assert len(words) == len(set(words)), line

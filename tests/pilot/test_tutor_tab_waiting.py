@@ -1,0 +1,38 @@
+"""The tutor tab never shows its own name (issue 21): before the tutor pane is mounted
+(right after the first frame), a quick Ctrl+T showed the raw text "TabPane#tutor-tab"."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.widgets import Static
+
+from keeltui.main_screen import MainScreen
+from tests.support.pilot import repeat_until, screen_text, wait_for
+
+
+class LayoutOnly(App):
+    """The app's layout with no tutor pane mounted yet: the moment a quick Ctrl+T sees."""
+
+    def get_default_screen(self):
+        self.main = MainScreen("Ada", "Chief", 40, snooze_secs=3600)
+        return self.main
+
+    def compose(self):
+        yield from self.main.compose_layout()
+
+
+async def test_the_tutor_tab_says_the_tutor_is_coming_not_its_widget_name():
+    app = LayoutOnly()
+    async with app.run_test(size=(80, 24)) as pilot:
+        async def show_the_tutor_tab():
+            # The tabs take their initial tab once they are ready: switch until it sticks.
+            app.main.panes.active = "tutor-tab"
+            await pilot.pause(0.05)
+
+        await repeat_until(pilot, show_the_tutor_tab, lambda: app.main.panes.active == "tutor-tab"
+                           and "Say something below" not in screen_text(app), what="the tutor tab")
+        assert "TabPane" not in screen_text(app)
+        assert "The tutor is on its way…" in screen_text(app)
+        app.main.mount_tutor(Static("the tutor pane", id="tutor-pane"))
+        await wait_for(pilot, lambda: "the tutor pane" in screen_text(app), what="the pane in its tab")
+        assert "on its way" not in screen_text(app)
