@@ -68,7 +68,7 @@ CAUSES: dict[str, str] = {
         "line-API widget instead of a widget each."
     ),
     "stream.paced.lag": (
-        "The reply's flush timer runs every 100 ms (`FLUSH_SECS` in panes/message.py), but the end of the "
+        "The reply's flush timer runs every 100 ms (`FLUSH_SECS` in panes/tutor/chat_message.py), but the end of the "
         "stream does not wait for it: the finished row is drawn when the turn ends, plus one render (and the "
         "layout that drops the box's spare rows)."
     ),
@@ -104,10 +104,10 @@ CAUSES: dict[str, str] = {
         "See the 5 ms row: a burst is drawn in a handful of flushes, so bytes are close to the text's size."
     ),
     "status": (
-        "The fast path (`keeltui/status_fast.py`: once the open app, or an earlier `keeltui status`, has stamped "
+        "The fast path (`keeltui/status/fast.py`: once the open app, or an earlier `keeltui status`, has stamped "
         "the config and `KEEL_*` overrides it validated, or with no config file and no override) reads the status "
         "file with `json` and finds `[paths] status_file` with a one-line scan; what is left over `python -c pass` "
-        "is `json` and the `keeltui.cli` module body (no pathlib, argparse or dataclasses). A config nothing has "
+        "is `json` and the `keeltui.cli.commands` module body (no pathlib, argparse or dataclasses). A config nothing has "
         "validated takes the full path once (argparse, typed config): by design, so a broken config still exits 2."
     ),
     "report": (

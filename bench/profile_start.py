@@ -37,7 +37,7 @@ def main() -> None:
         from textual.widgets import Footer, Header, Static  # noqa: F401
     else:
         import keeltui.app  # noqa: F401 - what `keeltui` imports before its first frame
-        import keeltui.cli  # noqa: F401
+        import keeltui.cli.commands  # noqa: F401
     t_imports = time.perf_counter()
     from textual.drivers.linux_driver import LinuxDriver
 
@@ -60,7 +60,7 @@ def main() -> None:
         sys.argv = ["floor_app"]
         runpy.run_path(FLOOR_APP, run_name="__main__")
     else:
-        from keeltui.cli import main as keeltui_main
+        from keeltui.cli.commands import main as keeltui_main
 
         sys.exit(keeltui_main(args[1:]))
 

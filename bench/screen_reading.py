@@ -51,7 +51,7 @@ def last_code_line(screen: str) -> int | None:
 
 
 def gc_pauses_ms(log_text: str) -> list[float]:
-    """Each collection's pause, in ms, from keeltui/gc_pauses.py's lines ("gen ms collected")."""
+    """Each collection's pause, in ms, from keeltui/infra/gc_pauses.py's lines ("gen ms collected")."""
     out = []
     for line in log_text.splitlines():
         parts = line.split()

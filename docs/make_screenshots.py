@@ -74,7 +74,7 @@ async def main() -> None:
         await shoot(KeelApp(config, store), "chief-room")
 
         async def drift(pilot):
-            from keeltui.messages import AmbientChanged
+            from keeltui.panes.common.events import AmbientChanged
 
             # What the ambient controller posts when the sentinel names a drift.
             line = "Forty minutes on Hacker News while the grant report waits for its budget table."

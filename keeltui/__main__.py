@@ -1,3 +1,3 @@
-from keeltui.cli import main
+from keeltui.cli.commands import main
 
 raise SystemExit(main())

@@ -1,11 +1,9 @@
 """KeelApp: the layout, the global keys, the store watcher and the routing.
 
-The app decides nothing itself: the pure cores decide, the store remembers, and the
-rooms own their behaviour (the Chief room: keeltui/chief_view.py and panes/chief/; the
-tutor: keeltui/tutor_view.py). Its parts: the status line and file (app_status.py), the
-global keys (app_keys.py). Rooms and workers post messages up; the app routes them.
+The app decides nothing itself: the pure cores decide, the store remembers, and the rooms
+own their behaviour (chief_view.py, tutor_view.py). Its parts live in shell/: the status
+line and file, the brain and database health, the global keys. Rooms post up; it routes.
 """
-
 from __future__ import annotations
 
 import logging
@@ -16,21 +14,21 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from keeltui.app_health import Health
-from keeltui.app_keys import GlobalKeys
-from keeltui.app_status import StatusKeeping
+from keeltui.shell.health import Health
+from keeltui.shell.global_keys import GlobalKeys
+from keeltui.shell.status_keeping import StatusKeeping
 from keeltui.brain import Brain
 from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on
 from keeltui.chief_view import INITIAL_ROWS, ChiefRoom
 from keeltui.config import Config
-from keeltui.main_screen import MainScreen
-from keeltui.messages import ModelChanged, SendFailed, StatusMessage, StoreWritten
+from keeltui.shell.main_screen import MainScreen
+from keeltui.panes.common.events import ModelChanged, SendFailed, StatusMessage, StoreWritten
 from keeltui.panes.chief.parts import ChiefParts
-from keeltui.panes.status_line import StatusLine
-from keeltui.panes.theme_choice import use_theme
-from keeltui.adapters.status_file import HEARTBEAT_SECS as STATUS_HEARTBEAT_SECS
-from keeltui import focus_places
-from keeltui.paths import config_stamp
+from keeltui.panes.common.status_line import StatusLine
+from keeltui.panes.common.theme_choice import use_theme
+from keeltui.status.file import HEARTBEAT_SECS as STATUS_HEARTBEAT_SECS
+from keeltui.panes.common import focus_places
+from keeltui.infra.paths import config_stamp
 from keeltui.services.room_rows import StoreRows
 from keeltui.store import Store, StoreError
 from keeltui.terminal.exit_hooks import CrashLineApp
@@ -39,7 +37,7 @@ from keeltui.wiring import Services, wire
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from keeltui.panes.ambient_controller import AmbientController
+    from keeltui.panes.ambient.controller import AmbientController
     from keeltui.tutor_view import TutorPane
 
 log = logging.getLogger("keeltui.app")
@@ -53,9 +51,9 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
     ENABLE_COMMAND_PALETTE = True
 
     def get_driver_class(self):
-        from keeltui.hungup import hangup_safe
+        from keeltui.terminal.hungup import hangup_safe
 
-        # A terminal that hangs up must not wedge the exit (see keeltui/hungup.py).
+        # A terminal that hangs up must not wedge the exit (see keeltui/terminal/hungup.py).
         return hangup_safe(super().get_driver_class())
 
     def __init__(
@@ -113,7 +111,7 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         return self.main_screen.status_line
 
     def on_mount(self) -> None:
-        from keeltui.terminal_guard import install_signal_exit
+        from keeltui.terminal.guard import install_signal_exit
 
         install_signal_exit(self)  # SIGTERM/SIGINT/SIGHUP: exit the ordinary way, terminal restored
         use_theme(self, self.config.ui.theme)  # [ui] theme; the palette's picker saves a new choice there
@@ -139,7 +137,7 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         """The ambient controller (non-visual) and the tutor pane: not needed for the first frame."""
         if not self.ui_alive:
             return
-        from keeltui.panes.ambient_controller import AmbientController
+        from keeltui.panes.ambient.controller import AmbientController
         from keeltui.tutor_view import TutorPane
 
         self.ambient = AmbientController(self.services.ambient, id="ambient")
@@ -224,7 +222,7 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         shows local variables, which hold the owner's text."""
         from rich.text import Text
 
-        from keeltui.crash import crash_line
+        from keeltui.infra.crash import crash_line
 
         return Text(crash_line(error))
 
@@ -239,7 +237,7 @@ def run_app(config: Config, store: Store) -> int:
     from keeltui.terminal.keyinput import install as install_alt_enter
 
     install_alt_enter()  # Alt+Enter from tmux/SSH (ESC CR) is a new line, never a send
-    from keeltui.logfile import install_log_file, log_path
+    from keeltui.infra.logfile import install_log_file, log_path
 
     install_log_file(log_path(config))  # warnings go to a 0600 file, never onto the screen
     app = KeelApp(config, store, services=wire(config, store))

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 from keeltui.chief.thinking import THINKING, ThinkSplitter, split_think
 from keeltui.config import BrainConfig
-from keeltui.jsonextract import JSONExtractError, extract_json
+from keeltui.text.jsonextract import JSONExtractError, extract_json
 from keeltui.values import Usage  # the value type lives in the pure core; re-exported here
 
 
@@ -393,7 +393,7 @@ class Brain:
     async def judge(self, role: str, messages: list[dict]) -> tuple[dict, Completion]:
         """A JSON judgement: the first JSON object in the reply, tolerantly extracted.
 
-        Raises ``EmptyReplyError`` / ``NoJSONError`` (from :mod:`keeltui.jsonextract`)
+        Raises ``EmptyReplyError`` / ``NoJSONError`` (from :mod:`keeltui.text.jsonextract`)
         for replies without a usable object, and ``BrainError`` for transport failures.
         """
         completion = await self.complete(role, messages)
@@ -415,7 +415,7 @@ def _no_ambient_headers() -> dict:
 
     It reads OPENAI_ORG_ID, OPENAI_PROJECT_ID and OPENAI_CUSTOM_HEADERS on its own; those
     belong to whoever exported them, not to whatever endpoint keeltui talks to. The only
-    credential sent is the key keeltui routed (see keeltui.keyroute).
+    credential sent is the key keeltui routed (see keeltui.infra.api_keys).
     """
     import os
 

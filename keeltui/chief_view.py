@@ -25,12 +25,12 @@ from textual.widgets import Static
 from keeltui.chief.context import Row as RowLike  # one protocol for a stored row
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
 from keeltui.chief.streaming import StreamBuffer
-from keeltui.messages import ChiefFirstChunk, ChiefReplyFinished, ChiefReplyStarted, StatusMessage
+from keeltui.panes.common.events import ChiefFirstChunk, ChiefReplyFinished, ChiefReplyStarted, StatusMessage
 from keeltui.panes.chief.room_log import PAGE_ROWS, RoomLog
 from keeltui.panes.chief.row_source import RowSource
-from keeltui.panes.composer import Composer, ComposerInput
-from keeltui.panes.room_controls import RoomControls
-from keeltui.panes.working import WorkingIndicator
+from keeltui.panes.common.composer import Composer, ComposerInput
+from keeltui.panes.chief.room_controls import RoomControls
+from keeltui.panes.common.working import WorkingIndicator
 
 if TYPE_CHECKING:
     from textual.worker import Worker
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from keeltui.panes.chief.parts import ChiefParts
     from keeltui.panes.chief.reply import Replies
     from keeltui.panes.chief.search import MatchesCounted, RoomSearch
-    from keeltui.panes.search_bar import SearchBar
+    from keeltui.panes.chief.search_bar import SearchBar
     from keeltui.services.chief_turns import ChiefTurns
     from keeltui.services.room_rows import StoreRows
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from keeltui.ambient.modes import AMBIENT_MODES, DEFAULT_CADENCE_SECS, parse_cadence, parse_mode
-from keeltui.paths import default_config_path, default_database_path, default_status_path
-from keeltui.landed import LANDED_SIGNALS
-from keeltui.themes import SHIPPED_THEMES
-from keeltui.keymap import BINDING_IDS  # every id a [keys] entry may remap (the one registry)
+from keeltui.infra.paths import default_config_path, default_database_path, default_status_path
+from keeltui.chief.landed import LANDED_SIGNALS
+from keeltui.text.themes import SHIPPED_THEMES
+from keeltui.keys.keymap import BINDING_IDS  # every id a [keys] entry may remap (the one registry)
 
 EVIDENCE_SOURCES = ("auto", "ewmh", "tmux", "command", "none")
 TASK_PROVIDERS = ("none", "markdown", "todotxt", "command")
@@ -45,7 +45,7 @@ ERROR_LINE_CHARS = 200
 
 
 def _error_line(path: str, key: str, problem: str) -> str:
-    from keeltui.textsafe import one_line
+    from keeltui.text.textsafe import one_line
 
     head = one_line(f"{path}: {key}: " if key else f"{path}: ", 120) + " "
     return head + one_line(problem, max(40, ERROR_LINE_CHARS - len(head)))
@@ -228,7 +228,7 @@ class UIConfig:
     landed_after_secs: float = 5.0
     """Only a reply that took at least this many seconds gets that signal."""
     theme: str = "textual-dark"
-    """The colours: one of keeltui.themes.SHIPPED_THEMES (textual-light is the light one).
+    """The colours: one of keeltui.text.themes.SHIPPED_THEMES (textual-light is the light one).
     A theme chosen in the command palette (Ctrl+P, "Theme") is saved here."""
 
 
@@ -471,7 +471,7 @@ def _check_range(path: str, key: str, value, low: float, high: float) -> None:
 
 def validate_more(config: Config, path: str) -> None:
     """Ranges, URLs, key specs and names: what a typed value can still get wrong."""
-    from keeltui.keyspec import KeySpecError, parse_keys
+    from keeltui.keys.keyspec import KeySpecError, parse_keys
 
     for key, low, high in NUMBER_RANGES:
         value = _get(config, key)
@@ -490,7 +490,7 @@ def validate_more(config: Config, path: str) -> None:
             config.keys[binding_id] = parse_keys(keys)
         except KeySpecError as exc:
             raise ConfigError(path, f"keys.{binding_id}", str(exc)) from None
-    from keeltui.keymap import remap_problem
+    from keeltui.keys.keymap import remap_problem
 
     if (problem := remap_problem(config.keys)) is not None:
         raise ConfigError(path, f"keys.{problem[0]}", problem[1])
@@ -501,7 +501,7 @@ NAME_MAX = 40
 
 def _clean_names(config: Config) -> None:
     """owner.name and owner.companion are drawn everywhere: one line, no escapes, bounded."""
-    from keeltui.textsafe import one_line
+    from keeltui.text.textsafe import one_line
 
     defaults = OwnerConfig()
     config.owner.name = one_line(config.owner.name, NAME_MAX) or defaults.name
@@ -568,7 +568,7 @@ def load_config(
     file_values = _file_ambient(config, data)
     _apply_env(config, env)
     config.setting_layers = _setting_layers(config, file_values, env)
-    from keeltui.keyroute import route_key
+    from keeltui.infra.api_keys import route_key
 
     config.key_route = route_key(config.brain.api_key_env, configured_url, config.brain.base_url, env)
     config.api_key = config.key_route.key

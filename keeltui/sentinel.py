@@ -43,8 +43,8 @@ import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import SupportsFloat, SupportsIndex
 
-from keeltui.jsonextract import JSONExtractError
-from keeltui.textsafe import one_line
+from keeltui.text.jsonextract import JSONExtractError
+from keeltui.text.textsafe import one_line
 
 from .ambient.window import EXCLUDED, WindowSnapshot, timed_titles
 from .ambient.judges import MESSAGE_LIMIT

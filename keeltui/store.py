@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 from urllib.parse import quote
 
-from keeltui import dbfiles
+from keeltui.infra import dbfiles
 from keeltui.adapters.process_probe import pid_alive
 from keeltui.chief import turn_kinds
 from keeltui.chief.interrupted import WRITER_PART, is_orphan, settled_parts

@@ -24,26 +24,26 @@ from textual.widgets.option_list import Option
 
 from keeltui.values import Usage
 from keeltui.config import Config
-from keeltui.panes.assessment import AssessmentCard
-from keeltui.panes.bindings import bind
-from keeltui.panes.composer import Composer
-from keeltui.panes.message import ChatMessage
-from keeltui.panes.plan_map import PlanCard, PlanMap
-from keeltui.panes.quiz import AskCard, QuizCard
-from keeltui.panes.tutor_cards import AbortedJobMark, JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
+from keeltui.panes.tutor.assessment import AssessmentCard
+from keeltui.panes.common.bindings import bind
+from keeltui.panes.common.composer import Composer
+from keeltui.panes.tutor.chat_message import ChatMessage
+from keeltui.panes.tutor.plan_map import PlanCard, PlanMap
+from keeltui.panes.tutor.quiz import AskCard, QuizCard
+from keeltui.panes.tutor.cards import AbortedJobMark, JobCard, ThinkingIndicator, TurnErrorCard, job_result_card
 from keeltui.panes.tutor.jobs import JobRunner
 from keeltui.panes.tutor.turns import TurnRunner
-from keeltui.panes.tutor_records import ConfirmDelete, RenameSession, SessionList, SummaryScreen, session_prompt
+from keeltui.panes.tutor.session_list import ConfirmDelete, RenameSession, SessionList, SummaryScreen, session_prompt
 from keeltui.tutor.outcome import TurnOutcome
-from keeltui.textsafe import clean_text, one_line
+from keeltui.text.textsafe import clean_text, one_line
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
-from keeltui.panes.theme_styles import themed
+from keeltui.panes.common.theme_styles import themed
 from keeltui.tutor.phases import AGENT_WORDS, PHASE_WORDS, awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
 from keeltui.tutor.mastery import map_statuses
 
 if TYPE_CHECKING:  # handed down by keeltui.wiring: the pane only names their types
-    from keeltui.services.tutor_jobs import TutorJobs
+    from keeltui.services.tutor_job_runner import TutorJobs
     from keeltui.services.tutor_records import TutorRecords
     from keeltui.services.tutor_turns import TutorTurns
 

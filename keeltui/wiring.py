@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from keeltui.services.chief_turns import ChiefTurns
     from keeltui.services.model_choice import ModelChoice
     from keeltui.services.persona import Persona
-    from keeltui.services.tutor_jobs import TutorJobs
+    from keeltui.services.tutor_job_runner import TutorJobs
     from keeltui.services.tutor_records import TutorRecords
     from keeltui.services.tutor_turns import TutorTurns
     from keeltui.store import Store
@@ -78,7 +78,7 @@ class Services:
     @cached_property
     def tutor_jobs(self) -> TutorJobs:
         """The teacher's background jobs (research, demo, visual), with their own model calls."""
-        from keeltui.services.tutor_jobs import TutorJobs
+        from keeltui.services.tutor_job_runner import TutorJobs
 
         return TutorJobs(self.store, self.brain, self.config)
 

@@ -99,8 +99,8 @@ def run(ctx: Context) -> None:
     except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
         ctx.results.fail("idle.tmux_status.pct", err(exc))
         ctx.say(f"idle: keeltui with the tmux status line failed: {err(exc)}")
-    if importlib.util.find_spec("keeltui.panes.ambient_controller") is None:
-        ctx.results.note("idle", "keeltui.panes.ambient_controller does not exist: the app attaches no sentinel and no "
+    if importlib.util.find_spec("keeltui.panes.ambient.controller") is None:
+        ctx.results.note("idle", "keeltui.panes.ambient.controller does not exist: the app attaches no sentinel and no "
                                  "evidence poll, so the ambient row covers the store watcher and Textual alone.")
     plan = [
         ("ambient", ctx.keeltui("idle.ambient", "keeltui, ambient on", ambient=True), long),

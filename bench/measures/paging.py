@@ -10,7 +10,7 @@ press's answer time (from the key leaving tmux to the app's next write to the te
 Memory, in the 100 000-row room: RSS (VmRSS) before, then paging to the top (PageUp in
 bursts of ``tmux send-keys -N``, bounded in time; Home if the top was not reached) and back
 (End), RSS after. Collection pauses over 20 ms while paging, from the app's own recorder
-(keeltui/gc_pauses.py, switched on with KEEL_BENCH_GC_LOG for these runs only).
+(keeltui/infra/gc_pauses.py, switched on with KEEL_BENCH_GC_LOG for these runs only).
 """
 
 from __future__ import annotations

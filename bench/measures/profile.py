@@ -32,7 +32,7 @@ out = [('python', 0.0, hwm())]
 t = time.perf_counter()
 import textual.app, textual.widgets
 out.append(('textual.app + widgets', time.perf_counter() - t, hwm())); t = time.perf_counter()
-import keeltui.cli, keeltui.app
+import keeltui.cli.commands, keeltui.app
 out.append(('keeltui.app (its imports before the first frame)', time.perf_counter() - t, hwm())); t = time.perf_counter()
 import rich.markdown
 out.append(('rich.markdown (room rows after the first frame)', time.perf_counter() - t, hwm())); t = time.perf_counter()

@@ -16,7 +16,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from keeltui.private_files import make_private_dir
+from keeltui.infra.private_files import make_private_dir
 
 
 class ConfigWriteError(Exception):

@@ -1,6 +1,6 @@
 """The owner's own editor and pager, run on a private temporary file.
 
-Textual-free: the view suspends the app (keeltui/panes/editor_bridge.py) and calls
+Textual-free: the view suspends the app (keeltui/panes/common/editor_bridge.py) and calls
 these while the terminal belongs to the child. The text goes through a file in a
 fresh owner-only folder (0700, the file 0600) that is removed afterwards, so a draft
 never lingers in /tmp for others to read.
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Mapping
 
-from keeltui.textsafe import one_line
+from keeltui.text.textsafe import one_line
 
 FALLBACK_EDITOR = "vi"
 """What git and crontab run when neither $VISUAL nor $EDITOR is set."""

@@ -15,9 +15,9 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
-from keeltui.statusfile import tmux_escape  # "#(...)" in a message would run a command
+from keeltui.status.render import tmux_escape  # "#(...)" in a message would run a command
 
-from keeltui.textsafe import one_line
+from keeltui.text.textsafe import one_line
 from keeltui.ambient.ports import APP_NAME, Notifier  # noqa: F401 - re-exported
 
 from .complaint import Complaint

@@ -11,7 +11,7 @@ import logging
 import re
 from pathlib import Path
 
-from keeltui.textsafe import one_line
+from keeltui.text.textsafe import one_line
 from keeltui.ambient.ports import TaskProvider
 
 from .complaint import Complaint

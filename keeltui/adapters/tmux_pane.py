@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 from typing import Mapping
 
-from keeltui.textsafe import one_line
+from keeltui.text.textsafe import one_line
 
 TMUX_SECS = 2.0
 MESSAGE_MS = 5000

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from keeltui.textsafe import one_line
+from keeltui.text.textsafe import one_line
 
 from .timeline import CORRECTION_KIND
 from .window import EXCLUDED

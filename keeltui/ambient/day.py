@@ -2,7 +2,7 @@
 
 ``keeltui day`` and the app's day view (F3) print the same lines; ``--json`` and
 ``--csv`` give scripts the same numbers. Every duration goes through
-:func:`keeltui.durations.format_duration`, so one span reads the same everywhere.
+:func:`keeltui.text.durations.format_duration`, so one span reads the same everywhere.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from keeltui.durations import format_duration
-from keeltui.textsafe import one_line
+from keeltui.text.durations import format_duration
+from keeltui.text.textsafe import one_line
 
 from .timeline import (
     AWAY, AWAY_KIND, CELL_SECS, DRIFT, EPISODE_KIND, FOCUS_KIND, STATES, TASK, TIMELINE_KINDS, UNKNOWN,

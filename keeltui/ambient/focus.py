@@ -25,8 +25,8 @@ import math
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 
-from keeltui.durations import format_duration
-from keeltui.textsafe import one_line
+from keeltui.text.durations import format_duration
+from keeltui.text.textsafe import one_line
 
 from .window import WindowSnapshot
 from .judges import MESSAGE_LIMIT, on_task

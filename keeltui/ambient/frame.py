@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from keeltui.textsafe import clip
+from keeltui.text.textsafe import clip
 
 log = logging.getLogger("keeltui.ambient.frame")
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from ..jsonextract import EmptyReplyError, JSONExtractError, NoJSONError, extract_json
-from keeltui.textsafe import one_line
+from keeltui.text.jsonextract import EmptyReplyError, JSONExtractError, NoJSONError, extract_json
+from keeltui.text.textsafe import one_line
 
 from .window import EXCLUDED, Seen, WindowSnapshot
 from .words import meaningful_words

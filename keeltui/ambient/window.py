@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from keeltui.durations import format_duration
+from keeltui.text.durations import format_duration
 
-from keeltui.textsafe import one_line
+from keeltui.text.textsafe import one_line
 
 log = logging.getLogger("keeltui.ambient.window")
 

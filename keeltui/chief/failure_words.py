@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from keeltui.textsafe import one_line
+from keeltui.text.textsafe import one_line
 
 ERROR_PART = "error"
 

@@ -18,7 +18,7 @@ from typing import Callable
 
 from rich.text import Text
 
-from keeltui.textsafe import clean_text
+from keeltui.text.textsafe import clean_text
 
 OPEN = "<think>"
 CLOSE = "</think>"

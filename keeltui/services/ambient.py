@@ -4,7 +4,7 @@ Built by the composition root (:class:`keeltui.wiring.Services`), Textual-free. 
 owns the :class:`~keeltui.sentinel.Sentinel`, the :class:`~keeltui.ambient.focus.FocusCoach`,
 the local judge, the task provider, the frame loading and the brain's judge calls,
 and it applies the stored state (snooze, focus session, live settings) to them.
-The controller widget (:mod:`keeltui.panes.ambient_controller`) runs its threads
+The controller widget (:mod:`keeltui.panes.ambient.controller`) runs its threads
 and loops as workers, sets :attr:`quiet` and :attr:`brain_online` on it, and shows
 what it reports.
 
@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from keeltui import ambient_state as state
+from keeltui.services import ambient_state as state
 from keeltui.adapters.evidence import EvidenceSource, NoneSource, make_source, poll_source
 from keeltui.adapters.notifier import Notifier, make_notifier
 from keeltui.adapters.tasks import make_task_provider
@@ -35,7 +35,7 @@ from keeltui.ambient.window import WindowSnapshot, is_away
 from keeltui.config import Config
 from keeltui.ambient.ports import APP_NAME
 from keeltui.sentinel import EPISODE_EVENT, Sentinel
-from keeltui.textsafe import one_line
+from keeltui.text.textsafe import one_line
 from keeltui.services.evidence_ticks import EvidenceTicks
 
 if TYPE_CHECKING:

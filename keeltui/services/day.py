@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from keeltui import ambient_state as state
+from keeltui.services import ambient_state as state
 from keeltui.ambient.day import QUERY_AFTER, QUERY_BEFORE, QUERY_KINDS
 from keeltui.ambient.timeline import Live, Timeline, build_timeline
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from keeltui.adapters.config_file import ConfigWriteError, write_settings
 from keeltui.brain import Brain, BrainError
 from keeltui.config import Config
-from keeltui.model_roles import LABELS, check_model_name, config_key
-from keeltui.paths import default_config_path
+from keeltui.services.model_roles import LABELS, check_model_name, config_key
+from keeltui.infra.paths import default_config_path
 from keeltui.values import ChoiceError  # re-exported: the services raise it, widgets catch it
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from keeltui.config import Config
 from keeltui.services.model_choice import ChoiceError, save
-from keeltui.themes import SHIPPED_THEMES
+from keeltui.text.themes import SHIPPED_THEMES
 
 
 def save_theme(config: Config, name: str) -> str | None:

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from keeltui.store import Conversation, Row, Store
-from keeltui.textsafe import clean_text
+from keeltui.text.textsafe import clean_text
 from keeltui.tutor import mastery
 from keeltui.tutor.mistakes import mistake_lines, mistakes
 from keeltui.tutor.phases import latest_plan, ok_tool_calls, phase_of

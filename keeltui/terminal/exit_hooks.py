@@ -6,7 +6,7 @@ tests/unit/test_textual_seam.py checks their shape.
 
 Why: Textual's own crash report is a traceback with local variables, which hold the
 owner's text; keeltui prints one line instead. And Textual's writer thread dies on a
-terminal that hung up, after which the exit waits for ever (keeltui/hungup.py).
+terminal that hung up, after which the exit waits for ever (keeltui/terminal/hungup.py).
 """
 
 from __future__ import annotations
@@ -39,6 +39,6 @@ def wrap_terminal_file(driver: object, wrap: Callable[[IO[str]], IO[str]]) -> No
 
 
 def app_driver(app: App) -> object | None:
-    """The app's driver, if it has one yet (keeltui/terminal_guard.py restores the tty's
+    """The app's driver, if it has one yet (keeltui/terminal/guard.py restores the tty's
     modes it saved when the orderly exit does not finish)."""
     return getattr(app, "_driver", None)

@@ -287,7 +287,7 @@ def set_virtual_size(widget: Widget, size: Size) -> None:
     widget._scroll_update(size)
 
 
-# -- the footer (keeltui/panes/footer.py chooses its keys itself) ---------------------
+# -- the footer (keeltui/panes/common/footer.py chooses its keys itself) ---------------------
 
 
 def footer_bindings_ready(footer) -> bool:

@@ -10,7 +10,7 @@ from keeltui.brain import (
     Brain, BrainHTTPError, BrainReplyError, BrainTimeout, BrainUnavailable, StreamDone, TextDelta,
 )
 from keeltui.config import BrainConfig
-from keeltui.jsonextract import EmptyReplyError, NoJSONError
+from keeltui.text.jsonextract import EmptyReplyError, NoJSONError
 from keeltui_dev.loopback import LoopbackBrain, Reply, free_port
 
 TOOLS = [{

@@ -10,7 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from keeltui.logfile import LOG_NAME, install_log_file, last_errors
+from keeltui.infra.logfile import LOG_NAME, install_log_file, last_errors
 from keeltui.store import Store
 from tests.support.tmux import VENV_BIN
 

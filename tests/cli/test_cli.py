@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from keeltui.adapters.status_file import write_status
+from keeltui.status.file import write_status
 from keeltui.store import Store
 from tests.conftest import write_config
 from keeltui_dev.loopback import Reply, free_port
@@ -197,12 +197,12 @@ def test_status_fast_path_trusts_only_a_config_the_app_validated(tmp_path):
     import subprocess
     import sys
 
-    from keeltui.paths import config_stamp
+    from keeltui.infra.paths import config_stamp
 
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'[paths]\nstatus_file = "{tmp_path / "status"}"\n')
     write_status(tmp_path / "status", "⚠ on reddit", pid=os.getpid(), config_stamp=config_stamp(str(cfg)))
-    probe = ("import sys; from keeltui.cli import main; code = main(['--config', sys.argv[1], 'status']); "
+    probe = ("import sys; from keeltui.cli.commands import main; code = main(['--config', sys.argv[1], 'status']); "
              "print(sorted(m for m in ('argparse', 'dataclasses', 'keeltui.config', 'textual') if m in sys.modules)); "
              "sys.exit(code)")
     fast = subprocess.run([sys.executable, "-c", probe, str(cfg)], capture_output=True, text=True)
@@ -223,7 +223,7 @@ def test_status_validates_a_config_once_until_it_changes(tmp_path):
     cfg = tmp_path / "c.toml"
     status = tmp_path / "state" / "status"
     good = f'[paths]\nstatus_file = "{status}"\n'
-    probe = ("import sys; from keeltui.cli import main; code = main(['--config', sys.argv[1], 'status']); "
+    probe = ("import sys; from keeltui.cli.commands import main; code = main(['--config', sys.argv[1], 'status']); "
              "print('full' if 'keeltui.config' in sys.modules else 'fast'); sys.exit(code)")
 
     def status_call():
@@ -256,7 +256,7 @@ def test_status_on_a_config_no_app_has_run_loads_no_store_textual_or_openai(tmp_
 
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'[paths]\nstatus_file = "{tmp_path / "status"}"\n')
-    probe = ("import sys; from keeltui.cli import main; code = main(['--config', sys.argv[1], 'status']); "
+    probe = ("import sys; from keeltui.cli.commands import main; code = main(['--config', sys.argv[1], 'status']); "
              "print(sorted(m for m in ('keeltui.store', 'sqlite3', 'textual', 'openai') if m in sys.modules)); "
              "sys.exit(code)")
     run = subprocess.run([sys.executable, "-c", probe, str(cfg)], capture_output=True, text=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from markdown_it import MarkdownIt
 
-from keeltui.markdown_fences import close_open_fence, open_fence
+from keeltui.text.markdown_fences import close_open_fence, open_fence
 from keeltui.store import Store
 from tests.conftest import write_config
 from tests.support.tmux import run_keeltui

@@ -11,14 +11,15 @@ import sys
 
 import pytest
 
-from keeltui.adapters.status_file import write_status
-from keeltui.paths import config_stamp
-from keeltui.statusfile import StatusState, render_status
+from keeltui.status.file import write_status
+from keeltui.infra.paths import config_stamp
+from keeltui.status.render import StatusState, render_status
 
 # Everything `keeltui status` may import on its fast path beyond what Python's start
 # (site) has loaded: keeltui's status modules and json, which reads the file the app writes.
 FAST_PATH_MODULES = {
-    "keeltui", "keeltui.cli", "keeltui.status_fast", "keeltui.statusfile", "keeltui.xdg",
+    "keeltui", "keeltui.cli", "keeltui.cli.commands", "keeltui.status", "keeltui.status.fast", "keeltui.status.render",
+    "keeltui.infra", "keeltui.infra.xdg",
     "keeltui.adapters", "keeltui.adapters.process_probe", "json", "json.decoder", "json.scanner", "json.encoder", "_json",
     # namedtuple's own imports (the status line's state), when site has not loaded them already
     "collections", "keyword", "operator", "reprlib", "itertools", "heapq", "_collections", "_heapq", "_operator",
@@ -28,7 +29,7 @@ FAST_PATH_MODULES = {
 PROBE = """
 import sys
 before = set(sys.modules)
-from keeltui import cli
+from keeltui.cli import commands as cli
 mode, argv = sys.argv[1], sys.argv[2:]
 try:
     if mode == "fast":
@@ -156,14 +157,14 @@ def test_an_explicit_config_file_that_is_missing_goes_the_full_way(home, tmp_pat
     ('[paths]\nstatus_file = "/x\n', None),  # a syntax error: likewise
 ])
 def test_the_status_file_read_straight_from_the_toml(text, expected):
-    from keeltui.status_fast import status_file_from
+    from keeltui.status.fast import status_file_from
 
     assert status_file_from(text) == expected
 
 
 def test_the_app_and_the_fast_path_agree_on_the_stamp(home, tmp_path, monkeypatch):
     """The stamp the app writes is the one the fast path compares: one definition."""
-    from keeltui import xdg
+    from keeltui.infra import xdg
 
     monkeypatch.setenv("KEEL_BRAIN_MODEL", "m")
     assert config_stamp(None) == xdg.config_stamp(None)
@@ -175,7 +176,7 @@ def test_a_reader_that_left_gets_no_traceback(home):
     read, write = os.pipe()
     os.close(read)  # nobody reads: the write fails with EPIPE
     try:
-        proc = subprocess.run([sys.executable, "-c", "import sys; from keeltui.cli import main; sys.exit(main(['status']))"],
+        proc = subprocess.run([sys.executable, "-c", "import sys; from keeltui.cli.commands import main; sys.exit(main(['status']))"],
                               stdout=write, stderr=subprocess.PIPE, text=True, timeout=60, env=home)
     finally:
         os.close(write)
@@ -184,7 +185,7 @@ def test_a_reader_that_left_gets_no_traceback(home):
 
 @pytest.mark.parametrize("text", ["", '{"line": "half', "[1, 2]", "\\u0000"])
 def test_a_status_file_that_is_not_the_apps_reads_as_not_running(tmp_path, text):
-    from keeltui.status_fast import NOT_RUNNING, read_payload
+    from keeltui.status.fast import NOT_RUNNING, read_payload
 
     path = tmp_path / "status"
     assert read_payload(str(path)) == (NOT_RUNNING, "")  # no file at all

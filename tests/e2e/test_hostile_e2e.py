@@ -132,7 +132,7 @@ def on_chief_reply_started(self, message):
     self.room.set_timer(1.0, lambda: 1 / 0)  # an unexpected exception, mid-stream
 
 reply.Replies.started = on_chief_reply_started
-from keeltui.cli import main
+from keeltui.cli.commands import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -169,7 +169,7 @@ def close(self):
     threading.Event().wait()  # never returns
 
 LinuxDriver.close = close
-from keeltui.cli import main
+from keeltui.cli.commands import main
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -9,7 +9,7 @@ import pytest
 
 from keeltui.config import load_config
 from keeltui.store import Store
-from keeltui.textsafe import SOURCE_KEY_MAX
+from keeltui.text.textsafe import SOURCE_KEY_MAX
 from tests.conftest import write_config
 from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for

@@ -165,7 +165,7 @@ def _check_outcome(make) -> None:
         for name in key.split("."):
             value = getattr(value, name)
         assert math.isfinite(value) and value > 0, (key, value)
-    from keeltui.keyspec import parse_keys
+    from keeltui.keys.keyspec import parse_keys
 
     for spec in config.keys.values():
         assert parse_keys(spec) == spec  # only specs a key press can match

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.console import Group
 
 from keeltui.panes.chief.row_render import row_renderables
-from keeltui.panes.message import ChatMessage
+from keeltui.panes.tutor.chat_message import ChatMessage
 from keeltui.store import Row
 from keeltui.store import Store
 from keeltui_dev.loopback import Reply
@@ -170,7 +170,7 @@ def _hyperlink_targets(renderable) -> list[str]:
 
 
 def test_model_links_are_http_only_and_show_their_target():
-    from keeltui.panes.message import ChatMessage
+    from keeltui.panes.tutor.chat_message import ChatMessage
 
     message = ChatMessage(1, "assistant", "Chief", LINKS)
     targets = _hyperlink_targets(message._renderable())

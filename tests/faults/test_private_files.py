@@ -10,8 +10,8 @@ import pytest
 
 from keeltui.brain import Brain
 from keeltui.config import load_config
-from keeltui.services.tutor_jobs import TutorJobs
-from keeltui.adapters.status_file import write_status
+from keeltui.services.tutor_job_runner import TutorJobs
+from keeltui.status.file import write_status
 from keeltui.store import Store
 from keeltui.tutor import jobs as tj
 from keeltui_dev.loopback import Reply

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
-from keeltui.adapters.status_file import read_status
+from keeltui.status.file import read_status
 from keeltui.store import Store
 from tests.pilot.test_ambient_app import (  # noqa: F401  (fixtures)
     DRIFT, ambient_app, drift, script, status_text, toasts, verdict, window,

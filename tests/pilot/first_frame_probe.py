@@ -14,7 +14,7 @@ PLACEHOLDER = "Write to the Chief"
 def main(config: str) -> int:
     from textual.app import App
 
-    from keeltui.main_screen import MainScreen  # the app imports it before its first frame anyway
+    from keeltui.shell.main_screen import MainScreen  # the app imports it before its first frame anyway
     from tests.support.pilot import screen_text
 
     lay_out = MainScreen._refresh_layout
@@ -32,7 +32,7 @@ def main(config: str) -> int:
     MainScreen._refresh_layout = recording
     run = App.run
     App.run = lambda self, **kwargs: run(self, headless=True, size=(120, 40))  # type: ignore[method-assign]
-    from keeltui.cli import main as keeltui
+    from keeltui.cli.commands import main as keeltui
 
     code = keeltui(["--config", config])
     print(json.dumps(seen))

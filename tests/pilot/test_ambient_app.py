@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from keeltui import ambient_state
+from keeltui.services import ambient_state
 from keeltui.ambient.judges import AMBIENT_SYSTEM, FOCUS_SYSTEM
 from keeltui.app import KeelApp
 
-from keeltui.panes.modals import FocusPrompt, SettingsScreen
+from keeltui.panes.ambient.modals import FocusPrompt, SettingsScreen
 from keeltui.sentinel import NUDGE_EVENT
-from keeltui.adapters.status_file import read_status
+from keeltui.status.file import read_status
 from keeltui.store import Store
 from tests.conftest import app_for
 from keeltui_dev.loopback import LoopbackBrain, Reply, free_port
@@ -470,7 +470,7 @@ async def test_shift_f_stops_focus_and_reports_it(ambient_app, window, tmp_path)
 
 
 async def test_the_drift_judge_returns_to_the_brain_when_it_comes_back(ambient_app, window, monkeypatch):
-    monkeypatch.setattr("keeltui.app_health.BRAIN_REPROBE_SECS", 0.3)
+    monkeypatch.setattr("keeltui.shell.health.BRAIN_REPROBE_SECS", 0.3)
     port = free_port()
     app = ambient_app(base_url=f"http://127.0.0.1:{port}/v1")
     async with app.run_test(size=SIZE) as pilot:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import os
 
-from keeltui.panes.composer import ComposerInput
-from keeltui.panes.day_view import DayScreen
-from keeltui.panes.modals import FocusPrompt
+from keeltui.panes.common.composer import ComposerInput
+from keeltui.panes.ambient.day_view import DayScreen
+from keeltui.panes.ambient.modals import FocusPrompt
 from keeltui.sentinel import AWAY_EVENT, EPISODE_EVENT
 from tests.pilot.test_ambient_app import (  # noqa: F401 - fixtures
     DRIFT, SIZE, ambient_app, drift, judge_calls, script, status_file, status_text, toasts, verdict, window,
@@ -93,7 +93,7 @@ async def test_f3_shows_the_day_with_the_episode(ambient_app, script, window):
 
 
 async def test_a_failed_chief_turn_re_probes_the_brain_like_start_up(ambient_app, loopback, monkeypatch):
-    monkeypatch.setattr("keeltui.app_health.BRAIN_REPROBE_SECS", 0.3)
+    monkeypatch.setattr("keeltui.shell.health.BRAIN_REPROBE_SECS", 0.3)
     failing = {"on": True}
 
     def responder(request: dict) -> Reply:
@@ -125,10 +125,10 @@ async def test_a_failed_chief_turn_re_probes_the_brain_like_start_up(ambient_app
 
 
 async def test_the_environment_beats_a_stored_f2_setting_and_f2_says_so(ambient_app, tmp_path):
-    from keeltui import ambient_state
+    from keeltui.services import ambient_state
     from keeltui.app import KeelApp
     from keeltui.config import load_config
-    from keeltui.panes.modals import SettingsScreen
+    from keeltui.panes.ambient.modals import SettingsScreen
     from keeltui.store import Store
 
     ambient_app(mode="status")  # writes config.toml (the file says "status")
@@ -156,8 +156,8 @@ async def test_the_environment_beats_a_stored_f2_setting_and_f2_says_so(ambient_
 
 
 async def test_use_the_file_values_returns_to_the_file(ambient_app, tmp_path):
-    from keeltui import ambient_state
-    from keeltui.panes.modals import SettingsScreen
+    from keeltui.services import ambient_state
+    from keeltui.panes.ambient.modals import SettingsScreen
     from keeltui.store import Store
 
     app = ambient_app(mode="status")

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from keeltui import ambient_state
+from keeltui.services import ambient_state
 from keeltui.ambient.corrections import HEADING
 from keeltui.ambient.judges import AMBIENT_SYSTEM
 from keeltui.ambient.timeline import CORRECTION_KIND
-from keeltui.panes.lift_snooze import LiftSnooze
+from keeltui.panes.ambient.lift_snooze import LiftSnooze
 from tests.pilot.test_ambient_app import (  # noqa: F401 - fixtures, used by name
     SIZE, ambient_app, drift, script, status_text, toasts, verdict, window,
 )

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 
-from keeltui.adapters.status_file import read_status
-from keeltui.messages import AmbientChanged
+from keeltui.status.file import read_status
+from keeltui.panes.common.events import AmbientChanged
 from tests.conftest import app_for
 from tests.pilot.test_ambient_app import (  # noqa: F401 - fixtures, used by name
     JUDGE_MODEL, SIZE, ambient_app, script, status_text, toasts, verdict, window,

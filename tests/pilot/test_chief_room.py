@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from keeltui.ambient_state import start_focus
+from keeltui.services.ambient_state import start_focus
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
 from keeltui.store import Store
 from keeltui_dev.loopback import Reply, free_port

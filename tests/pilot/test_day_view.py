@@ -8,11 +8,11 @@ import time
 
 from textual.color import Color
 
-from keeltui import ambient_state
+from keeltui.services import ambient_state
 from keeltui.ambient.timeline import CORRECTION_KIND
 from keeltui.app import KeelApp
 from keeltui.config import load_config
-from keeltui.panes.day_view import DayScreen
+from keeltui.panes.ambient.day_view import DayScreen
 from keeltui.store import Store
 from keeltui.wiring import wire
 from tests.conftest import write_config

@@ -17,11 +17,11 @@ from tests.conftest import write_config
 REPO = Path(__file__).resolve().parents[2]
 AFTER_THE_FIRST_FRAME = [
     "rich.markdown", "markdown_it", "textual.widgets._markdown",  # replies are drawn plain first
-    "keeltui.tutor_view", "keeltui.tutor", "keeltui.services.tutor_turns", "keeltui.services.tutor_jobs",
-    "keeltui.services.ambient", "keeltui.panes.ambient_controller", "keeltui.panes.search_bar",
+    "keeltui.tutor_view", "keeltui.tutor", "keeltui.services.tutor_turns", "keeltui.services.tutor_job_runner",
+    "keeltui.services.ambient", "keeltui.panes.ambient.controller", "keeltui.panes.chief.search_bar",
     "openai", "httpx", "httpx2",  # the brain's client: loaded off the UI thread after the frame
     "argparse",  # plain `keeltui` goes straight to the app
-    "keeltui.doctor", "keeltui.doorway", "keeltui.review",
+    "keeltui.cli.doctor", "keeltui.cli.doorway", "keeltui.chief.review",
     "keeltui.services.chief_turns",  # the first frame sends nothing: the turns are built on first use
 ]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.app import App
 
-from keeltui.panes.tutor_cards import JobCard, job_result_card
+from keeltui.panes.tutor.cards import JobCard, job_result_card
 from keeltui.tutor.session import JobItem, JobResultItem
 from tests.support.pilot import screen_text, wait_for
 

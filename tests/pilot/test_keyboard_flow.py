@@ -154,7 +154,7 @@ async def test_pageup_while_a_reply_streams_is_not_pulled_back(make_app, loopbac
 
 
 async def test_f1_shows_every_registry_binding_at_80x24_scrolling_and_gives_the_focus_back(make_app):
-    from keeltui.keymap import ACTIONS, key_label
+    from keeltui.keys.keymap import ACTIONS, key_label
 
     app = make_app('\n[keys]\nquiet = "ctrl+k"\n')
     async with app.run_test(size=(80, 24)) as pilot:

@@ -6,15 +6,15 @@ import asyncio
 
 from textual.worker import WorkerState
 
-from keeltui.messages import BrainChecked, StatusMessage, StoreWritten
-from keeltui.panes.modals import SettingsScreen
+from keeltui.panes.common.events import BrainChecked, StatusMessage, StoreWritten
+from keeltui.panes.ambient.modals import SettingsScreen
 from tests.support.pilot import screen_text, wait_for
 
 SIZE = (100, 30)
 
 
 async def test_the_layout_is_the_main_screen_even_under_a_dialog(make_app):
-    from keeltui.main_screen import MainScreen
+    from keeltui.shell.main_screen import MainScreen
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -104,7 +104,7 @@ async def test_the_composer_copes_with_losing_its_send_button_mid_teardown():
     ``query_one("#send")`` raised NoMatches out of the app."""
     from textual.app import App, ComposeResult
 
-    from keeltui.panes.composer import Composer
+    from keeltui.panes.common.composer import Composer
 
     class OneComposer(App):
         def compose(self) -> ComposeResult:

@@ -6,9 +6,9 @@ from tests.support.pilot import wait_for
 
 
 async def test_settings_open_the_model_picker_and_the_persona_editor(make_app):
-    from keeltui.panes.modals import SettingsScreen
-    from keeltui.panes.model_picker import ModelPicker
-    from keeltui.panes.persona_editor import PersonaEditor
+    from keeltui.panes.ambient.modals import SettingsScreen
+    from keeltui.panes.common.model_picker import ModelPicker
+    from keeltui.panes.chief.persona_editor import PersonaEditor
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -29,7 +29,7 @@ async def test_settings_open_the_model_picker_and_the_persona_editor(make_app):
 
 
 async def test_in_quiet_mode_the_persona_stays_hidden(make_app):
-    from keeltui.panes.persona_editor import PersonaEditor
+    from keeltui.panes.chief.persona_editor import PersonaEditor
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -79,7 +79,7 @@ async def test_the_picker_follows_the_role_and_saves_the_judge_model(tmp_path):
             async with app.run_test(size=(80, 24)) as pilot:
                 from textual.widgets import OptionList, Select
 
-                from keeltui.panes.model_picker import ModelPicker
+                from keeltui.panes.common.model_picker import ModelPicker
 
                 app.room.open_models()
                 await wait_for(pilot, lambda: isinstance(app.screen, ModelPicker), what="the picker")

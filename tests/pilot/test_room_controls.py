@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from keeltui.panes.search_bar import SearchBar
+from keeltui.panes.chief.search_bar import SearchBar
 from keeltui.store import Store
 from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from keeltui.main_screen import MainScreen
+from keeltui.shell.main_screen import MainScreen
 from keeltui.store import Store
 from tests.support.pilot import screen_text, wait_for
 

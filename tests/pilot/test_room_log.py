@@ -4,7 +4,7 @@ fold, a streamed reply's new words, a theme change; and its cursor row is drawn 
 from __future__ import annotations
 
 from keeltui.chief.streaming import StreamBuffer
-from keeltui.messages import ChiefReplyStarted
+from keeltui.panes.common.events import ChiefReplyStarted
 from keeltui.store import Store
 from tests.support.pilot import screen_text, wait_for
 from tests.support.room_view import row_region

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from keeltui.chief.failure_words import SERVER_ERROR, error_part, failure_words
 from keeltui.chief.streaming import StreamBuffer
-from keeltui.messages import ChiefReplyStarted
-from keeltui.panes.row_text import focused_row
+from keeltui.panes.common.events import ChiefReplyStarted
+from keeltui.panes.chief.row_text import focused_row
 from tests.support.pilot import wait_for
 from tests.support.room_view import log_text
 

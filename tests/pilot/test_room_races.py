@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from keeltui.chief.streaming import StreamBuffer
-from keeltui.messages import ChiefReplyFinished, ChiefReplyStarted
+from keeltui.panes.common.events import ChiefReplyFinished, ChiefReplyStarted
 from tests.support.pilot import screen_text, wait_for
 
 SIZE = (100, 30)

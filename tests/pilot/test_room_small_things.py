@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from keeltui.focus_places import quiet_line
+from keeltui.panes.common.focus_places import quiet_line
 from keeltui.store import Store
 from tests.support.room_view import cursor_row
 from tests.support.pilot import screen_text, wait_for

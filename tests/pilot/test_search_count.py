@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import threading
 
-from keeltui.panes.search_bar import SearchBar
+from keeltui.panes.chief.search_bar import SearchBar
 from tests.support.pilot import screen_text, wait_for
 from tests.support.room_seed import seed_room
 

@@ -3,7 +3,7 @@ dialog's edge ("notify (also one toast" and no more)."""
 
 from __future__ import annotations
 
-from keeltui.panes.modals import SettingsScreen
+from keeltui.panes.ambient.modals import SettingsScreen
 from tests.support.pilot import screen_text, wait_for
 
 

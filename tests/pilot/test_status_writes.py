@@ -3,22 +3,22 @@ message's six values without a watcher per field, then renders the line once."""
 
 from __future__ import annotations
 
-from keeltui.messages import AmbientChanged
-from keeltui.adapters.status_file import read_status
+from keeltui.panes.common.events import AmbientChanged
+from keeltui.status.file import read_status
 from tests.support.pilot import wait_for
 
 
 async def test_one_ambient_change_writes_the_status_file_once(make_app, tmp_path, monkeypatch):
-    import keeltui.app_status
+    import keeltui.shell.status_keeping
 
     writes: list[str] = []
-    real = keeltui.app_status.write_status
+    real = keeltui.shell.status_keeping.write_status
 
     def counting(path, line, **kwargs):
         writes.append(line)
         return real(path, line, **kwargs)
 
-    monkeypatch.setattr(keeltui.app_status, "write_status", counting)
+    monkeypatch.setattr(keeltui.shell.status_keeping, "write_status", counting)
     app = make_app()  # no evidence source: nothing else changes the ambient state
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted and app.brain_online,

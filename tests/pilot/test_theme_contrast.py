@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.color import Color
 
 from keeltui.chief.row_colours import badge_components
-from keeltui.themes import LIGHT_THEME, SHIPPED_THEMES
+from keeltui.text.themes import LIGHT_THEME, SHIPPED_THEMES
 from tests.support.pilot import screen_text, wait_for
 
 PAIRS = ("room-log--system", "room-log--system-cursor", "room-log--cursor", "room-log--match",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from keeltui.panes.tutor_cards import TurnErrorCard
+from keeltui.panes.tutor.cards import TurnErrorCard
 from keeltui_dev.loopback import Reply
 from tests.pilot.test_tutor_pane import SIZE, Scripted, idle, new_session, tool
 from tests.support.pilot import screen_text, wait_for

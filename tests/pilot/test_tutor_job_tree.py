@@ -96,7 +96,7 @@ async def test_f9_and_quitting_end_the_research_tree_and_f9_is_not_undone(make_a
     assert _tree_gone(tmp_path, 1)
 
 async def test_the_time_limit_ends_the_whole_tree_and_the_card_says_so(make_app, loopback, tmp_path, monkeypatch):
-    from keeltui.services import tutor_jobs
+    from keeltui.services import tutor_job_runner as tutor_jobs
 
     monkeypatch.setattr(tutor_jobs, "RESEARCH_TIMEOUT_SECS", 1.0)
     _teacher(loopback, [

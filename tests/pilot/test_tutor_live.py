@@ -6,9 +6,9 @@ import threading
 
 from textual.widgets import Button
 
-from keeltui.ambient_state import SNOOZE_KEY
-from keeltui.panes.quiz import QuizCard
-from keeltui.panes.tutor_cards import ThinkingIndicator
+from keeltui.services.ambient_state import SNOOZE_KEY
+from keeltui.panes.tutor.quiz import QuizCard
+from keeltui.panes.tutor.cards import ThinkingIndicator
 from keeltui.tutor import transcript as tx
 from tests.pilot.test_tutor_pane import SIZE, Scripted, idle, new_session, pane, quiz, rows
 from keeltui_dev.loopback import Reply

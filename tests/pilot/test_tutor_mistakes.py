@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from keeltui.app import KeelApp
 from keeltui.config import load_config
-from keeltui.panes.quiz import QuizCard
-from keeltui.panes.tutor_records import SummaryScreen
+from keeltui.panes.tutor.quiz import QuizCard
+from keeltui.panes.tutor.session_list import SummaryScreen
 from keeltui.store import Store
 from keeltui.tutor.mastery import DAY
 from keeltui.wiring import wire

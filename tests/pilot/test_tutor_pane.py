@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import threading
 
-from keeltui.panes.assessment import AssessmentCard
-from keeltui.panes.composer import Composer
-from keeltui.panes.plan_map import PlanCard, PlanMap
-from keeltui.panes.quiz import AskCard, QuizCard
-from keeltui.panes.tutor_cards import TurnErrorCard
+from keeltui.panes.tutor.assessment import AssessmentCard
+from keeltui.panes.common.composer import Composer
+from keeltui.panes.tutor.plan_map import PlanCard, PlanMap
+from keeltui.panes.tutor.quiz import AskCard, QuizCard
+from keeltui.panes.tutor.cards import TurnErrorCard
 from keeltui.services.tutor_turns import TutorTurns
-from keeltui.adapters.status_file import read_status
+from keeltui.status.file import read_status
 from keeltui.tutor import session as ts
 from keeltui.tutor.phases import awaiting_verdict, phase_of
 from keeltui.tutor.prompts import compose_prompt

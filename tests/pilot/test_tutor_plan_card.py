@@ -3,7 +3,7 @@ and a declined plan's successor says what changed."""
 
 from __future__ import annotations
 
-from keeltui.panes.plan_map import PlanCard
+from keeltui.panes.tutor.plan_map import PlanCard
 from tests.pilot.test_tutor_pane import SIZE, Scripted, idle, new_session, tool
 from tests.support.pilot import screen_text, wait_for
 

@@ -3,8 +3,8 @@ driven through Pilot over a real store and the loopback brain."""
 
 from __future__ import annotations
 
-from keeltui.panes.plan_map import PlanMap
-from keeltui.panes.quiz import QuizCard
+from keeltui.panes.tutor.plan_map import PlanMap
+from keeltui.panes.tutor.quiz import QuizCard
 from keeltui.tutor_view import TutorPane
 from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
@@ -168,7 +168,7 @@ async def test_a_new_session_on_a_known_topic_starts_from_what_is_known(make_app
 
 
 async def test_the_plan_presented_for_the_verdict_is_drawn_as_a_graph(make_app, loopback):
-    from keeltui.panes.plan_map import PlanCard
+    from keeltui.panes.tutor.plan_map import PlanCard
     from keeltui.tutor import transcript as tx
 
     app = make_app()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import App
 from textual.widgets import Static
 
-from keeltui.main_screen import MainScreen
+from keeltui.shell.main_screen import MainScreen
 from tests.support.pilot import repeat_until, screen_text, wait_for
 
 

@@ -7,7 +7,7 @@ from textual.app import App
 from textual.color import Color
 from textual.widgets import Button
 
-from keeltui.panes.composer import Composer
+from keeltui.panes.common.composer import Composer
 from tests.support.pilot import wait_for
 
 

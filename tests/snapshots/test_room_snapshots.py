@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from keeltui.panes.banner import DriftBanner
+from keeltui.panes.ambient.banner import DriftBanner
 from keeltui.panes.chief.room_log import RoomLog
 from keeltui.panes.chief.row_source import ListSource
 from keeltui.store import Row

@@ -10,9 +10,9 @@ from textual.widgets import Footer
 
 from keeltui.brain import Brain
 from keeltui.config import Config
-from keeltui.panes.composer import Composer
-from keeltui.panes.plan_map import PlanMap
-from keeltui.services.tutor_jobs import TutorJobs
+from keeltui.panes.common.composer import Composer
+from keeltui.panes.tutor.plan_map import PlanMap
+from keeltui.services.tutor_job_runner import TutorJobs
 from keeltui.services.tutor_turns import TutorTurns
 from keeltui.store import Store
 from keeltui.tutor import transcript as tx

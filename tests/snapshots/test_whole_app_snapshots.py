@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from keeltui import ambient_state
+from keeltui.services import ambient_state
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL, QUIET_STATE_KEY
 from keeltui.tutor import transcript as tx
 from keeltui.wiring import Services

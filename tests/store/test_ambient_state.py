@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from keeltui import ambient_state as state
+from keeltui.services import ambient_state as state
 from keeltui.store import Store
 
 T0 = 1_800_000_000.0

@@ -8,7 +8,7 @@ import sys
 
 from keeltui.adapters.process_probe import pid_alive
 from keeltui.chief.interrupted import WRITER_PART, is_orphan
-from keeltui.review import format_log, format_markdown
+from keeltui.chief.review import format_log, format_markdown
 from keeltui.store import Store
 from tests.conftest import write_config
 from keeltui_dev.loopback import Reply

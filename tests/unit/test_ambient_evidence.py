@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from keeltui.textsafe import one_line
+from keeltui.text.textsafe import one_line
 from keeltui.adapters.evidence import (
     EXCLUDED,
     CommandSource,

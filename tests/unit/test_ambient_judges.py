@@ -21,7 +21,7 @@ from keeltui.ambient.judges import (
     parse_focus_drift,
     quote_titles,
 )
-from keeltui.jsonextract import EmptyReplyError, JSONExtractError, NoJSONError
+from keeltui.text.jsonextract import EmptyReplyError, JSONExtractError, NoJSONError
 
 PARSERS = [parse_ambient_drift, parse_focus_drift]
 

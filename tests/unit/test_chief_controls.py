@@ -64,7 +64,7 @@ def test_store_search_over_the_whole_room(store):
 
 
 def test_log_and_export_say_which_turns_were_stopped_or_replaced():
-    from keeltui.review import format_log, format_markdown
+    from keeltui.chief.review import format_log, format_markdown
 
     @dataclass
     class Row:

@@ -1,8 +1,8 @@
-"""Code blocks as the owner copies them (keeltui/code_blocks.py)."""
+"""Code blocks as the owner copies them (keeltui/chief/code_blocks.py)."""
 
 from __future__ import annotations
 
-from keeltui.code_blocks import code_blocks
+from keeltui.chief.code_blocks import code_blocks
 
 REPLY = """Try this:
 

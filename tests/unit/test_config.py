@@ -229,7 +229,7 @@ def test_every_field_has_a_docstring():
 
 
 def test_the_status_fast_path_knows_every_environment_override():
-    from keeltui.xdg import ENV_OVERRIDES
+    from keeltui.infra.xdg import ENV_OVERRIDES
 
     source = inspect.getsource(config_module._apply_env)
     assert set(re.findall(r'"(KEEL_[A-Z_]+)"', source)) == set(ENV_OVERRIDES)
@@ -266,7 +266,7 @@ def test_key_specs_are_normalised_like_textual(tmp_path, spec, normal):
 def test_key_spec_parser_accepts_every_textual_key_name():
     from textual.keys import Keys, _normalize_key_list
 
-    from keeltui.keyspec import parse_key, parse_keys
+    from keeltui.keys.keyspec import parse_key, parse_keys
 
     for key in Keys:
         if not key.value.startswith("<"):

@@ -73,7 +73,7 @@ def test_core_module_loads_neither_textual_nor_openai(module):
 
 def test_status_command_path_is_light():
     code = (
-        "import sys; from keeltui.cli import main; main(['status']); "
+        "import sys; from keeltui.cli.commands import main; main(['status']); "
         "print('LOADED', sorted(m for m in ('textual', 'openai', 'rich') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

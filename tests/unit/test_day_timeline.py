@@ -11,7 +11,7 @@ from keeltui.ambient.timeline import (
     AWAY, AWAY_KIND, CORRECTION_KIND, DRIFT, EPISODE_KIND, FOCUS_KIND, STATES, TASK, TICK_KIND, UNKNOWN,
     Live, build_timeline, cell_state, state_at,
 )
-from keeltui.durations import format_duration
+from keeltui.text.durations import format_duration
 from keeltui.ambient.focus import FocusSession, focus_report_text
 
 DAY = 1_000_000.0 - 1_000_000.0 % 86400

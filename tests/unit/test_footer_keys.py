@@ -1,8 +1,8 @@
-"""The footer's choice of keys (keeltui/footer_keys.py): help always, focus first, none twice, all fit."""
+"""The footer's choice of keys (keeltui/keys/footer_keys.py): help always, focus first, none twice, all fit."""
 
 from __future__ import annotations
 
-from keeltui.footer_keys import FooterKey, choose
+from keeltui.keys.footer_keys import FooterKey, choose
 
 
 def key(binding_id: str, words: str, depth: int = 9, action: str | None = None) -> FooterKey:

@@ -7,7 +7,7 @@ import sys
 
 PROBE = """
 import gc, sys
-from keeltui.gc_pauses import record_if_asked
+from keeltui.infra.gc_pauses import record_if_asked
 before = len(gc.callbacks)
 print(record_if_asked(), len(gc.callbacks) - before)
 gc.collect()

@@ -1,4 +1,4 @@
-"""The collector's policy (keeltui/gc_policy.py): what survives a full collection is frozen, so the
+"""The collector's policy (keeltui/infra/gc_policy.py): what survives a full collection is frozen, so the
 next full pass scans only what was made since; a thaw scans everything once."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 
 PROBE = """
 import gc
-from keeltui import gc_policy
+from keeltui.infra import gc_policy
 gc.collect()
 gc_policy.freeze_survivors()
 frozen = gc.get_freeze_count()

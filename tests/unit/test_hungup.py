@@ -15,7 +15,7 @@ import pytest
 
 from textual.drivers._writer_thread import MAX_QUEUED_WRITES, WriterThread
 
-from keeltui.hungup import HungUpSafeFile, hangup_safe
+from keeltui.terminal.hungup import HungUpSafeFile, hangup_safe
 
 
 class HungUpTerminal:

@@ -1,4 +1,4 @@
-"""The key registry (keeltui/keymap.py) is the one list: every Binding, the example config
+"""The key registry (keeltui/keys/keymap.py) is the one list: every Binding, the example config
 and the README's key table agree with it. The bindings are found, not listed by hand."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import keeltui
-from keeltui.keymap import ACTIONS, BINDING_IDS, action
+from keeltui.keys.keymap import ACTIONS, BINDING_IDS, action
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,7 +42,7 @@ def test_every_binding_is_in_the_registry_with_its_default_keys():
 
 
 def test_no_binding_repeats_an_id_or_keys_by_hand():
-    """Every remappable binding is declared through ``bind`` (keeltui/panes/bindings.py),
+    """Every remappable binding is declared through ``bind`` (keeltui/panes/common/bindings.py),
     which takes its keys from the registry: no ``Binding(..., id=...)`` anywhere else."""
     by_hand = []
     for path in sorted((ROOT / "keeltui").rglob("*.py")):
@@ -58,7 +58,7 @@ def test_a_remap_moves_the_key_of_a_registry_binding():
     """``[keys]`` remaps by id: the id ``bind`` gives is the one Textual's keymap matches."""
     from textual.binding import BindingsMap
 
-    from keeltui.panes.bindings import bind
+    from keeltui.panes.common.bindings import bind
 
     bindings = BindingsMap([bind("copy_message", "copy", "Copy")])
     bindings.apply_keymap({"copy_message": "y"})

@@ -1,10 +1,10 @@
-"""When a reply that landed gets a signal, and which (keeltui/landed.py)."""
+"""When a reply that landed gets a signal, and which (keeltui/chief/landed.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from keeltui.landed import Presence, landed_line, landed_signal
+from keeltui.chief.landed import Presence, landed_line, landed_signal
 
 AWAY_IN_TMUX = Presence(terminal_focused=True, pane_in_front=False)
 BLURRED = Presence(terminal_focused=False, pane_in_front=None)

@@ -6,7 +6,7 @@ import pytest
 
 from keeltui.chief.turn_kinds import PERSONA
 from keeltui.config import load_config
-from keeltui.model_roles import offered
+from keeltui.services.model_roles import offered
 from keeltui.services.model_choice import ChoiceError
 from keeltui.wiring import wire
 from keeltui_dev.loopback import LoopbackBrain, Reply

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from keeltui.panes.plan_map import wrapped
+from keeltui.panes.tutor.plan_map import wrapped
 from keeltui.tutor.graph_layout import map_lines
 from keeltui.tutor.mermaid import parse_plan
 
@@ -42,7 +42,7 @@ def test_the_legend_never_splits_an_entry_at_the_maps_width() -> None:
     # At 120x40 the map's body is 30 cells: the legend wrapped as "… ↻ review  •" / "seen  ○ to do".
     from rich.console import Console
 
-    from keeltui.panes.plan_map import LEGEND, PlanDrawing
+    from keeltui.panes.tutor.plan_map import LEGEND, PlanDrawing
 
     console = Console(width=30, record=True)
     console.print(PlanDrawing(map_lines(parse_plan("a[Alpha] --> b[Bee]"), {})))

@@ -6,7 +6,7 @@ import pytest
 from rich.console import Console
 
 from keeltui.panes.chief.row_render import DEFAULT_LOOK, body_strips
-from keeltui.markdown_look import markdown_theme
+from keeltui.text.markdown_look import markdown_theme
 from dataclasses import replace
 
 COLOURS = {"foreground": "#e0e0e0", "muted": "#8a8a8a", "primary": "#57a5e2", "secondary": "#5684a5",

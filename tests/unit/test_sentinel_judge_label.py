@@ -4,7 +4,7 @@ not make the label flap."""
 
 from __future__ import annotations
 
-from keeltui.jsonextract import NoJSONError
+from keeltui.text.jsonextract import NoJSONError
 from tests.unit.test_ambient_sentinel import DRIFT, Harness, ScriptedJudge
 
 

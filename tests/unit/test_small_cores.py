@@ -7,12 +7,12 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from keeltui.durations import format_duration, parse_duration
-from keeltui.jsonextract import EmptyReplyError, JSONExtractError, NoJSONError, extract_json
-from keeltui.review import format_log, format_markdown
-from keeltui.adapters.status_file import read_status, write_status
-from keeltui.statusfile import StatusState, render_status, tmux_escape
-from keeltui.textsafe import clean_text, one_line
+from keeltui.text.durations import format_duration, parse_duration
+from keeltui.text.jsonextract import EmptyReplyError, JSONExtractError, NoJSONError, extract_json
+from keeltui.chief.review import format_log, format_markdown
+from keeltui.status.file import read_status, write_status
+from keeltui.status.render import StatusState, render_status, tmux_escape
+from keeltui.text.textsafe import clean_text, one_line
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -163,6 +163,6 @@ def test_format_markdown():
     ("5 - 3 = 2", False),
 ])
 def test_looks_like_markdown(text, markdown):
-    from keeltui.textsafe import looks_like_markdown
+    from keeltui.text.textsafe import looks_like_markdown
 
     assert looks_like_markdown(text) is markdown

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from keeltui.statusfile import StatusState, render_status, tmux_escape
+from keeltui.status.render import StatusState, render_status, tmux_escape
 
 UNTIL = time.mktime((2026, 11, 30, 14, 5, 0, 0, 0, -1))
 

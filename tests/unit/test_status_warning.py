@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from keeltui.statusfile import IDLE, QUIET, StatusState, render_status
+from keeltui.status.render import IDLE, QUIET, StatusState, render_status
 
 WARNING = "CTX warning: context 60% full"
 

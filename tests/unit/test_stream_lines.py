@@ -9,7 +9,7 @@ from textual.strip import Strip
 
 from keeltui.panes.chief.room_stream import FENCE_PIECE, StreamLines
 from keeltui.panes.chief.row_render import render_strips
-from keeltui.panes.message import block_renderable
+from keeltui.panes.tutor.chat_message import block_renderable
 from rich.style import Style
 
 CONSOLE = Console(width=80, force_terminal=True, color_system="truecolor")

@@ -17,7 +17,7 @@ import pytest
 
 from keeltui.brain import Brain
 from keeltui.config import load_config
-from keeltui.services.tutor_jobs import TutorJobs
+from keeltui.services.tutor_job_runner import TutorJobs
 from keeltui.services.tutor_turns import TutorTurns
 from keeltui.store import Store
 from keeltui.tutor import jobs as tj

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from keeltui.messages import ModelChanged, StatusMessage
+from keeltui.panes.common.events import ModelChanged, StatusMessage
 from keeltui.values import ChoiceError, StoreError
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class Choices:
         self.room.post_message(ModelsListed(listed, problem))
 
     def listed(self, message: ModelsListed) -> None:
-        from keeltui.panes.model_picker import ModelPicker
+        from keeltui.panes.common.model_picker import ModelPicker
 
         app, parts = self.room.app, self.room.needed_parts
         if isinstance(app.screen, ModelPicker):
@@ -53,7 +53,7 @@ class Choices:
         self.room.post_message(ModelChanged())
 
     def edit_persona(self) -> None:
-        from keeltui.panes.persona_editor import PersonaEditor
+        from keeltui.panes.chief.persona_editor import PersonaEditor
 
         app = self.room.app
         if isinstance(app.screen, PersonaEditor):

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from keeltui.chief import controls as chief_controls
 from keeltui.chief.editing import Edit
-from keeltui.messages import StatusMessage
-from keeltui.panes.room_controls import REPLY_IDLE
+from keeltui.panes.common.events import StatusMessage
+from keeltui.panes.chief.room_controls import REPLY_IDLE
 
 if TYPE_CHECKING:
     from keeltui.chief_view import ChiefRoom

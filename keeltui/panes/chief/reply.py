@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from keeltui.chief import controls as chief_controls
 from keeltui.chief.failure_words import BRAIN_GONE, reply_failure_kind
 from keeltui.chief.streaming import StreamBuffer
-from keeltui.messages import (
+from keeltui.panes.common.events import (
     BrainAnswered, ChiefFirstChunk, ChiefReplyFinished, ChiefReplyStarted, SendFailed, StatusMessage, StoreWritten,
 )
-from keeltui.panes.landed_signal import TurnLanded
-from keeltui.panes.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITING
+from keeltui.panes.chief.landed_signal import TurnLanded
+from keeltui.panes.chief.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITING
 from keeltui.values import StoreError
 
 if TYPE_CHECKING:

@@ -34,19 +34,19 @@ from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY
 from keeltui.chief.row_time import day_label, starts_day
 from keeltui.chief.welcome import welcome_lines
-from keeltui.panes.bindings import bind
+from keeltui.panes.common.bindings import bind
 from keeltui.panes.chief.row_render import (
     MARGIN, RowLook, RowShape, block_strips, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
     render_strips, row_lines, row_thinking, with_clock,
 )
 from keeltui.panes.chief.room_stream import LiveReply, StreamLines, finished_lines, stream_lines
 from keeltui.panes.chief.row_source import RowSource
-from keeltui.panes.message import copy_row_text, speaker_header
-from keeltui.panes.row_keys import ROW_KEY_BINDINGS
+from keeltui.panes.tutor.chat_message import copy_row_text, speaker_header
+from keeltui.panes.chief.row_keys import ROW_KEY_BINDINGS
 from keeltui.terminal.textual_seam import set_virtual_size
 
 if TYPE_CHECKING:
-    from keeltui.panes.row_text import RowText
+    from keeltui.panes.chief.row_text import RowText
 
 PAGE_ROWS = 40
 """Rows read per page from the source."""
@@ -565,7 +565,7 @@ class RoomLog(ScrollView, can_focus=True):
 
     def cursor_row_text(self) -> RowText | None:
         """The cursor row as its id and text, for the row keys (copy a code block, the pager)."""
-        from keeltui.panes.row_text import RowText
+        from keeltui.panes.chief.row_text import RowText
 
         row = self._cursor_row()
         if row is None:
@@ -574,7 +574,7 @@ class RoomLog(ScrollView, can_focus=True):
         return RowText(row.id, stream.text if stream is not None and stream.row_id == row.id else row.content)
 
     def action_copy_code(self) -> None:
-        from keeltui.panes.row_text import copy_code, focused_row
+        from keeltui.panes.chief.row_text import copy_code, focused_row
 
         row = focused_row(self)
         if row is None:
@@ -583,7 +583,7 @@ class RoomLog(ScrollView, can_focus=True):
             copy_code(self.app, row)
 
     def action_view_row(self) -> None:
-        from keeltui.panes.row_text import PagerWanted, focused_row
+        from keeltui.panes.chief.row_text import PagerWanted, focused_row
 
         row = focused_row(self)
         if row is None:

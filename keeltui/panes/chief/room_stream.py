@@ -19,7 +19,7 @@ from textual.timer import Timer
 from keeltui.chief.context import Row
 from keeltui.chief.streaming import StreamBuffer, split_settled
 from keeltui.panes.chief.row_render import RowLook, RowShape, box_line, inner_width, render_strips, turn_head
-from keeltui.textsafe import clean_text
+from keeltui.text.textsafe import clean_text
 
 FENCE_PIECE = 40
 """Complete lines of a code block rendered together, once: a long block streams at the

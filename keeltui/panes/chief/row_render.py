@@ -33,10 +33,10 @@ from keeltui.chief.row_time import clock, report_source
 from keeltui.chief.streaming import body_blocks
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY, badge
-from keeltui.panes.message import block_renderable, speaker_header
-from keeltui.panes.versions import folded_line
-from keeltui.markdown_look import markdown_theme, trim_blank
-from keeltui.textsafe import clean_text, looks_like_markdown
+from keeltui.panes.tutor.chat_message import block_renderable, speaker_header
+from keeltui.panes.chief.versions import folded_line
+from keeltui.text.markdown_look import markdown_theme, trim_blank
+from keeltui.text.textsafe import clean_text, looks_like_markdown
 
 BAR = "█"
 MARGIN = 1
@@ -175,7 +175,7 @@ def system_renderable(row: Row, look: RowLook, shape: RowShape) -> RenderableTyp
     if looks_like_markdown(body) and not shape.plain:
         from rich.console import Group
 
-        from keeltui.safe_markdown import safe_markdown
+        from keeltui.text.safe_markdown import safe_markdown
 
         return Group(Text.assemble(label, marker), safe_markdown(body))
     return Text.assemble(label, marker, body)

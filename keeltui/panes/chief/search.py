@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.worker import get_current_worker
 
 from keeltui.panes.chief.room_log import PAGE_ROWS
-from keeltui.panes.search_bar import SearchBar
+from keeltui.panes.chief.search_bar import SearchBar
 from keeltui.values import StoreError
 
 if TYPE_CHECKING:

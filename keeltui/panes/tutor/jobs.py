@@ -1,6 +1,6 @@
 """The teacher's background jobs (research, demo, visual) in the tutor pane: each runs
 in a worker of its own; F9 aborts the newest in the open session; "Run again" asks for
-an aborted one. What a job does is the ``TutorJobs`` service's (keeltui/services/tutor_jobs.py).
+an aborted one. What a job does is the ``TutorJobs`` service's (keeltui/services/tutor_job_runner.py).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from keeltui.textsafe import clean_text, one_line
+from keeltui.text.textsafe import clean_text, one_line
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import transcript as tx
 

@@ -1,0 +1,101 @@
+"""Give the terminal back on SIGTERM, SIGINT and SIGHUP.
+
+Python's default for SIGTERM and SIGHUP ends the process at once: the alternate
+screen, mouse tracking and bracketed paste stay on and the cursor stays hidden, so
+the owner's shell is unusable until ``reset``. Here each of them asks the app to exit
+the ordinary way, which restores the terminal and cancels the workers (a streaming
+reply is then settled as cut off, see ``ChiefTurns.reply``). A second signal while
+that exit hangs writes the restoring sequences itself and leaves at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
+
+# Leave the alternate screen, mouse tracking (every mode Textual turns on) and bracketed
+# paste off, cursor shown: what Textual's driver writes when it stops.
+RESTORE = (
+    "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
+    "\x1b[?2004l\x1b[?1004l\x1b[?25h\x1b[?1049l"
+)
+
+
+# How long the orderly exit may take after a signal before the process leaves by hand.
+# A hung-up terminal used to wedge it for good (Textual's writer thread died on EIO and
+# its full queue blocked the exit; keeltui/terminal/hungup.py closes that). The watchdog stays for
+# whatever else may hang: a process nobody can see must never linger.
+EXIT_GRACE_SECS = 5.0
+
+
+def exit_code(signum: int) -> int:
+    """The shell's convention for a process ended by a signal."""
+    return 128 + signum
+
+
+def install_signal_exit(app) -> None:
+    """Route the signals to ``app.exit`` (call from the app's ``on_mount``, on its loop)."""
+    loop = asyncio.get_running_loop()
+    received: list[int] = []
+
+    def on_signal(signum: int) -> None:
+        if signum == getattr(signal, "SIGINT", None) and time.monotonic() < _interrupts_held_until:
+            return  # meant for the editor or pager the app lent the terminal to
+        if received:
+            _restore_and_leave(app, signum)
+        received.append(signum)
+        # A watchdog off the event loop: if the loop itself is stuck, it still fires.
+        watchdog = threading.Timer(EXIT_GRACE_SECS, _restore_and_leave, (app, signum))
+        watchdog.daemon = True
+        watchdog.start()
+        app.exit(return_code=exit_code(signum))
+
+    for signum in SIGNALS:
+        try:
+            loop.add_signal_handler(signum, on_signal, signum)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no such signal here
+            pass
+
+
+# While a child (the editor, the pager) has the terminal, Ctrl+C in it reaches this
+# process too (the same foreground process group). The event loop is blocked meanwhile
+# and handles the signal only after the child ends: it is ignored until shortly after.
+HOLD_AFTER_SECS = 1.0
+_interrupts_held_until = 0.0
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """SIGINT does not end the app while this block runs (nor for a moment after)."""
+    global _interrupts_held_until
+    _interrupts_held_until = float("inf")
+    try:
+        yield
+    finally:
+        _interrupts_held_until = time.monotonic() + HOLD_AFTER_SECS
+
+
+def _restore_and_leave(app, signum: int) -> None:
+    """The orderly exit did not finish: put the terminal right by hand and go."""
+    try:
+        from keeltui.terminal.exit_hooks import app_driver
+
+        driver = app_driver(app)
+        # Straight to the file descriptor: the driver's writer queue may be what is stuck.
+        os.write(sys.__stdout__.fileno() if sys.__stdout__ is not None else 1, RESTORE.encode())
+        saved = getattr(driver, "attrs_before", None)  # the tty's modes before raw mode
+        if saved is not None and (stdin := sys.__stdin__) is not None:
+            import termios
+
+            termios.tcsetattr(stdin.fileno(), termios.TCSANOW, saved)
+    except Exception:  # a hung-up terminal cannot be written: leaving is all that is left
+        pass
+    os._exit(exit_code(signum))
