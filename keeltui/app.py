@@ -6,6 +6,8 @@ line and file, the brain and database health, the global keys. Rooms post up; it
 """
 from __future__ import annotations
 
+from contextlib import suppress
+
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -227,10 +229,8 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         return Text(crash_line(error))
 
     async def on_unmount(self) -> None:
-        try:
+        with suppress(Exception):  # closing must never turn an exit into a traceback
             await self.brain.aclose()
-        except Exception:  # closing must never turn an exit into a traceback
-            pass
 
 
 def run_app(config: Config, store: Store) -> int:

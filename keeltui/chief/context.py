@@ -9,7 +9,8 @@ clearly marked background notes, never as the companion's own words.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
+from collections.abc import Sequence
 
 from keeltui.chief.turn_kinds import NOTICE, PERSONA, SUMMARY, badge
 

@@ -9,7 +9,8 @@ keeps its text, marked ``stopped``.
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from typing import Protocol
+from collections.abc import Sequence
 
 STOPPED = "stopped"
 SUPERSEDED = "superseded"

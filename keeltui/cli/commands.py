@@ -462,7 +462,7 @@ def _guarded(command, args) -> int:
         return EXIT_FAILED
     except BrokenPipeError:
         return EXIT_OK
-    except Exception as exc:  # never a traceback (it would print the owner's text)
+    except Exception as exc:  # noqa: BLE001 - never a traceback (it would print the owner's text)
         # A StoreError can only come from a command that loaded the store: asked this
         # way, `keeltui status` never imports it (sqlite3 and all) just to be ready.
         store = sys.modules.get("keeltui.store")

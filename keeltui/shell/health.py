@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
+from collections.abc import Iterator
 
 from textual.app import App
 from textual.message import Message
@@ -118,10 +119,9 @@ class Health(App):
         if not self.ui_alive:
             return
         self.set_brain_online(message.problem is None, message.problem)
-        if message.problem is None:
-            # Clear only the brain's own notice: a check that ends late (a loaded machine)
-            # must not wipe an unrelated failure reported meanwhile.
-            if self.status_line.message.startswith(BRAIN_OFFLINE):
+        # Clear only the brain's own notice: a check that ends late (a loaded machine)
+        # must not wipe an unrelated failure reported meanwhile.
+        if message.problem is None and self.status_line.message.startswith(BRAIN_OFFLINE):
                 self.status_line.message = self.database_problem
 
     def on_brain_answered(self, message: BrainAnswered) -> None:

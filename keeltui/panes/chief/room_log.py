@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -979,4 +980,4 @@ def _drawn_as(row: Row) -> tuple:
     return (row.content, row.status, row.turn_kind, repr(row.parts), *row_thinking(row))
 
 
-__all__ = ["RoomLog", "PAGE_ROWS"]
+__all__ = ["PAGE_ROWS", "RoomLog"]
