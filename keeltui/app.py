@@ -233,6 +233,7 @@ class KeelApp(App):
         # The brain client costs ~0.4 s to import: after the first frame, off the UI thread.
         self.call_after_refresh(self._check_brain)
         self.call_after_refresh(self._check_database)
+        self.call_after_refresh(gc_policy.start_done)  # held since `keeltui` started (cmd_run)
 
     def _check_database(self) -> None:
         # A partly damaged file opens fine; PRAGMA quick_check finds the bad pages.
@@ -287,7 +288,7 @@ class KeelApp(App):
         import asyncio
 
         await asyncio.to_thread(self.brain.warm)
-        if not gc.get_freeze_count():
+        if not gc_policy.survivors_frozen():
             # What start-up built (Textual, the room, the brain client) lives as long as the
             # app: out of the collector's full passes, which scanned it all (0.1 s and more,
             # a PageUp's frame late), and so is what survives each later full pass (see
