@@ -288,7 +288,7 @@ class KeelApp(App):
         import asyncio
 
         await asyncio.to_thread(self.brain.warm)
-        if not gc_policy.survivors_frozen():
+        if not gc.get_freeze_count():
             # What start-up built (Textual, the room, the brain client) lives as long as the
             # app: out of the collector's full passes, which scanned it all (0.1 s and more,
             # a PageUp's frame late), and so is what survives each later full pass (see

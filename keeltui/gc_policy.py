@@ -45,19 +45,12 @@ def hold_for_start() -> None:
 
 
 def start_done() -> None:
-    """The first frame is on screen: collect again (see :func:`hold_for_start`).
+    """The first frame is on screen: collect as usual again (see :func:`hold_for_start`).
 
-    What start-up built is frozen first: turned back on over a young generation of that
-    size, the collector would scan it all two or three times in the next second (a key
-    typed then would wait for it); frozen, it is freed by reference counting as before.
+    Not frozen here: start-up leaves garbage cycles too (~1.5 MB), which a frozen heap
+    would keep until the next thaw; the brain client's arrival freezes what survived.
     """
-    gc.freeze()
     gc.enable()
-
-
-def survivors_frozen() -> bool:
-    """Whether :func:`freeze_survivors` has run in this process."""
-    return _after_collection in gc.callbacks
 
 
 def thaw_due(now: float | None = None) -> bool:
