@@ -26,6 +26,7 @@ from keeltui.store import Store
 from keeltui.values import StoreError
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
     from textual.timer import Timer
 
     from keeltui.brain import Brain
@@ -69,6 +70,15 @@ class Health(App):
 
         @property
         def room(self) -> ChiefRoom: ...
+
+    def crash_renderable(self, error: BaseException | None) -> RenderableType:
+        """An unexpected error ends the app with one line: Textual's own traceback
+        shows local variables, which hold the owner's text."""
+        from rich.text import Text
+
+        from keeltui.infra.crash import crash_line
+
+        return Text(crash_line(error))
 
     def _collect_when_idle(self) -> None:
         """Now and then a whole-heap pass (frozen objects included), never while a reply streams."""
