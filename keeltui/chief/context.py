@@ -22,7 +22,9 @@ SUMMARY_INSTRUCTIONS = (
 )
 
 
-class Row(Protocol):
+class StoredRow(Protocol):
+    """What every reader of a room row needs (read-only: the store's Row is a frozen dataclass)."""
+
     @property
     def id(self) -> int: ...
     @property
@@ -33,6 +35,9 @@ class Row(Protocol):
     def turn_kind(self) -> str | None: ...
     @property
     def status(self) -> str: ...
+
+
+class Row(StoredRow, Protocol):
     @property
     def parts(self) -> list: ...
 

@@ -12,24 +12,15 @@ from __future__ import annotations
 from typing import Protocol
 from collections.abc import Sequence
 
+from keeltui.chief.context import StoredRow
+
 STOPPED = "stopped"
 SUPERSEDED = "superseded"
 # A reply that did not finish on its own: retry offers to ask again.
 UNFINISHED = ("error", "partial", STOPPED)
 
 
-class Row(Protocol):
-    # Read-only (properties): the store's Row is a frozen dataclass.
-    @property
-    def id(self) -> int: ...
-    @property
-    def role(self) -> str: ...
-    @property
-    def content(self) -> str: ...
-    @property
-    def turn_kind(self) -> str | None: ...
-    @property
-    def status(self) -> str: ...
+class Row(StoredRow, Protocol):
     @property
     def reply_to(self) -> int | None: ...
 
