@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Iterable
 from textual import events
 from textual.app import SystemCommand
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import TabbedContent
 
 from keeltui.panes.common import focus_places
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
     from keeltui.panes.chief.row_text import PagerWanted  # loaded with the room's row keys
     from keeltui.panes.common.status_line import StatusLine
     from keeltui.tutor_view import TutorPane
+
+
+KEYS_HELD_AT_MOST_SECS = 10.0  # a tutor that never comes: the keys go where the focus is
 
 
 class GlobalKeys(KeyHookApp):
@@ -75,6 +79,29 @@ class GlobalKeys(KeyHookApp):
         panes = self.main_screen.panes
         self.set_focus(None)  # a focus left in the old pane must not pull it back (see PaneTabs)
         panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
+        # The keys typed right behind Ctrl+T (one read over SSH) already wait in the app's
+        # queue, and the app hands each to whatever has the focus when it comes up: the
+        # place the pane brings up takes the focus now (Screen.set_focus is immediate,
+        # Widget.focus a message later), so none of them falls into the old pane or nowhere.
+        if panes.active == "tutor-tab" and (self.tutor is None or not self.tutor.is_mounted):
+            # The tutor is still on its way (Ctrl+T right after start-up): its place
+            # does not exist yet. The keys wait for it (on_tutor_pane_ready), in order.
+            self.hold_keys()
+            self.set_timer(KEYS_HELD_AT_MOST_SECS, self.release_keys)  # never kept for ever
+            return
+        self.set_focus(self._place_for_keys(), scroll_visible=False)
+
+    async def on_tutor_pane_ready(self, message: TutorPane.Ready) -> None:
+        if self.holding_keys:
+            self.set_focus(self._place_for_keys(), scroll_visible=False)
+            await self.release_keys()
+
+    def _place_for_keys(self) -> Widget | None:
+        """The place the pane in front takes typed keys in (None: Quiet Mode's hidden room,
+        where the stray key says why, or a tutor still on its way)."""
+        if self.main_screen.panes.active == "chief-tab":
+            return None if self.quiet else self.room.composer.input
+        return self.tutor.coming_into_view() if self.tutor is not None and self.tutor.is_mounted else None
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self._show_tutor_context()  # the tutor's context shows only while the tutor is in view

@@ -1,0 +1,40 @@
+"""Keys typed in one burst with Ctrl+T go to the pane it brings up, in order (over SSH the
+switch and the next keys arrive in one read: none may fall into the gap before the new
+pane's place has the focus)."""
+
+from __future__ import annotations
+
+import pytest
+
+from keeltui.store import Store
+from tests.pilot.test_tutor_pane import taught_rows
+from tests.support.room_files import room_config, sent_texts
+from tests.support.tmux import Tmux, keeltui_command
+
+
+def _seed_session(tmp_path) -> None:
+    store = Store(tmp_path / "k.db")
+    try:
+        session = store.create_conversation("tutor", "protein")
+        store.add_message(session, "user", "protein")
+        for row in taught_rows():
+            store.add_message(session, row.role, row.content, parts=[dict(p) for p in row.parts] or None)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_ctrl_t_down_enter_in_one_burst_opens_the_session(tmp_path, loopback, tmux: Tmux, e2e_env, size):
+    tmux.width, tmux.height = size
+    _seed_session(tmp_path)
+    tmux.start(keeltui_command(room_config(tmp_path, loopback.url)), e2e_env)
+    tmux.wait_text("Write to the Chief")
+    tmux.send("C-t", "Down", "Enter")  # one send-keys: one burst
+    screen = tmux.wait_for(lambda text: "Answer, ask, or note" in text or "What do you want" in text,
+                           what="the session (or, wrongly, the topic prompt) to open")
+    assert "Answer, ask, or note" in screen, screen
+    # And back: Ctrl+T with words behind it puts them in the Chief's composer, in order.
+    tmux.send("C-t")
+    tmux.type("typed right after the switch")
+    tmux.send("Enter")
+    tmux.wait_for(lambda _: sent_texts(tmp_path) == ["typed right after the switch"], what="the message sent")
