@@ -34,7 +34,46 @@ def test_ctrl_t_down_enter_in_one_burst_opens_the_session(tmp_path, loopback, tm
                            what="the session (or, wrongly, the topic prompt) to open")
     assert "Answer, ask, or note" in screen, screen
     # And back: Ctrl+T with words behind it puts them in the Chief's composer, in order.
+    tmux.send("C-t", "typed right after the switch", "Enter")  # one burst
+    tmux.wait_for(lambda _: sent_texts(tmp_path) != [], what="the message sent")
+    assert sent_texts(tmp_path) == ["typed right after the switch"]
+    tmux.wait_text("Hello from the loopback brain.")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_ctrl_t_back_into_quiet_mode_with_words_behind_it_says_why_they_go_nowhere(
+    tmp_path, loopback, tmux: Tmux, e2e_env, size
+):
+    tmux.width, tmux.height = size
+    tmux.start(keeltui_command(room_config(tmp_path, loopback.url)), e2e_env)
+    tmux.wait_text("Write to the Chief")
+    tmux.send("C-g")  # Quiet Mode: the room hides and takes no text
+    tmux.wait_for(lambda text: "Write to the Chief" not in text, what="the room hidden")
     tmux.send("C-t")
-    tmux.type("typed right after the switch")
+    tmux.wait_text("New session")
+    tmux.send("C-t", "secret", "Enter")  # one burst
+    screen = tmux.wait_text("typing goes nowhere in Quiet Mode")
+    assert "secret" not in screen and "What do you want" not in screen, screen
+    tmux.send("C-g")  # Quiet Mode off: the composer takes the keys again, empty
+    tmux.wait_text("Write to the Chief")
+    tmux.send("after", "Enter")
+    tmux.wait_for(lambda _: sent_texts(tmp_path) != [], what="the message sent")
+    assert sent_texts(tmp_path) == ["after"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_ctrl_f_from_a_row_then_words_and_enter_in_one_burst_search_the_room(tmp_path, loopback, tmux: Tmux, e2e_env, size):
+    # The search bar is mounted on first use: the words behind Ctrl+F must not be typed
+    # on the row (or land in the composer, where Enter sent them to the Chief).
+    tmux.width, tmux.height = size
+    tmux.start(keeltui_command(room_config(tmp_path, loopback.url)), e2e_env)
+    tmux.wait_text("Write to the Chief")
+    tmux.type("first words")
     tmux.send("Enter")
-    tmux.wait_for(lambda _: sent_texts(tmp_path) == ["typed right after the switch"], what="the message sent")
+    tmux.wait_text("Hello from the loopback brain.")
+    tmux.send("Escape")  # out of the composer, onto the newest row
+    tmux.wait_for(lambda text: "Leave input" not in text.splitlines()[-1], what="the row's footer")
+    tmux.send("C-f", "loopback", "Enter")  # one send-keys: one burst
+    screen = tmux.wait_text("1 of 1 (newest first)")
+    assert "Find:" in screen and "loopback" in screen.split("Find:")[1].splitlines()[0], screen
+    assert sent_texts(tmp_path) == ["first words"]
