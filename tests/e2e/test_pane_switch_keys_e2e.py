@@ -33,20 +33,20 @@ def test_ctrl_t_down_enter_in_one_burst_opens_the_session(tmp_path, loopback, tm
     screen = tmux.wait_for(lambda text: "Answer, ask, or note" in text or "What do you want" in text,
                            what="the session (or, wrongly, the topic prompt) to open")
     assert "Answer, ask, or note" in screen, screen
-    # And back: Ctrl+T with words behind it puts them in the Chief's composer, in order.
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_ctrl_t_back_to_the_chief_with_words_behind_it_types_them_in_order(tmp_path, loopback, tmux: Tmux, e2e_env, size):
+    tmux.width, tmux.height = size
+    tmux.start(keeltui_command(room_config(tmp_path, loopback.url)), e2e_env)
+    tmux.wait_text("Write to the Chief")
+    tmux.send("C-t")
+    tmux.wait_text("New session")
     tmux.send("C-t", "typed right after the switch", "Enter")  # one burst
     tmux.wait_for(lambda _: sent_texts(tmp_path) != [], what="the message sent")
     assert sent_texts(tmp_path) == ["typed right after the switch"]
     tmux.wait_text("Hello from the loopback brain.")
-
-
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_ctrl_t_back_into_quiet_mode_with_words_behind_it_says_why_they_go_nowhere(
-    tmp_path, loopback, tmux: Tmux, e2e_env, size
-):
-    tmux.width, tmux.height = size
-    tmux.start(keeltui_command(room_config(tmp_path, loopback.url)), e2e_env)
-    tmux.wait_text("Write to the Chief")
+    # In Quiet Mode the room takes no text: words behind Ctrl+T are refused, with the reason.
     tmux.send("C-g")  # Quiet Mode: the room hides and takes no text
     tmux.wait_for(lambda text: "Write to the Chief" not in text, what="the room hidden")
     tmux.send("C-t")
@@ -57,8 +57,8 @@ def test_ctrl_t_back_into_quiet_mode_with_words_behind_it_says_why_they_go_nowhe
     tmux.send("C-g")  # Quiet Mode off: the composer takes the keys again, empty
     tmux.wait_text("Write to the Chief")
     tmux.send("after", "Enter")
-    tmux.wait_for(lambda _: sent_texts(tmp_path) != [], what="the message sent")
-    assert sent_texts(tmp_path) == ["after"]
+    tmux.wait_for(lambda _: len(sent_texts(tmp_path)) == 2, what="the second message sent")
+    assert sent_texts(tmp_path) == ["typed right after the switch", "after"]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
