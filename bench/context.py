@@ -6,7 +6,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from bench.env import FLOOR_APP, KEELTUI, PYTHON, Workspace
 from bench.floor_app import READY as FLOOR_READY

@@ -6,7 +6,7 @@ import json
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from keeltui_dev.loopback import LoopbackBrain, Reply
 
@@ -76,7 +76,7 @@ class Switchboard:
         with self._lock:
             return self.arrivals[0] if self.arrivals else None
 
-    def __enter__(self) -> "Switchboard":
+    def __enter__(self) -> Switchboard:
         self.brain.start()
         return self
 

@@ -34,7 +34,7 @@ def describe() -> dict[str, str]:
     commit = _run(["git", "rev-parse", "--short", "HEAD"])
     dirty = _run(["git", "status", "--porcelain", "--", "keeltui"])
     return {
-        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "uname": " ".join(platform.uname()[i] for i in (0, 2, 4)),
         "cpu": f"{cpu_model()} ({os.cpu_count()} cores)",
         "python": versions[0] if versions else "?",

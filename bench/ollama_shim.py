@@ -186,7 +186,7 @@ class OllamaShim:
         except (BrokenPipeError, ConnectionResetError):
             return
 
-    def __enter__(self) -> "OllamaShim":
+    def __enter__(self) -> OllamaShim:
         self._thread.start()
         return self
 

@@ -36,7 +36,7 @@ def main() -> None:
         import textual.app  # noqa: F401 - the floor's own imports
         from textual.widgets import Footer, Header, Static  # noqa: F401
     else:
-        import keeltui.app  # noqa: F401 - what `keeltui` imports before its first frame
+        import keeltui.app
         import keeltui.cli.commands  # noqa: F401
     t_imports = time.perf_counter()
     from textual.drivers.linux_driver import LinuxDriver

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from bench import side_by_side, soak_report
 from bench.causes import CAUSES, measured

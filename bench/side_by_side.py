@@ -6,7 +6,7 @@ Series keys: keeltui's keep their historical names; a peer's are ``base@peer``
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from bench.stats import Results, Series
 

@@ -12,6 +12,7 @@ import shlex
 import subprocess
 import sys
 import time
+import contextlib
 
 POLL_SECS = 0.02
 WIDTH, HEIGHT = 120, 40
@@ -42,7 +43,7 @@ class Pane:
             raise TmuxError(f"tmux {' '.join(args[:2])}: {proc.stderr.strip()}")
         return proc.stdout
 
-    def start(self) -> "Pane":
+    def start(self) -> Pane:
         self.tmux(
             "new-session", "-d", "-s", "bench", "-x", str(self.width), "-y", str(self.height),
             "-e", "COLORTERM=truecolor", "sleep 100000",
@@ -61,12 +62,10 @@ class Pane:
             self._started = False
             # tmux leaves its socket file behind after kill-server: remove ours.
             base = os.environ.get("TMUX_TMPDIR") or "/tmp"
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(os.path.join(base, f"tmux-{os.getuid()}", self.socket))
-            except OSError:
-                pass
 
-    def __enter__(self) -> "Pane":
+    def __enter__(self) -> Pane:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -6,6 +6,8 @@ line and file, the brain and database health, the global keys. Rooms post up; it
 """
 from __future__ import annotations
 
+from contextlib import suppress
+
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -28,6 +30,7 @@ from keeltui.panes.common.status_line import StatusLine
 from keeltui.panes.common.theme_choice import use_theme
 from keeltui.status.file import HEARTBEAT_SECS as STATUS_HEARTBEAT_SECS
 from keeltui.panes.common import focus_places
+from keeltui.infra import gc_policy
 from keeltui.infra.paths import config_stamp
 from keeltui.services.room_rows import StoreRows
 from keeltui.store import Store, StoreError
@@ -35,7 +38,6 @@ from keeltui.terminal.exit_hooks import CrashLineApp
 from keeltui.wiring import Services, wire
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
 
     from keeltui.panes.ambient.controller import AmbientController
     from keeltui.tutor_view import TutorPane
@@ -130,6 +132,7 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         self._update_status()
         # The brain client costs ~0.4 s to import: after the first frame, off the UI thread.
         self.call_after_refresh(self._check_brain)
+        self.call_after_refresh(gc_policy.start_done)  # held since `keeltui` started (cmd_run)
         # A partly damaged file opens fine; PRAGMA quick_check finds the bad pages.
         self.call_after_refresh(self.run_worker, self._database_check, name="database-check", thread=True, exit_on_error=False)
 
@@ -217,20 +220,9 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
             self.quiet = not self.quiet
             self.notify("Quiet Mode on." if self.quiet else "Quiet Mode off.", timeout=2)
 
-    def crash_renderable(self, error: BaseException | None) -> RenderableType:
-        """An unexpected error ends the app with one line: Textual's own traceback
-        shows local variables, which hold the owner's text."""
-        from rich.text import Text
-
-        from keeltui.infra.crash import crash_line
-
-        return Text(crash_line(error))
-
     async def on_unmount(self) -> None:
-        try:
+        with suppress(Exception):  # closing must never turn an exit into a traceback
             await self.brain.aclose()
-        except Exception:  # closing must never turn an exit into a traceback
-            pass
 
 
 def run_app(config: Config, store: Store) -> int:

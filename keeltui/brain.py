@@ -17,7 +17,8 @@ import json
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
+from collections.abc import AsyncIterator
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -558,7 +559,18 @@ def _short(text: str, limit: int = 160) -> str:
 
 
 __all__ = [
-    "Brain", "BrainError", "BrainUnavailable", "BrainTimeout", "BrainHTTPError", "BrainReplyError",
+    "Brain",
+    "BrainError",
+    "BrainHTTPError",
+    "BrainReplyError",
+    "BrainTimeout",
+    "BrainUnavailable",
+    "Completion",
+    "JSONExtractError",
+    "StreamDone",
+    "TextDelta",
+    "ThinkingDelta",
+    "ToolCall",
+    "Usage",
     "is_context_overflow",
-    "Completion", "ToolCall", "Usage", "TextDelta", "ThinkingDelta", "StreamDone", "JSONExtractError",
 ]

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import logging
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
 
 from textual import on
 from textual.app import ComposeResult
@@ -48,7 +49,7 @@ log = logging.getLogger("keeltui.chief")
 # Enough rows to fill a tall pane for the first frame; more are paged in right after.
 INITIAL_ROWS = 16
 
-__all__ = ["ChiefRoom", "PAGE_ROWS", "RoomLog", "RowLike"]
+__all__ = ["PAGE_ROWS", "ChiefRoom", "RoomLog", "RowLike"]
 
 
 class ChiefRoom(RoomControls):

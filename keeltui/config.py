@@ -309,9 +309,8 @@ def _coerce(path: str, key: str, tp, value):
     elif typing.get_origin(tp) is list:
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return list(value)
-    elif typing.get_origin(tp) is dict:
-        if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
-            return dict(value)
+    elif typing.get_origin(tp) is dict and isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return dict(value)
     raise ConfigError(path, key, f"expected {_describe(tp)}, got {value!r}")
 
 
@@ -367,7 +366,7 @@ def validate(config: Config, path: str) -> None:
             re.compile(pattern)
         except re.error as exc:
             raise ConfigError(path, "evidence.exclude_titles", f"bad regex {pattern!r}: {exc}") from None
-    for binding_id, keys in config.keys.items():
+    for binding_id, _keys in config.keys.items():
         if binding_id not in BINDING_IDS:
             raise ConfigError(
                 path, f"keys.{binding_id}", f"no binding has this id (ids: {', '.join(BINDING_IDS)})"
@@ -425,7 +424,7 @@ def _check_url(path: str, key: str, value: str) -> str:
         raise ConfigError(path, key, f"no user or password in a URL ({shown}): name the key's variable in brain.api_key_env")
     try:
         parts = urlsplit(value)
-        parts.port  # raises ValueError for a bad port
+        _ = parts.port  # raises ValueError for a bad port
     except ValueError as exc:
         raise ConfigError(path, key, f"not a URL ({redact_url(str(exc))}): {shown!r}") from None
     if parts.scheme not in ("http", "https"):
@@ -453,7 +452,8 @@ NUMBER_RANGES: tuple[tuple[str, float, float], ...] = (
     ("focus.grace_secs", 0, _WEEK),
     ("focus.nudge_debounce_secs", 0, _WEEK),
     ("ui.landed_after_secs", 0, _WEEK),
-) + tuple((f"brain.context_windows.{role}", 0, 100_000_000) for role in ROLES)
+    *((f"brain.context_windows.{role}", 0, 100_000_000) for role in ROLES),
+)
 
 
 def _get(config: Config, dotted: str):

@@ -499,7 +499,7 @@ class Sentinel:
                 return
             try:
                 await self.evaluate()
-            except Exception:  # noqa: BLE001 - one bad tick must not end the loop
+            except Exception:
                 log.exception("sentinel: evaluation failed")
 
     # ------------------------------------------------------------ helpers
@@ -547,7 +547,7 @@ class Sentinel:
         for callback in list(self._on_change):
             try:
                 callback()
-            except Exception:  # noqa: BLE001 - a broken surface must not stop the others
+            except Exception:
                 log.exception("sentinel: on_change callback failed")
 
 

@@ -13,10 +13,11 @@ import os
 import sqlite3
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterator
 from urllib.parse import quote
 
 from keeltui.infra import dbfiles
@@ -832,10 +833,8 @@ def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
         # SQLite has already rolled back after some errors (a full disk, an I/O error);
         # a second ROLLBACK would fail and hide the error that matters.
         if conn.in_transaction:
-            try:
+            with suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
         raise
     else:
         conn.execute("COMMIT")

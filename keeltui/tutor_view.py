@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from keeltui.values import Usage
 from keeltui.config import Config
@@ -229,7 +229,7 @@ class TutorPane(Vertical):
             current = f"session-{self.session_id}" if self.session_id is not None else NEW_SESSION
         try:
             listing.highlighted = listing.get_option_index(current)
-        except Exception:  # the session vanished from the list: start at the top
+        except OptionDoesNotExist:  # the session vanished from the list: start at the top
             listing.highlighted = 0
 
     def _show_review_due(self) -> None:
@@ -697,7 +697,7 @@ class TutorPane(Vertical):
         if self.session_id is None or not self.in_session:
             self.app.notify("Open a tutor session to see its summary.", timeout=3)
             return
-        lines = self.records.summary_lines(self.session_id) + [""] + self.records.mistake_lines(self.session_id)
+        lines = [*self.records.summary_lines(self.session_id), "", *self.records.mistake_lines(self.session_id)]
         self.app.push_screen(SummaryScreen(self.records.title(self.session_id), lines))
 
     def on_session_list_rename_requested(self, message: SessionList.RenameRequested) -> None:

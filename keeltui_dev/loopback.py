@@ -12,7 +12,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable
+from collections.abc import Callable
 
 
 @dataclass
@@ -256,7 +256,7 @@ class LoopbackBrain:
                 return self._queue.pop(0)
         return self.default
 
-    def start(self) -> "LoopbackBrain":
+    def start(self) -> LoopbackBrain:
         self._thread.start()
         return self
 
@@ -264,7 +264,7 @@ class LoopbackBrain:
         self._server.shutdown()
         self._server.server_close()
 
-    def __enter__(self) -> "LoopbackBrain":
+    def __enter__(self) -> LoopbackBrain:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -98,7 +98,7 @@ def paging_once(ctx: Context) -> None:
                 ctx.results.add("long.pageup", _changed(pane, before) - t)
             except TimeoutError:
                 raise TimeoutError(f"PageUp {press} of {PAGEUPS}: the view did not move in 10 s; "
-                                   f"screen: {' | '.join(line.strip()[:60] for line in before.splitlines()[2:6])}")
+                                   f"screen: {' | '.join(line.strip()[:60] for line in before.splitlines()[2:6])}") from None
             time.sleep(0.05)  # a person does not press faster than the screen answers
         t = time.monotonic()
         pane.send_keys("Home")

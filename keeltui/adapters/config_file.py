@@ -17,6 +17,7 @@ import tomllib
 from pathlib import Path
 
 from keeltui.infra.private_files import make_private_dir
+import contextlib
 
 
 class ConfigWriteError(Exception):
@@ -76,7 +77,7 @@ def write_settings(path: Path, values: dict[str, object]) -> Path:
             raise ConfigWriteError("the edited file would not read back the same")
     except ConfigWriteError as exc:
         raise ConfigWriteError(f"cannot change {target}: {exc}") from None
-    except Exception as exc:  # tomlkit's parse and edit errors have no common base worth naming
+    except Exception as exc:  # noqa: BLE001 - tomlkit's parse and edit errors have no common base worth naming
         raise ConfigWriteError(f"cannot change {target}: {exc}") from None
     _replace(target, new, mode)
     return target
@@ -96,10 +97,8 @@ def _replace(target: Path, text: str, mode: int) -> None:
             os.fsync(handle.fileno())
         os.replace(temp, target)
     except OSError as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temp)
-        except OSError:
-            pass
         raise ConfigWriteError(f"cannot write {target}: {exc.strerror}") from None
 
 

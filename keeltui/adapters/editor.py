@@ -15,10 +15,10 @@ import subprocess
 import sys
 import tempfile
 import termios  # keeltui runs on POSIX terminals only
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from keeltui.text.textsafe import one_line
 
@@ -101,10 +101,8 @@ def _tty_kept() -> Iterator[None]:
     try:
         yield
     finally:
-        try:
+        with suppress(termios.error):
             termios.tcsetattr(fd, termios.TCSANOW, saved)
-        except termios.error:
-            pass
 
 
 def _private_file(text: str, name: str) -> Path:

@@ -9,6 +9,8 @@ snapshot is built, so nothing downstream sees raw bytes from other programs.
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 import logging
 import os
 import re
@@ -123,10 +125,8 @@ class EwmhSource:
         if not isinstance(exc, TimeoutError) and self._ewmh is not None:
             # A broken connection is rebuilt on the next read (the display may
             # come back, e.g. after an X server restart).
-            try:
+            with suppress(Exception):  # it is broken already
                 self._ewmh.display.close()
-            except Exception:  # noqa: BLE001 - it is broken already
-                pass
             self._ewmh = None
 
     def _run(self, job: Callable[[], WindowSnapshot | None]) -> WindowSnapshot | None:
@@ -294,7 +294,7 @@ class TmuxSource:
              "#{host_short}")
 
     def _from_clients(self) -> str:
-        fmt = _TAB.join(("#{client_activity}",) + self._PANE)
+        fmt = _TAB.join(("#{client_activity}", *self._PANE))
         out = run_bounded(self._argv("list-clients", "-F", fmt), timeout=self._timeout, env=self._env)
         best, best_at = "", -1
         for line in out.stdout.splitlines():
@@ -309,7 +309,7 @@ class TmuxSource:
 
     def _from_display(self) -> str:
         # No client attached: nobody is at this session's keyboard to time.
-        fmt = _TAB.join(("",) + self._PANE)
+        fmt = _TAB.join(("", *self._PANE))
         out = run_bounded(self._argv("display-message", "-p", fmt), timeout=self._timeout, env=self._env)
         return out.stdout.splitlines()[0] if out.stdout.strip() else ""
 
@@ -421,7 +421,7 @@ def poll_source(source: EvidenceSource, patterns: Iterable[str | re.Pattern[str]
     """
     try:
         snapshot = source.read()
-    except Exception:  # noqa: BLE001 - sources promise not to raise; belt and braces
+    except Exception:
         log.exception("evidence source %s raised", getattr(source, "name", source))
         return None
     return None if snapshot is None else apply_exclusions(snapshot, patterns)

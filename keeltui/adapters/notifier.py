@@ -18,7 +18,7 @@ from pathlib import Path
 from keeltui.status.render import tmux_escape  # "#(...)" in a message would run a command
 
 from keeltui.text.textsafe import one_line
-from keeltui.ambient.ports import APP_NAME, Notifier  # noqa: F401 - re-exported
+from keeltui.ambient.ports import APP_NAME, Notifier
 
 from .complaint import Complaint
 from .proc import CommandFailed, run_bounded
@@ -52,7 +52,7 @@ class Notify2Notifier:
         self._complaint = Complaint(log, "notify2")
 
     @classmethod
-    def create(cls) -> "Notify2Notifier | None":
+    def create(cls) -> Notify2Notifier | None:
         """A ready notifier, or None when notify2 is missing or no bus answers."""
         try:
             import notify2  # optional: needs dbus-python

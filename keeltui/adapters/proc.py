@@ -7,6 +7,8 @@ whole group is killed when the limit passes (a shell's grandchildren included).
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 import os
 import signal
 import subprocess
@@ -69,10 +71,8 @@ def _kill_group(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except OSError:
         proc.kill()
-    try:
+    with suppress(subprocess.TimeoutExpired):  # a process immune to SIGKILL
         proc.wait(timeout=2)
-    except subprocess.TimeoutExpired:  # pragma: no cover - a process immune to SIGKILL
-        pass
     for stream in (proc.stdout, proc.stderr):
         if stream is not None:
             stream.close()
@@ -97,7 +97,7 @@ async def run_group_async(argv: Sequence[str], *, timeout: float, limit: int) ->
         raise CommandFailed(f"cannot start: {exc.strerror or exc}") from None
     try:
         out, _ = await asyncio.wait_for(process.communicate(), timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         await _end_group(process)
         raise CommandFailed(f"timed out after {timeout:g}s") from None
     except asyncio.CancelledError:
@@ -110,10 +110,8 @@ async def run_group_async(argv: Sequence[str], *, timeout: float, limit: int) ->
 
 
 def _signal_group(pid: int) -> None:
-    try:
+    with suppress(OSError):  # the group is already gone
         os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass  # the group is already gone
 
 
 async def _end_group(process) -> None:
@@ -121,7 +119,5 @@ async def _end_group(process) -> None:
     import asyncio
 
     _signal_group(process.pid)
-    try:
+    with suppress(TimeoutError, ProcessLookupError):  # immune to SIGKILL
         await asyncio.wait_for(process.wait(), 2)
-    except (asyncio.TimeoutError, ProcessLookupError):  # pragma: no cover - immune to SIGKILL
-        pass

@@ -8,7 +8,7 @@ that cannot be given is never an error on the owner's screen.
 from __future__ import annotations
 
 import subprocess
-from typing import Mapping
+from collections.abc import Mapping
 
 from keeltui.text.textsafe import one_line
 

@@ -55,7 +55,7 @@ class FocusSession:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "FocusSession":
+    def from_dict(cls, data: dict) -> FocusSession:
         """Rebuild a stored session; ValueError if it is not one."""
         if not isinstance(data, dict):
             raise ValueError("a focus session must be a JSON object")

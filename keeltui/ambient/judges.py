@@ -30,11 +30,11 @@ from .words import meaningful_words
 
 __all__ = [
     "DEFAULT_TIME_SINKS",
+    "MESSAGE_LIMIT",
     "EmptyReplyError",
     "JSONExtractError",
     "LocalJudge",
     "NoJSONError",
-    "MESSAGE_LIMIT",
     "build_ambient_messages",
     "build_focus_messages",
     "on_task",

@@ -23,6 +23,7 @@ since the last tick are passed in as :class:`Live` and count up to ``now``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import itertools
 
 TICK_KIND = "ambient_tick"
 EPISODE_KIND = "ambient_episode"
@@ -214,7 +215,7 @@ def _segments(start: float, end: float, covered: list[Interval], away: list[Inte
             cuts.update(p for p in (a, b) if start < p < end)
     points = sorted(cuts)
     out: list[Segment] = []
-    for a, b in zip(points, points[1:]):
+    for a, b in itertools.pairwise(points):
         mid = (a + b) / 2
         if not _inside(covered, mid):
             state = UNKNOWN

@@ -95,7 +95,7 @@ class Seen(str):
     secs: float
     ago: float
 
-    def __new__(cls, title: str, secs: float = 0.0, ago: float = 0.0) -> "Seen":
+    def __new__(cls, title: str, secs: float = 0.0, ago: float = 0.0) -> Seen:
         obj = super().__new__(cls, title)
         obj.secs = max(0.0, float(secs))
         obj.ago = max(0.0, float(ago))

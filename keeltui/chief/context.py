@@ -9,7 +9,8 @@ clearly marked background notes, never as the companion's own words.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
+from collections.abc import Sequence
 
 from keeltui.chief.turn_kinds import NOTICE, PERSONA, SUMMARY, badge
 
@@ -21,7 +22,9 @@ SUMMARY_INSTRUCTIONS = (
 )
 
 
-class Row(Protocol):
+class StoredRow(Protocol):
+    """What every reader of a room row needs (read-only: the store's Row is a frozen dataclass)."""
+
     @property
     def id(self) -> int: ...
     @property
@@ -32,6 +35,9 @@ class Row(Protocol):
     def turn_kind(self) -> str | None: ...
     @property
     def status(self) -> str: ...
+
+
+class Row(StoredRow, Protocol):
     @property
     def parts(self) -> list: ...
 

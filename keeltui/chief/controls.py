@@ -9,7 +9,10 @@ keeps its text, marked ``stopped``.
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from typing import Protocol
+from collections.abc import Sequence
+
+from keeltui.chief.context import StoredRow
 
 STOPPED = "stopped"
 SUPERSEDED = "superseded"
@@ -17,18 +20,7 @@ SUPERSEDED = "superseded"
 UNFINISHED = ("error", "partial", STOPPED)
 
 
-class Row(Protocol):
-    # Read-only (properties): the store's Row is a frozen dataclass.
-    @property
-    def id(self) -> int: ...
-    @property
-    def role(self) -> str: ...
-    @property
-    def content(self) -> str: ...
-    @property
-    def turn_kind(self) -> str | None: ...
-    @property
-    def status(self) -> str: ...
+class Row(StoredRow, Protocol):
     @property
     def reply_to(self) -> int | None: ...
 

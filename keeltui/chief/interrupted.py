@@ -9,7 +9,7 @@ the caller hands in its own pid and the liveness probe (keeltui/adapters/process
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from collections.abc import Callable
 
 from keeltui.chief.failure_words import CLOSED, error_part
 
@@ -39,7 +39,7 @@ def is_orphan(parts: list, own_pid: int, alive: Callable[[int], bool]) -> bool:
 
 def settled_parts(parts: list) -> list:
     kept = [p for p in parts or () if not (isinstance(p, dict) and p.get("type") == WRITER_PART)]
-    return kept + [error_part(CLOSED, CUT_OFF_MESSAGE)]
+    return [*kept, error_part(CLOSED, CUT_OFF_MESSAGE)]
 
 
 def as_settled(row, own_pid: int, alive: Callable[[int], bool]):

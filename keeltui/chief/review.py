@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 from keeltui.chief.failure_words import failure_words
 from keeltui.chief.thinking import thought_label

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate
-from typing import Generic, Sequence, TypeVar
+from typing import Generic, TypeVar
+from collections.abc import Sequence
 
 from keeltui.chief.context import Row
 

@@ -7,7 +7,7 @@ cannot change how it renders, so it is drawn once and only the tail is redrawn.
 from __future__ import annotations
 
 import threading
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -79,7 +79,7 @@ def body_blocks(text: str) -> list[str]:
     reply looks the same while it streams and after a restart.
     """
     blocks, tail = split_settled(text)
-    return blocks + [tail] if tail.strip() else blocks
+    return [*blocks, tail] if tail.strip() else blocks
 
 
 def _cells(segments: Iterable[Segment]) -> list[tuple[str, Style | None]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from rich.text import Text
 
@@ -203,6 +203,13 @@ class LiveThinking:
 
 
 __all__ = [
-    "ThinkSplitter", "split_think", "thought_label", "thinking_block", "LiveThinking",
-    "THINKING", "ANSWER", "OPEN", "CLOSE",
+    "ANSWER",
+    "CLOSE",
+    "OPEN",
+    "THINKING",
+    "LiveThinking",
+    "ThinkSplitter",
+    "split_think",
+    "thinking_block",
+    "thought_label",
 ]

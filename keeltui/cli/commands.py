@@ -146,6 +146,10 @@ def _refuse_if_quiet(store) -> None:
 def cmd_run(args) -> int:
     import os
 
+    from keeltui.infra import gc_policy
+
+    gc_policy.hold_for_start()  # the app turns the collector back on after its first frame
+
     if os.environ.get("KEEL_BENCH_GC_LOG"):  # the bench's collection-pause recorder; off: not even imported
         from keeltui.infra.gc_pauses import record_if_asked
 
@@ -462,7 +466,7 @@ def _guarded(command, args) -> int:
         return EXIT_FAILED
     except BrokenPipeError:
         return EXIT_OK
-    except Exception as exc:  # never a traceback (it would print the owner's text)
+    except Exception as exc:  # noqa: BLE001 - never a traceback (it would print the owner's text)
         # A StoreError can only come from a command that loaded the store: asked this
         # way, `keeltui status` never imports it (sqlite3 and all) just to be ready.
         store = sys.modules.get("keeltui.store")

@@ -84,7 +84,7 @@ def _check_evidence(config) -> int:
     try:
         source = make_source(config.evidence.source, config.evidence.command)
         snapshot = source.read()
-    except Exception as exc:  # a broken source is reported, never fatal here
+    except Exception as exc:  # noqa: BLE001 - a broken source is reported, never fatal here
         print(_line(False, f"evidence: {exc}", "check evidence.source and evidence.command"))
         return 1
     if source.name == "none":
@@ -124,7 +124,7 @@ def _check_notifier() -> None:
             print(_line(None, f"notifier: none — toasts are off: {problem}", fix))
         else:
             print(_line(True, f"notifier: {notifier.name}"))
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a broken notifier is reported, never fatal here
         print(_line(False, f"notifier: {exc}"))
 
 

@@ -11,7 +11,7 @@ else never takes the key with it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 # Variables the openai client would read by itself; keeltui never lets it (see brain.py).

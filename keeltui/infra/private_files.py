@@ -6,6 +6,8 @@ No SQLite here, so the pure status-file code can make its folder private too
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 import os
 import stat
 from pathlib import Path
@@ -54,10 +56,8 @@ def open_private(path: Path, mode: str = "w", encoding: str | None = "utf-8"):
     """
     flags = os.O_WRONLY | os.O_CREAT | NOFOLLOW | (os.O_APPEND if "a" in mode else os.O_TRUNC)
     fd = os.open(path, flags, PRIVATE_FILE)
-    try:
+    with suppress(OSError):  # not ours to change (a device, another owner's file): write anyway
         os.fchmod(fd, PRIVATE_FILE)
-    except OSError:
-        pass  # not ours to change (a device, another owner's file): write anyway
     return os.fdopen(fd, mode, encoding=None if "b" in mode else encoding)
 
 

@@ -7,7 +7,7 @@ so the help never disagrees with the bindings. A few keys are not remappable bin
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from keeltui.keys.keymap import ACTIONS, KeyAction, key_label
 

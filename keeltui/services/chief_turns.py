@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from collections.abc import Callable
 
 from keeltui.brain import (
     Brain, BrainError, BrainHTTPError, StreamDone, TextDelta, ThinkingDelta, Usage, estimate_tokens, is_context_overflow,
@@ -23,6 +23,7 @@ from keeltui.chief.thinking import LiveThinking
 from keeltui.chief.turn_kinds import NOTICE, SUMMARY, SUMMARY_SOURCE
 from keeltui.config import Config
 from keeltui.store import Row, Store, StoreWriteError
+import contextlib
 
 PERSIST_EVERY_SECS = 0.5
 CONTEXT_ROWS_WITHOUT_SUMMARY = 400
@@ -111,9 +112,8 @@ class ChiefTurns:
         rows, summary = self.context_rows()
         whole = chief_context.build_context(self.config.chief.system_prompt, rows, summary).messages
         if chief_context.needs_compaction(chief_context.estimate_fraction(whole, window),
-                                          self.config.chief.compact_at):
-            if await self.compact() is not None:
-                messages = self.context()
+                                          self.config.chief.compact_at) and await self.compact() is not None:
+            messages = self.context()
         return messages
 
     async def reply(
@@ -283,7 +283,7 @@ class ChiefTurns:
         """What ``/v1/models`` lists, for the words of an unknown model ([] if it cannot say)."""
         try:
             return (await asyncio.wait_for(self.brain.list_models(), timeout=5))[:20]
-        except (BrainError, asyncio.TimeoutError):
+        except (TimeoutError, BrainError):
             return []
 
     async def _fold_for_retry(self, window: int) -> int | None:
@@ -309,13 +309,11 @@ class ChiefTurns:
                    and row.status != "superseded")
 
     def _settle_cut_off(self, reply_id: int, text: str, why: str) -> None:
-        try:
+        with contextlib.suppress(Exception):  # already leaving; what was persisted while streaming stays
             self.store.update_message(
                 reply_id, content=text, status="partial" if text else "error",
                 parts=[fw.error_part(fw.CLOSED, why)],
             )
-        except Exception:  # already leaving; what was persisted while streaming stays
-            pass
 
     async def compact(self, keep_recent: int | None = None, window_tokens: int | None = None) -> int | None:
         """Fold older turns into a summary row; the latest turns stay verbatim.
@@ -372,10 +370,8 @@ class ChiefTurns:
         if streaming.done():
             return streaming.result()
         streaming.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await streaming
-        except asyncio.CancelledError:
-            pass
         if not reply_id:
             # Stopped before the reply row existed: there is nothing to keep.
             return TurnResult(0, "", None, stopped=True)

@@ -58,7 +58,7 @@ class ModelChoice:
             return await asyncio.wait_for(self.brain.list_models(), LIST_TIMEOUT_SECS), None
         except BrainError as exc:
             return [], str(exc)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return [], f"no list from {self.brain.base_url} within {LIST_TIMEOUT_SECS:g} s"
 
     def choose(self, role: str, name: str) -> str:

@@ -6,7 +6,7 @@ the status line through ``on_error`` and answers None: the log keeps what it sho
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from keeltui.store import Row, Store, StoreError
 

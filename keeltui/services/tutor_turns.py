@@ -26,7 +26,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from keeltui.brain import Brain, BrainError, Completion, StreamDone, TextDelta, ToolCall, Usage
 from keeltui.chief.turn_warning import Levels, TurnWarner

@@ -5,7 +5,8 @@ KeelApp.BINDINGS from the key registry (keeltui/keys/keymap.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from textual import events
 from textual.app import SystemCommand

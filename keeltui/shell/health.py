@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
+from collections.abc import Iterator
 
 from textual.app import App
 from textual.message import Message
@@ -25,6 +26,7 @@ from keeltui.store import Store
 from keeltui.values import StoreError
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
     from textual.timer import Timer
 
     from keeltui.brain import Brain
@@ -68,6 +70,15 @@ class Health(App):
 
         @property
         def room(self) -> ChiefRoom: ...
+
+    def crash_renderable(self, error: BaseException | None) -> RenderableType:
+        """An unexpected error ends the app with one line: Textual's own traceback
+        shows local variables, which hold the owner's text."""
+        from rich.text import Text
+
+        from keeltui.infra.crash import crash_line
+
+        return Text(crash_line(error))
 
     def _collect_when_idle(self) -> None:
         """Now and then a whole-heap pass (frozen objects included), never while a reply streams."""
@@ -118,10 +129,9 @@ class Health(App):
         if not self.ui_alive:
             return
         self.set_brain_online(message.problem is None, message.problem)
-        if message.problem is None:
-            # Clear only the brain's own notice: a check that ends late (a loaded machine)
-            # must not wipe an unrelated failure reported meanwhile.
-            if self.status_line.message.startswith(BRAIN_OFFLINE):
+        # Clear only the brain's own notice: a check that ends late (a loaded machine)
+        # must not wipe an unrelated failure reported meanwhile.
+        if message.problem is None and self.status_line.message.startswith(BRAIN_OFFLINE):
                 self.status_line.message = self.database_problem
 
     def on_brain_answered(self, message: BrainAnswered) -> None:

@@ -7,7 +7,7 @@ the few values its widgets show and builds nothing else: no store, no brain.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from textual.app import ComposeResult
 from textual.screen import Screen

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from keeltui.status.fast import NOT_RUNNING, read_payload, validated_path, validated_stamp
+import contextlib
 
 __all__ = ["NOT_RUNNING", "read_status", "read_status_payload", "remember_validated", "status_validated", "write_status"]
 
@@ -45,10 +46,8 @@ def _replace(path: Path, text: str) -> None:
             handle.write(text)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 
@@ -63,10 +62,8 @@ def remember_validated(path: Path, config_stamp: str) -> None:
     folder that exists: a status call creates no folder of its own."""
     if not path.parent.is_dir() or status_validated(path, config_stamp):
         return  # no folder, or stamped already
-    try:
+    with contextlib.suppress(OSError):  # a read-only state folder: every call validates, as before
         _replace(Path(validated_path(str(path))), config_stamp)
-    except OSError:
-        pass  # a read-only state folder: every call validates, as before
 
 
 def status_validated(path: Path, config_stamp: str) -> bool:

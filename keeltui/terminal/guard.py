@@ -16,8 +16,8 @@ import signal
 import sys
 import threading
 import time
-from contextlib import contextmanager
-from typing import Iterator
+from contextlib import contextmanager, suppress
+from collections.abc import Iterator
 
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
@@ -59,10 +59,8 @@ def install_signal_exit(app) -> None:
         app.exit(return_code=exit_code(signum))
 
     for signum in SIGNALS:
-        try:
+        with suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no such signal here
             loop.add_signal_handler(signum, on_signal, signum)
-        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no such signal here
-            pass
 
 
 # While a child (the editor, the pager) has the terminal, Ctrl+C in it reaches this
@@ -96,6 +94,6 @@ def _restore_and_leave(app, signum: int) -> None:
             import termios
 
             termios.tcsetattr(stdin.fileno(), termios.TCSANOW, saved)
-    except Exception:  # a hung-up terminal cannot be written: leaving is all that is left
+    except Exception:  # noqa: BLE001 - a hung-up terminal cannot be written: leaving is all that is left
         pass
     os._exit(exit_code(signum))

@@ -127,7 +127,7 @@ class Shown:
             return x, x + len(cells)
         shown = self.lines[y][x:x + len(cells)]
         shown += [None] * (len(cells) - len(shown))
-        differ = [i for i, (old, new) in enumerate(zip(shown, cells)) if old != new]
+        differ = [i for i, (old, new) in enumerate(zip(shown, cells, strict=False)) if old != new]
         if not differ:
             return None
         start, end = differ[0], differ[-1] + 1
@@ -159,7 +159,7 @@ class SpanUpdate(ChopsUpdate):
 
     def _pieces(self, y: int, x1: int, x2: int):
         """The pieces of line ``y`` that cover ``[x1, x2)``: (column, cropped strip)."""
-        for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items()):
+        for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items(), strict=False):
             if strip is None or x > x2 or end <= x1:
                 continue
             start = clean_start(strip, x1 - x) if x < x1 else 0

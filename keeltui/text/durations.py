@@ -36,7 +36,7 @@ def format_duration(seconds: float) -> str:
     Under an hour the seconds are kept, so the same 227 s reads "3m47s" everywhere;
     from an hour on, whole minutes (rounded down, like a clock).
     """
-    seconds = max(0, int(round(seconds)))
+    seconds = max(0, round(seconds))
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:

@@ -6,7 +6,7 @@ import Rich's Markdown parser (~40 ms): that waits until Markdown is first drawn
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from rich.segment import Segment
 from rich.style import Style

@@ -53,7 +53,7 @@ def layers(plan: Plan) -> list[list[str]]:
     for layer in grouped:
         appearance = {node_id: index for index, node_id in enumerate(layer)}
 
-        def key(node_id: str) -> tuple[float, int]:
+        def key(node_id: str, appearance: dict = appearance) -> tuple[float, int]:
             known = [place[p] for p in parents[node_id] if p in place]
             return (sum(known) / len(known) if known else float(appearance[node_id]), appearance[node_id])
 

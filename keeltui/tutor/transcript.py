@@ -173,8 +173,5 @@ def assistant(content: str = "", *parts: Mapping[str, Any]) -> Message:
 
 def tool(call_id: str, name: str, ok: bool, result: Any) -> Message:
     """A tool message carrying one result part; its content is what the model reads."""
-    if isinstance(result, str):
-        text = result
-    else:
-        text = json.dumps(result, ensure_ascii=False, default=str)
+    text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False, default=str)
     return Message(TOOL, text, (tool_result(call_id, name, ok, result),))

@@ -203,7 +203,7 @@ def test_the_learner_path_from_topic_to_export(tmp_path, loopback, tmux, e2e_env
         screen = again.wait_for(lambda s: "The research is in" in s and "Send ⏎" in s
                                 and _marked(s, "✓", "Protein basics") and _marked(s, "▶", "Dose per meal ↻"),
                                 timeout=30, what="the resumed session")
-        assert _line_with(screen, TOPIC, "teach", "1/4 mastered · 1 to review") is not None, screen
+        assert _line_with(screen, TOPIC, "learning", "1/4 mastered · 1 to review") is not None, screen
     finally:
         again.close()
 

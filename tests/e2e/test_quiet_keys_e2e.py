@@ -38,7 +38,7 @@ def test_quiet_mode_keys_never_send_text_elsewhere(tmp_path, loopback, e2e_env, 
     from tests.support.need import need_binary
 
     need_binary("tmux", "tmux")
-    tmux, config = _quiet_tmux(tmp_path, loopback, e2e_env, *size)
+    tmux, _config = _quiet_tmux(tmp_path, loopback, e2e_env, *size)
     try:
         tmux.wait_for(_chief_tab_in_front, what="the Quiet sentence")
         # Typing at once: the hidden composer must not hold the keyboard.

@@ -15,6 +15,7 @@ from keeltui_dev.loopback import Reply
 from tests.support.room_files import room_config
 from tests.support.room_seed import seed_room
 from tests.support.tmux import Tmux, keeltui_command
+import itertools
 
 PLACEHOLDER = "Write to the Chief"
 
@@ -57,7 +58,7 @@ class Sampler:
 
 def _moved_down(samples: list[str]) -> list[str]:
     moves = []
-    for before, after in zip(samples, samples[1:]):
+    for before, after in itertools.pairwise(samples):
         old, new = _room_lines(before), _room_lines(after)
         for line, row in old.items():
             if line in new and new[line] > row:

@@ -43,4 +43,4 @@ def test_the_terminal_shows_what_a_full_repaint_shows_after_a_scrolling_reply(tm
             break
         time.sleep(0.2)
     assert repainted == before, "\n".join(
-        f"row {y}: {a!r}\n   vs {b!r}" for y, (a, b) in enumerate(zip(before.splitlines(), repainted.splitlines())) if a != b)
+        f"row {y}: {a!r}\n   vs {b!r}" for y, (a, b) in enumerate(zip(before.splitlines(), repainted.splitlines(), strict=False)) if a != b)

@@ -58,7 +58,7 @@ def test_line_mode_chat_on_the_same_room(tmp_path, loopback, tmux, e2e_env):
     tmux.send("C-d")
     tmux.wait_for(lambda _: tmux.pane_dead(), what="chat to exit")
     rows = Store(tmp_path / "k.db").messages(1)
-    assert [r.content for r in rows if r.role == "user"][0] == "first line\nsecond line"
+    assert next(r.content for r in rows if r.role == "user") == "first line\nsecond line"
 
 
 def test_keys_are_remapped_by_binding_id(tmp_path, loopback, tmux, e2e_env):

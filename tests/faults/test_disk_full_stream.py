@@ -99,7 +99,7 @@ def test_disk_full_mid_stream_keeps_the_thinking_shown_and_f5_stores_it(tmp_path
         tmux.send("F5")
         tmux.wait_text("Second try, all saved.")
         store = Store(tmp_path / "k.db", readonly=True)
-        first = [r for r in store.messages(1) if r.role == "assistant" and r.turn_kind is None][0]
+        first = next(r for r in store.messages(1) if r.role == "assistant" and r.turn_kind is None)
         store.close()
         assert first.content == "".join(WORDS[:5])
         assert first.thinking == "".join(thought), first  # what was shown of the thinking, stored with the text

@@ -176,7 +176,7 @@ def _check_outcome(make) -> None:
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(key=st.sampled_from(KEYS + ["keys.quit", "keys.quiet"]), value=VALUE)
+@given(key=st.sampled_from([*KEYS, "keys.quit", "keys.quiet"]), value=VALUE)
 @example(key="brain.timeout_secs", value=math.nan)
 @example(key="evidence.poll_secs", value=math.inf)
 @example(key="keys.quit", value="not a key!!")

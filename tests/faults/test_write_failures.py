@@ -128,7 +128,7 @@ def test_cli_writers_say_one_line_naming_the_file_when_the_lock_is_held(tmp_path
             results = list(pool.map(lambda args: run_keeltui(cfg, *args), commands))
     finally:
         holder.communicate("\n", timeout=30)
-    for args, out in zip(commands, results):
+    for args, out in zip(commands, results, strict=False):
         assert out.returncode == 1, (args, out.stdout, out.stderr)
         lines = out.stderr.strip().splitlines()
         assert len(lines) == 1 and str(db) in lines[0] and "locked" in lines[0], (args, out.stderr)

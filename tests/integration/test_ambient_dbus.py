@@ -55,7 +55,7 @@ class NotificationServer(threading.Thread):
                 continue
             member = msg.header.fields.get(HeaderFields.member)
             if member == "Notify":
-                app, replaces, icon, summary, body, actions, hints, timeout = msg.body
+                app, _replaces, _icon, summary, body, _actions, hints, _timeout = msg.body
                 with self.arrived:
                     self.calls.append({"app": app, "summary": summary, "body": body, "hints": hints})
                     self.arrived.notify_all()

@@ -1,10 +1,12 @@
 """``python -m tests.pilot.first_frame_probe CONFIG``: start keeltui as the command line
 does (``keeltui --config CONFIG``), headless at 120x40, and at its first frame (the first
 layout that shows the composer) print, as one JSON line, what had been imported by then
-and what was mounted; then leave. Its own process: a test's sys.modules is everyone's."""
+and what was mounted, and how many collector passes ran since `keeltui` started; then
+leave once the collector is on again. Its own process: a test's sys.modules is everyone's."""
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 
@@ -27,6 +29,14 @@ def main(config: str) -> int:
             seen["modules"] = sorted(sys.modules)
             seen["screens"] = [type(s).__name__ for s in app.screen_stack]
             seen["tutor_tab"] = [type(w).__name__ for w in screen.query_one("#tutor-tab").children]
+            seen["collections"] = collections[0]
+            app.set_interval(0.02, lambda: collector_back(app), name="probe-collector")
+
+    def collector_back(app) -> None:
+        # The app turns the collector back on after its first frame: wait for it (the
+        # test's timeout bounds the wait), then leave.
+        if gc.isenabled() and "collector_on_after" not in seen:
+            seen["collector_on_after"] = True
             app.exit()
 
     MainScreen._refresh_layout = recording
@@ -34,6 +44,13 @@ def main(config: str) -> int:
     App.run = lambda self, **kwargs: run(self, headless=True, size=(120, 40))  # type: ignore[method-assign]
     from keeltui.cli.commands import main as keeltui
 
+    collections = [0]  # collector passes from `keeltui` starting to its first frame
+
+    def count(phase: str, info: dict) -> None:
+        if phase == "start" and "collections" not in seen:
+            collections[0] += 1
+
+    gc.callbacks.append(count)
     code = keeltui(["--config", config])
     print(json.dumps(seen))
     return code

@@ -66,3 +66,16 @@ def test_a_markdown_report_among_the_newest_rows_is_drawn_plain_first(tmp_path, 
     store.close()
     seen = first_frame(tmp_path, loopback.url)
     assert "rich.markdown" not in set(seen["modules"])
+
+
+def test_no_collector_pass_runs_before_the_first_frame_and_it_runs_again_after(tmp_path, loopback):
+    # Start-up's objects live as long as the app: scanning them ~130 times (once in full)
+    # before the room is on screen was start-up time. After the frame the collector is on.
+    store = Store(tmp_path / "k.db")
+    room = store.chief_id()
+    for i in range(40):
+        store.add_message(room, "user", f"Question {i}?")
+    store.close()
+    seen = first_frame(tmp_path, loopback.url)
+    assert seen["collections"] == 0
+    assert seen["collector_on_after"] is True

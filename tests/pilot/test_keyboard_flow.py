@@ -12,6 +12,7 @@ import pytest
 
 from keeltui_dev.loopback import Reply
 from tests.support.pilot import screen_text, wait_for
+import itertools
 
 SIZE = (100, 30)
 EDIT_NOTE = re.compile(r"editing your message of \d\d:\d\d · Enter resends · Esc cancels")
@@ -123,7 +124,7 @@ async def test_home_then_held_pagedown_reaches_the_newest_row(make_app, tmp_path
         await pilot.press("escape", "home")  # as reported: onto the newest row, then Home
         await wait_for(pilot, lambda: 0 in visible_rows(app), what="the first row")
         seen = [visible_rows(app)]
-        for press in range(200):
+        for _press in range(200):
             if 399 in seen[-1]:
                 break
             await pilot.press("pagedown")  # held: no wait for the rows paged in between presses
@@ -132,7 +133,7 @@ async def test_home_then_held_pagedown_reaches_the_newest_row(make_app, tmp_path
             raise AssertionError(f"held PageDown stranded the view; last views {seen[-3:]}")
         # Never stuck: every press moved the view forward (none stood still, none went back).
         tops = [min(rows) for rows in seen if rows]
-        assert all(b > a for a, b in zip(tops, tops[1:])), tops
+        assert all(b > a for a, b in itertools.pairwise(tops)), tops
 
 
 async def test_pageup_while_a_reply_streams_is_not_pulled_back(make_app, loopback, tmp_path):

@@ -97,7 +97,7 @@ async def test_regenerate_keeps_the_previous_reply_folded(make_app, loopback):
         screen = screen_text(app)
         assert "(earlier version)" in screen and "First answer here," in screen
         assert "With a second paragraph." not in screen  # folded to one line
-        old = [r for r in rows(app) if r.role == "assistant" and "First answer" in r.content][0]
+        old = next(r for r in rows(app) if r.role == "assistant" and "First answer" in r.content)
         assert old.status == "superseded"
         assert not any("First answer" in m["content"] for m in loopback.requests[-1]["messages"])
         # Enter on the earlier version unfolds it.

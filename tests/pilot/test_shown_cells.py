@@ -104,9 +104,9 @@ def watch(app, mismatches: list[str]) -> None:
                 textuals.__init__(*app.size)
             ours.feed(renderable.render_segments(app.console))
             textuals.feed(textual_bytes(renderable, app.console))
-            for y, (seen, wanted) in enumerate(zip(ours.cells, textuals.cells)):
+            for y, (seen, wanted) in enumerate(zip(ours.cells, textuals.cells, strict=False)):
                 if seen != wanted and len(mismatches) < 5:
-                    where = next(x for x, (a, b) in enumerate(zip(seen, wanted)) if a != b)
+                    where = next(x for x, (a, b) in enumerate(zip(seen, wanted, strict=False)) if a != b)
                     mismatches.append(f"row {y} from column {where}: {''.join(c for c, _ in seen)!r} "
                                       f"where Textual paints {''.join(c for c, _ in wanted)!r}")
         real(screen, renderable)

@@ -168,7 +168,7 @@ def test_corrupt_database_is_a_clear_error_and_the_file_is_untouched(tmp_path):
     path = tmp_path / "k.db"
     store = Store(path)
     for i in range(200):
-        store.add_report("cron:x", "row %d" % i * 20)
+        store.add_report("cron:x", f"row {i}" * 20)
     store.close()
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

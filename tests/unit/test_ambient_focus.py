@@ -185,7 +185,7 @@ async def test_judge_says_fine_then_it_is_left_alone_for_a_while():
 
 
 async def test_back_on_task_clears_the_line_at_once():
-    c, clock, judge = coach(NUDGE)
+    c, clock, _judge = coach(NUDGE)
     c.on_window(win("Reddit"))
     clock.now += 100
     assert await c.tick() == NUDGE
@@ -195,7 +195,7 @@ async def test_back_on_task_clears_the_line_at_once():
 
 
 async def test_judge_errors_keep_the_prior_line_and_invent_nothing():
-    c, clock, judge = coach(NUDGE, RuntimeError("brain offline"))
+    c, clock, _judge = coach(NUDGE, RuntimeError("brain offline"))
     c.on_window(win("Reddit"))
     clock.now += 100
     assert await c.tick() == NUDGE
@@ -221,7 +221,7 @@ async def test_no_session_no_coaching():
 
 
 async def test_sync_is_idempotent_and_a_new_session_starts_afresh():
-    c, clock, judge = coach(NUDGE)
+    c, clock, _judge = coach(NUDGE)
     c.on_window(win("Reddit"))
     clock.now += 100
     await c.tick()

@@ -41,7 +41,7 @@ class ScriptedJudge:
     def count(self) -> int:
         return len(self.calls)
 
-    def then(self, *answers) -> "ScriptedJudge":
+    def then(self, *answers) -> ScriptedJudge:
         self.answers.extend(answers)
         return self
 

@@ -77,7 +77,7 @@ def test_the_import_graph_has_no_circle():
         state[module] = 1
         for imported in sorted(imports[module]):
             if state.get(imported) == 1:
-                return path[path.index(imported):] + [imported] if imported in path else [module, imported]
+                return [*path[path.index(imported):], imported] if imported in path else [module, imported]
             if imported not in state and (found := loop_from(imported, [*path, imported])):
                 return found
         state[module] = 2

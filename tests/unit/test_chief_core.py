@@ -122,7 +122,7 @@ def test_context_marks_reports_and_never_as_the_companion():
     messages = ctx.build_context("SYS", rows, None).messages
     assert messages[0] == {"role": "system", "content": "SYS"}
     assert {"role": "assistant", "content": "build failed"} not in messages
-    report = [m for m in messages if "build failed" in m["content"]][0]
+    report = next(m for m in messages if "build failed" in m["content"])
     assert report["role"] == "user" and report["content"].startswith("[background report — Coop")
     assert not any("brain offline" in m["content"] for m in messages)
     assert messages[-1] == {"role": "assistant", "content": "hello"}
@@ -131,7 +131,7 @@ def test_context_marks_reports_and_never_as_the_companion():
 def test_context_after_summary_is_prompt_summary_and_later_rows():
     rows = [R(i, "user" if i % 2 else "assistant", f"m{i}") for i in range(1, 11)]
     summary = R(11, "assistant", "we talked", "summary", parts=ctx.summary_parts(6))
-    messages = ctx.build_context("SYS", rows + [summary], summary).messages
+    messages = ctx.build_context("SYS", [*rows, summary], summary).messages
     assert messages[1]["role"] == "system" and "we talked" in messages[1]["content"]
     assert [m["content"] for m in messages[2:]] == ["m7", "m8", "m9", "m10"]
 
@@ -186,4 +186,4 @@ def test_split_settled(text, settled, tail):
 def test_split_settled_joins_back_to_the_text():
     text = "a\n\nb\nc\n\n```\nx\n\ny\n```\n\ntail"
     blocks, tail = split_settled(text)
-    assert "\n\n".join(blocks + [tail]) == text
+    assert "\n\n".join([*blocks, tail]) == text

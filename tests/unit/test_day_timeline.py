@@ -70,22 +70,22 @@ def test_work_outside_focus_counts_as_on_task():
 
 
 def test_a_gap_in_the_ticks_is_no_evidence_and_an_end_tick_closes_coverage():
-    records = ticks(at(0), at(2), "xterm") + [rec(TICK_KIND, at=at(2), end=True)] + ticks(at(10), at(11), "xterm")
+    records = [*ticks(at(0), at(2), "xterm"), rec(TICK_KIND, at=at(2), end=True), *ticks(at(10), at(11), "xterm")]
     day = build_timeline(records, NINE, at(12))
     # 0–2 covered; the tick at 10:00 covers 90 s past it, as its span says (then 11:00's does).
     assert day.totals[TASK] == 120 + 90 and day.totals[UNKNOWN] == 12 * 60 - 210
 
 
 def test_a_corrected_episode_counts_as_work():
-    records = ticks(at(0), at(10), "firefox") + [
-        rec(EPISODE_KIND, start=at(2), end=at(5), titles=["docs"]), rec(CORRECTION_KIND, start=at(2))]
+    records = [*ticks(at(0), at(10), "firefox"), rec(EPISODE_KIND, start=at(2), end=at(5), titles=["docs"]),
+               rec(CORRECTION_KIND, start=at(2))]
     day = build_timeline(records, NINE, at(10))
     assert day.totals[DRIFT] == 0 and day.totals[TASK] == 600 and day.corrections == 1
     assert day.episodes[0].corrected
 
 
 def test_a_75_second_drift_shows_in_its_five_minute_cell():
-    records = ticks(at(0), at(10), "firefox") + [rec(EPISODE_KIND, start=at(1), end=at(2, 15))]
+    records = [*ticks(at(0), at(10), "firefox"), rec(EPISODE_KIND, start=at(1), end=at(2, 15))]
     day = build_timeline(records, NINE, at(10))
     assert cell_state(day, at(0), at(5)) == DRIFT and cell_state(day, at(5), at(10)) == TASK
 
@@ -123,7 +123,7 @@ def test_every_second_is_exactly_one_state_and_totals_add_up(tick_times, drift, 
     for segment in day.segments:
         assert segment.start == position and segment.end > segment.start and segment.state in STATES
         position = segment.end
-    assert position == day.end or not day.segments and day.end == day.start
+    assert position == day.end or (not day.segments and day.end == day.start)
     for f in day.focus:
         assert sum(f.totals.values()) == pytest.approx(min(f.end, day.end) - max(f.start, day.start))
     # A drift with no tick under it names no window: the apps hold at most the time present.

@@ -10,6 +10,7 @@ import re
 from functools import cache
 from importlib import import_module
 from pathlib import Path
+import contextlib
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "keeltui"
@@ -46,10 +47,8 @@ def private_names(specs: tuple[str, ...]) -> frozenset[str]:
                 continue
             names.update(vars(cls))
             names.update(getattr(cls, "__slots__", ()) or ())
-            try:
+            with contextlib.suppress(OSError, TypeError):
                 names.update(re.findall(r"self\.(_[a-z]\w*)\s*(?::[^=\n]*)?=", inspect.getsource(cls)))
-            except (OSError, TypeError):
-                pass
     return frozenset(n for n in names if n.startswith("_") and not n.startswith("__") and n not in PUBLIC)
 
 

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from keeltui.tutor.graph_layout import LANE, drawing_order, layers, layout, map_lines, row_of
 from keeltui.tutor.mermaid import Plan, PlanNode, parse_plan
+import itertools
 
 DIAMOND = """graph TD
 a[Basics] --> b[Left] & c[Middle] & d[Right]
@@ -140,7 +141,7 @@ def test_every_stem_connects_to_the_row_above_and_below(plan: Plan) -> None:
         for column in range(1, len(row.lanes), LANE):
             assert row.lanes[column] in " ─"
         stems.append(cells)
-    for above, below in zip(stems, stems[1:]):
+    for above, below in itertools.pairwise(stems):
         for column in set(above) | set(below):
             assert above.get(column, (False, False))[1] == below.get(column, (False, False))[0]
     assert not any(up for up, _ in stems[0].values())

@@ -12,6 +12,7 @@ import os
 import stat
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -131,12 +132,12 @@ async def test_demo_and_visual_write_private_files_under_the_data_folder(parts, 
     ])
     demo = await jobs.run(session, tj.Job("d1", "demo", "print a word", language="python"))
     (path,) = tj.steer_part(demo)["files"]
-    assert path.endswith(".py") and open(path).read() == "print('leucine')\n"
+    assert path.endswith(".py") and Path(path).read_text() == "print('leucine')\n"
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     visual = await jobs.run(session, tj.Job("v1", "visual", "meal to MPS", svg=True))
     text_file, svg_file = tj.steer_part(visual)["files"]
-    assert open(text_file).read() == "[meal] --> [MPS]\n"
-    assert open(svg_file).read().startswith("<svg") and svg_file.endswith(".svg")
+    assert Path(text_file).read_text() == "[meal] --> [MPS]\n"
+    assert Path(svg_file).read_text().startswith("<svg") and svg_file.endswith(".svg")
     assert str(tmp_path / "jobs") in text_file
     assert tj.steer_part(visual)["usage"]["calls"] == 2
 

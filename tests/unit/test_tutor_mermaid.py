@@ -511,14 +511,14 @@ def valid_plans(draw: st.DrawFn) -> tuple[str, list[tuple[str, str]], list[tuple
     pairs = [(i, j) for i in range(len(node_ids)) for j in range(i + 1, len(node_ids))]
     chosen = draw(st.lists(st.sampled_from(pairs), unique=True, max_size=10)) if pairs else []
     lines = [draw(st.sampled_from(["", "graph TD", "flowchart LR", "graph", "%% plan"]))]
-    for node_id, title in zip(node_ids, node_titles):
+    for node_id, title in zip(node_ids, node_titles, strict=False):
         opener, closer = draw(_OPEN_CLOSE)
         comment = draw(st.sampled_from(["", "  %% note", ";"]))
         lines.append(f"  {node_id}{opener}{title}{closer}{comment}")
     for i, j in chosen:
         lines.append(f"{node_ids[i]} {draw(_ARROWS)} {node_ids[j]}")
     expected_edges = [(node_ids[i], node_ids[j]) for i, j in chosen]
-    return "\n".join(lines), list(zip(node_ids, node_titles)), expected_edges
+    return "\n".join(lines), list(zip(node_ids, node_titles, strict=False)), expected_edges
 
 
 @given(valid_plans())

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from keeltui.tutor.mermaid import MAX_EDGES, MAX_NODES, MAX_PLAN_CHARS, PlanError, parse_plan
+import itertools
 
 SLUG_HINT = 'use lowercase letters, digits, "-" or "_"'
 
@@ -142,7 +143,7 @@ def test_ampersand_groups_expand_or_are_capped(sizes: list[int]) -> None:
         " & ".join(f"g{group}n{index}[T]" for index in range(size)) for group, size in enumerate(sizes)
     ]
     source = " --> ".join(groups)
-    expanded = sum(left * right for left, right in zip(sizes, sizes[1:]))
+    expanded = sum(left * right for left, right in itertools.pairwise(sizes))
     try:
         plan = parse_plan(source)
     except PlanError as err:

@@ -120,7 +120,7 @@ class DayScreen(ModalScreen[None]):
         self._episodes = list(timeline.episodes)
         options.clear_options()
         options.add_options([Option(Text(line, style=self._style(TASK if e.corrected else DRIFT)))
-                             for line, e in zip(shown, timeline.episodes)])
+                             for line, e in zip(shown, timeline.episodes, strict=False)])
         if shown:
             options.highlighted = min(highlighted if highlighted is not None else len(shown) - 1, len(shown) - 1)
 

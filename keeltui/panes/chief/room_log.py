@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -55,6 +56,9 @@ AHEAD_PAGES = 1
 reads are synchronous: a key that needs rows has them before it moves the view)."""
 CACHE_ROWS = 400
 """Rendered rows kept (least recently drawn dropped first)."""
+CACHE_LINES = 6_000
+"""And at most this many of their lines: a few long replies (a 5 000-line code block is one
+row) would otherwise keep tens of megabytes of strips under the row count's bound."""
 FLUSH_SECS = 0.1
 """Ten redraws a second while a reply streams: smooth to the eye, light on an SSH link."""
 
@@ -103,6 +107,8 @@ class RoomLog(ScrollView, can_focus=True):
         self.window: RoomWindow[Row] = RoomWindow()
         self._plain = plain_first
         self._cache: OrderedDict[tuple, list[Strip]] = OrderedDict()
+        self.cached_lines = 0
+        """Lines held in the rendered rows' cache (bounded by ``CACHE_LINES``)."""
         self._toggled: set[int] = set()
         self._thinking_open: set[int] = set()
         """Rows whose thinking the owner unfolded (``t``); every other is drawn folded."""
@@ -666,9 +672,15 @@ class RoomLog(ScrollView, can_focus=True):
         return lines
 
     def _remember(self, key: tuple, lines: list[Strip]) -> None:
+        old = self._cache.pop(key, None)
+        if old is not None:
+            self.cached_lines -= len(old)
         self._cache[key] = lines
-        if len(self._cache) > CACHE_ROWS:
-            self._cache.popitem(last=False)
+        self.cached_lines += len(lines)
+        # The row just drawn stays even alone over the bound: it is on screen.
+        while len(self._cache) > 1 and (len(self._cache) > CACHE_ROWS or self.cached_lines > CACHE_LINES):
+            _, dropped = self._cache.popitem(last=False)
+            self.cached_lines -= len(dropped)
 
     def _background(self, row: Row) -> Style:
         if row.id == self.match:
@@ -979,4 +991,4 @@ def _drawn_as(row: Row) -> tuple:
     return (row.content, row.status, row.turn_kind, repr(row.parts), *row_thinking(row))
 
 
-__all__ = ["RoomLog", "PAGE_ROWS"]
+__all__ = ["PAGE_ROWS", "RoomLog"]

@@ -10,7 +10,7 @@ ends, the lines already rendered become the stored row's, so the end of a long r
 from __future__ import annotations
 
 import asyncio
-from typing import Callable, Generator
+from collections.abc import Callable, Generator
 
 from rich.console import Console
 from textual.strip import Strip

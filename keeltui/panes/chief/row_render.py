@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from contextlib import nullcontext
 from math import ceil
-from typing import Mapping
+from collections.abc import Mapping
 
 from rich.console import Console, RenderableType
 from rich.segment import Segment

@@ -8,7 +8,8 @@ it moves the view, and a held PageUp never meets a wall.
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from typing import Protocol
+from collections.abc import Sequence
 
 from keeltui.chief.context import Row
 

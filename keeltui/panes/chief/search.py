@@ -37,10 +37,7 @@ class RoomSearch:
             return
         bar = room.query_one(SearchBar)
         at = self._at[1] if self._at and self._at[0] == needle else None
-        if older:
-            row = rows.search(needle, before_id=at)
-        else:
-            row = rows.search(needle, after_id=at) if at is not None else None
+        row = rows.search(needle, before_id=at) if older else rows.search(needle, after_id=at) if at is not None else None
         if row is None:
             bar.status = "no match" if at is None else ("no older match" if older else "no newer match")
             room.app.bell()

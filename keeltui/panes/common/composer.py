@@ -74,12 +74,11 @@ class ComposerInput(KeyHookTextArea):
         return False
 
     async def key_after(self, event: events.Key) -> None:
-        if not was_stopped(event):
-            # Not typed text: a key bound here or above (Backspace, ←, Ctrl+↑, Escape).
-            # Run its binding now, as the app would once the key had bubbled up to it:
-            # by then the keys behind it in this field's queue (one read over SSH) would
-            # already have been typed, and Backspace would eat the wrong letter.
-            if await run_app_bindings(self.app, event.key):
+        # Not typed text: a key bound here or above (Backspace, ←, Ctrl+↑, Escape).
+        # Run its binding now, as the app would once the key had bubbled up to it:
+        # by then the keys behind it in this field's queue (one read over SSH) would
+        # already have been typed, and Backspace would eat the wrong letter.
+        if not was_stopped(event) and await run_app_bindings(self.app, event.key):
                 event.stop()
                 event.prevent_default()
 
@@ -109,37 +108,37 @@ class Composer(Horizontal):
     class Submitted(Message):
         """Plain text to send."""
 
-        def __init__(self, composer: "Composer", text: str) -> None:
+        def __init__(self, composer: Composer, text: str) -> None:
             super().__init__()
             self.composer = composer
             self.text = text
 
         @property
-        def control(self) -> "Composer":
+        def control(self) -> Composer:
             return self.composer
 
     class VerdictChosen(Message):
         """The learner accepted or declined the presented plan; ``note`` may be empty."""
 
-        def __init__(self, composer: "Composer", accepted: bool, note: str) -> None:
+        def __init__(self, composer: Composer, accepted: bool, note: str) -> None:
             super().__init__()
             self.composer = composer
             self.accepted = accepted
             self.note = note
 
         @property
-        def control(self) -> "Composer":
+        def control(self) -> Composer:
             return self.composer
 
     class EditorWanted(Message):
         """The owner wants to write the draft in their own editor (the app lends it the terminal)."""
 
-        def __init__(self, composer: "Composer") -> None:
+        def __init__(self, composer: Composer) -> None:
             super().__init__()
             self.composer = composer
 
         @property
-        def control(self) -> "Composer":
+        def control(self) -> Composer:
             return self.composer
 
     def __init__(self, placeholder: str = "Write to the Chief…", *, buttons: bool = True, id: str | None = None) -> None:

@@ -10,7 +10,8 @@ decided in keeltui/adapters/editor.py; this module only lends it the terminal.
 from __future__ import annotations
 
 import os
-from typing import Callable, TypeVar
+from typing import TypeVar
+from collections.abc import Callable
 
 from textual.app import App, SuspendNotSupported
 from textual.widgets import TextArea

@@ -11,7 +11,8 @@ focus, or nothing had it) lands in the composer, or the status line says why it 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence, TypeVar
+from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Sequence
 
 from keeltui.keys.keymap import action, key_label
 

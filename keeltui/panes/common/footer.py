@@ -80,6 +80,6 @@ class KeelFooter(Footer):
         watchers = getattr(self, "__watchers", None)
         if not isinstance(watchers, dict):
             return
-        for name, entries in watchers.items():
+        for _name, entries in watchers.items():
             entries[:] = [(node, callback) for node, callback in entries
                           if getattr(node, "is_attached", True) or node is self]

@@ -148,7 +148,7 @@ class JobCard(Static):
             return "interrupted"
         return self.item.status
 
-    def _text(self) -> "OneLine":
+    def _text(self) -> OneLine:
         status = self._status()
         return OneLine(Text(f"{self.MARKS.get(status, '·')} {self.item.kind.capitalize()} job: ", style="bold"),
                        clean_text(self.item.title).replace("\n", " "),

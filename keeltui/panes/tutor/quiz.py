@@ -54,14 +54,14 @@ class QuizCard(Widget, can_focus=True):
     class Answered(Message):
         """The learner picked ``choice`` (0-based, or ``DONT_KNOW``) on the quiz ``call_id``."""
 
-        def __init__(self, card: "QuizCard", call_id: str, choice: int) -> None:
+        def __init__(self, card: QuizCard, call_id: str, choice: int) -> None:
             super().__init__()
             self.card = card
             self.call_id = call_id
             self.choice = choice
 
         @property
-        def control(self) -> "QuizCard":
+        def control(self) -> QuizCard:
             return self.card
 
     def __init__(self, item: QuizItem, *, id: str | None = None) -> None:
