@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from keeltui.store import Store
+from keeltui_dev.loopback import Reply
 from tests.pilot.test_tutor_pane import taught_rows
 from tests.support.room_files import room_config, sent_texts
 from tests.support.tmux import Tmux, keeltui_command
@@ -77,3 +78,21 @@ def test_ctrl_f_from_a_row_then_words_and_enter_in_one_burst_search_the_room(tmp
     screen = tmux.wait_text("1 of 1 (newest first)")
     assert "Find:" in screen and "loopback" in screen.split("Find:")[1].splitlines()[0], screen
     assert sent_texts(tmp_path) == ["first words"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_ctrl_t_back_to_a_waiting_quiz_with_a_digit_behind_it_answers_the_quiz(
+    tmp_path, loopback, tmux: Tmux, e2e_env, size
+):
+    from tests.e2e.test_tutor_e2e import QUIZ, _script, _start_session
+
+    _script(loopback, [Reply(text="Let us see.", tool_calls=[{"name": "quiz", "arguments": QUIZ}]),
+                       Reply(text="Leucine it is.")])
+    tmux.width, tmux.height = size
+    _start_session(tmux, room_config(tmp_path, loopback.url), e2e_env, "muscle protein")
+    tmux.wait_text("Press 1–3")
+    tmux.send("C-t")
+    tmux.wait_text("Write to the Chief")
+    tmux.send("C-t", "2")  # one burst: the quiz has the keys as the pane comes back
+    screen = tmux.wait_text("Leucine it is.")
+    assert "✓ 2. Leucine" in screen, screen
