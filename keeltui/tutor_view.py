@@ -103,7 +103,8 @@ class TutorPane(Vertical):
     ]
 
     class Ready(Message):
-        """The pane is mounted: its places can take the keys."""
+        """The pane's places can take the keys: it is mounted, or the session left open
+        is back in view."""
 
     class JobStarted(Message):
         """The teacher's job call was accepted in ``session_id``: run it."""
@@ -441,33 +442,44 @@ class TutorPane(Vertical):
         else:
             place.focus()
 
-    def _restore(self) -> None:
-        # The first time the tab shows, it comes back where the learner left it (never
-        # at mount: the Chief room has the keys and the status line then).
-        if not self._restored:
-            self._restored = True
-            last = self.records.last_open()
-            if last is not None and not self.in_session:
-                self.open_session(last)
+    def _restore_pending(self) -> bool:
+        return not self._restored and not self.in_session and self.records.last_open() is not None
 
-    def coming_into_view(self) -> Widget:
+    def coming_into_view(self) -> Widget | None:
         """Ctrl+T brings the pane forward: the place that takes the keys typed right
         behind it. The app focuses it at once, before those keys (in the same read
-        over SSH) are handed on; a focus set a frame later would lose them."""
-        self._restore()
+        over SSH) are handed on; a focus set a frame later would lose them. None: the
+        session left open is reopened once the pane shows (on_show), and the keys wait
+        for :class:`Ready`."""
+        if self._restore_pending():
+            return None
+        self._restored = True
         place = self._default_place()
         if isinstance(place, QuizCard):
             self._focused_for = place.call_id  # handed the keys here: not again when drawn
-            self.call_after_refresh(self._show_quiz, place, False)  # into view once laid out
+            self.call_after_refresh(self._focus_default)  # into view once laid out
         return place
 
     def on_show(self) -> None:
-        self._restore()
+        # The first time the tab shows, it comes back where the learner left it (never
+        # at mount: the Chief room has the keys and the status line then).
+        if self._restore_pending():
+            self._restored = True
+            last = self.records.last_open()
+            if last is not None:
+                self.open_session(last)
+            self.call_after_refresh(self._restored_in_view)
+            return
+        self._restored = True
         # The tab became visible (a click on its tab): put the keyboard where the
         # learner will want it, unless Ctrl+T already did.
         focused = self.app.focused
         if focused is None or self not in focused.ancestors:
             self.call_after_refresh(self._focus_default)
+
+    def _restored_in_view(self) -> None:
+        self._focus_default()
+        self.post_message(self.Ready())  # the keys held since Ctrl+T have their place now
 
     def focus_input(self) -> None:
         """The app's `i` key: the composer in a session, else the picker."""

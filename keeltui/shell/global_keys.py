@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from textual import events
 from textual.app import SystemCommand
 from textual.screen import Screen
-from textual.widget import Widget
+from textual.timer import Timer
 from textual.widgets import TabbedContent
 
 from keeltui.panes.common import focus_places
@@ -54,6 +54,8 @@ class GlobalKeys(KeyHookApp):
         bind("help", "help", "Help", priority=True),
     ]
 
+    _hold_timer: Timer | None = None
+
     if TYPE_CHECKING:  # what KeelApp provides
         config: Config
         quiet: bool
@@ -84,25 +86,28 @@ class GlobalKeys(KeyHookApp):
         # queue, and the app hands each to whatever has the focus when it comes up: the
         # place the pane brings up takes the focus now (Screen.set_focus is immediate,
         # Widget.focus a message later), so none of them falls into the old pane or nowhere.
-        if panes.active == "tutor-tab" and (self.tutor is None or not self.tutor.is_mounted):
-            # The tutor is still on its way (Ctrl+T right after start-up): its place
-            # does not exist yet. The keys wait for it (on_tutor_pane_ready), in order.
+        if not self._focus_place_for_keys():
+            # The tutor is still on its way (Ctrl+T right after start-up), or reopens the
+            # session left open once it shows: the keys wait for it (TutorPane.Ready), in order.
             self.hold_keys()
-            self.set_timer(KEYS_HELD_AT_MOST_SECS, self.release_keys)  # never kept for ever
-            return
-        self.set_focus(self._place_for_keys(), scroll_visible=False)
+            if self._hold_timer is not None:
+                self._hold_timer.stop()
+            self._hold_timer = self.set_timer(KEYS_HELD_AT_MOST_SECS, self.release_keys)  # never for ever
 
     async def on_tutor_pane_ready(self, message: TutorPane.Ready) -> None:
-        if self.holding_keys:
-            self.set_focus(self._place_for_keys(), scroll_visible=False)
+        if self.holding_keys and self._focus_place_for_keys():
             await self.release_keys()
 
-    def _place_for_keys(self) -> Widget | None:
-        """The place the pane in front takes typed keys in (None: Quiet Mode's hidden room,
-        where the stray key says why, or a tutor still on its way)."""
+    def _focus_place_for_keys(self) -> bool:
+        """Focus the place the pane in front takes typed keys in (none in Quiet Mode's
+        hidden room, where a stray key says why); False while the tutor's is not there yet."""
         if self.main_screen.panes.active == "chief-tab":
-            return None if self.quiet else self.room.composer.input
-        return self.tutor.coming_into_view() if self.tutor is not None and self.tutor.is_mounted else None
+            self.set_focus(None if self.quiet else self.room.composer.input, scroll_visible=False)
+            return True
+        place = self.tutor.coming_into_view() if self.tutor is not None and self.tutor.is_mounted else None
+        if place is not None:
+            self.set_focus(place, scroll_visible=False)
+        return place is not None
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self._show_tutor_context()  # the tutor's context shows only while the tutor is in view

@@ -96,3 +96,34 @@ def test_ctrl_t_back_to_a_waiting_quiz_with_a_digit_behind_it_answers_the_quiz(
     tmux.send("C-t", "2")  # one burst: the quiz has the keys as the pane comes back
     screen = tmux.wait_text("Leucine it is.")
     assert "✓ 2. Leucine" in screen, screen
+
+
+def _tutor_lines(tmp_path) -> list[str]:
+    store = Store(tmp_path / "k.db")
+    try:
+        session = next(c.id for c in store.conversations("tutor"))
+        return [r.content for r in store.messages(session) if r.role == "user"]
+    finally:
+        store.close()
+
+
+def test_the_first_ctrl_t_reopens_the_session_left_open_and_the_words_behind_it_are_sent_there(
+    tmp_path, loopback, tmux: Tmux, e2e_env
+):
+    _seed_session(tmp_path)
+    config = room_config(tmp_path, loopback.url)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text("Write to the Chief")
+    tmux.send("C-t", "Down", "Enter")
+    tmux.wait_text("Answer, ask, or note")
+    tmux.send("C-q")  # the session stays the one left open
+    tmux.wait_for(lambda _: tmux.pane_dead(), what="the app to quit")
+    again = Tmux(width=80, height=24)
+    try:
+        again.start(keeltui_command(config), e2e_env)
+        again.wait_text("Write to the Chief")
+        again.send("C-t", "how much per meal?", "Enter")  # one burst, while the session reopens
+        again.wait_for(lambda _: len(_tutor_lines(tmp_path)) == 3, what="the words sent in the tutor session")
+        assert _tutor_lines(tmp_path) == ["protein", "I accept the plan.", "how much per meal?"]
+    finally:
+        again.close()
