@@ -99,18 +99,20 @@ def test_a_background_job_shows_while_it_runs_and_f9_aborts_it(tmp_path, loopbac
         store.add_message(session, row.role, row.content, parts=[dict(p) for p in row.parts] or None)
     store.close()
     gate = threading.Event()
-    replies = [
+    teacher = [
         Reply(text="I will look that up.", tool_calls=[{"name": "research", "arguments": {"query": "leucine"}}]),
         Reply(text="Meanwhile, basics."),
-        Reply(text="never delivered"),  # the job's call, held until after the abort
         Reply(text="Understood, no research then."),  # the teacher hears of the abort
     ]
 
     def responder(request: dict) -> Reply:
-        step = len(loopback.requests) - 1
-        if step == 2:
+        # The job's own call is known by its prompt, not by its place in line: under load
+        # the teacher's second call can come first (and must not be the one held).
+        system = " ".join(str(m.get("content") or "") for m in request.get("messages", []) if m.get("role") == "system")
+        if "research assistant" in system:
             gate.wait(30)
-        return replies[step] if step < len(replies) else Reply(status=500, error_message="unscripted")
+            return Reply(text="never delivered")  # held until after the abort
+        return teacher.pop(0) if teacher else Reply(status=500, error_message="unscripted")
 
     loopback.responder = responder
     tmux = sized_tmux

@@ -20,7 +20,7 @@ async def test_long_rows_drawn_one_after_another_stay_within_the_line_bound(make
     async with app.run_test(size=SIZE) as pilot:
         room = app.store.chief_id()
         ids = [app.store.add_message(room, "assistant", block(i)) for i in range(ROWS)]
-        app.refresh_room()
+        app.room.refresh_from_store()  # what the store watcher does
         log = app.room.log_view
         await wait_for(pilot, lambda: f"row_{ROWS - 1:02d}_line_" in screen_text(app), what="the newest row")
         for i, row_id in enumerate(ids):
