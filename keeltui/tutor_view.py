@@ -102,6 +102,10 @@ class TutorPane(Vertical):
         bind("tutor_leave_input", "leave_input", "Stop / leave input", show=False),
     ]
 
+    class Ready(Message):
+        """The pane's places can take the keys: it is mounted, or the session left open
+        is back in view."""
+
     class JobStarted(Message):
         """The teacher's job call was accepted in ``session_id``: run it."""
 
@@ -180,6 +184,7 @@ class TutorPane(Vertical):
         log_view.anchor()
         self._live_timer = self.set_interval(LIVE_FLUSH_SECS, self._flush_live, pause=True)
         self._fill_session_list()
+        self.post_message(self.Ready())
 
     @property
     def composer(self) -> Composer:
@@ -416,31 +421,65 @@ class TutorPane(Vertical):
                 return widget
         return None
 
+    def _default_place(self) -> Widget:
+        """Where the keyboard belongs in the pane now: the topic prompt, the session list,
+        a waiting quiz, or the composer."""
+        if not self.in_session:
+            if self.has_class("-asking-topic"):
+                return self.query_one("#tutor-topic", Input)
+            return self.query_one("#tutor-session-list", OptionList)
+        quiz = self._active_quiz()
+        if quiz is not None and not self.composer.busy:
+            return quiz
+        return self.composer.input
+
     def _focus_default(self) -> None:
         if not self._visible():
             return
-        if not self.in_session:
-            if self.has_class("-asking-topic"):
-                self.query_one("#tutor-topic", Input).focus()
-            else:
-                self.query_one("#tutor-session-list", OptionList).focus()
-            return
-        quiz = self._active_quiz()
-        if quiz is not None and not self.composer.busy:
-            self._show_quiz(quiz)
+        place = self._default_place()
+        if isinstance(place, QuizCard):
+            self._show_quiz(place)
         else:
-            self.composer.focus_input()
+            place.focus()
+
+    def _restore_pending(self) -> bool:
+        return not self._restored and not self.in_session and self.records.last_open() is not None
+
+    def coming_into_view(self) -> Widget | None:
+        """Ctrl+T brings the pane forward: the place that takes the keys typed right
+        behind it. The app focuses it at once, before those keys (in the same read
+        over SSH) are handed on; a focus set a frame later would lose them. None: the
+        session left open is reopened once the pane shows (on_show), and the keys wait
+        for :class:`Ready`."""
+        if self._restore_pending():
+            return None
+        self._restored = True
+        place = self._default_place()
+        if isinstance(place, QuizCard):
+            self._focused_for = place.call_id  # handed the keys here: not again when drawn
+            self.call_after_refresh(self._focus_default)  # into view once laid out
+        return place
 
     def on_show(self) -> None:
         # The first time the tab shows, it comes back where the learner left it (never
         # at mount: the Chief room has the keys and the status line then).
-        if not self._restored:
+        if self._restore_pending():
             self._restored = True
             last = self.records.last_open()
-            if last is not None and not self.in_session:
+            if last is not None:
                 self.open_session(last)
-        # The tab became visible: put the keyboard where the learner will want it.
-        self.call_after_refresh(self._focus_default)
+            self.call_after_refresh(self._restored_in_view)
+            return
+        self._restored = True
+        # The tab became visible (a click on its tab): put the keyboard where the
+        # learner will want it, unless Ctrl+T already did.
+        focused = self.app.focused
+        if focused is None or self not in focused.ancestors:
+            self.call_after_refresh(self._focus_default)
+
+    def _restored_in_view(self) -> None:
+        self._focus_default()
+        self.post_message(self.Ready())  # the keys held since Ctrl+T have their place now
 
     def focus_input(self) -> None:
         """The app's `i` key: the composer in a session, else the picker."""

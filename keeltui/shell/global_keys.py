@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from textual import events
 from textual.app import SystemCommand
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import TabbedContent
 
 from keeltui.panes.common import focus_places
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from keeltui.tutor_view import TutorPane
 
 
+KEYS_HELD_AT_MOST_SECS = 10.0  # a tutor that never comes: the keys go where the focus is
+
+
 class GlobalKeys(KeyHookApp):
     BINDINGS = [
         bind("quit", "quit", "Quit", priority=True),
@@ -49,6 +53,8 @@ class GlobalKeys(KeyHookApp):
         bind("that_was_work", "that_was_work", "That was work", priority=True, show=False),
         bind("help", "help", "Help", priority=True),
     ]
+
+    _hold_timer: Timer | None = None
 
     if TYPE_CHECKING:  # what KeelApp provides
         config: Config
@@ -76,6 +82,32 @@ class GlobalKeys(KeyHookApp):
         panes = self.main_screen.panes
         self.set_focus(None)  # a focus left in the old pane must not pull it back (see PaneTabs)
         panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
+        # The keys typed right behind Ctrl+T (one read over SSH) already wait in the app's
+        # queue, and the app hands each to whatever has the focus when it comes up: the
+        # place the pane brings up takes the focus now (Screen.set_focus is immediate,
+        # Widget.focus a message later), so none of them falls into the old pane or nowhere.
+        if not self._focus_place_for_keys():
+            # The tutor is still on its way (Ctrl+T right after start-up), or reopens the
+            # session left open once it shows: the keys wait for it (TutorPane.Ready), in order.
+            self.hold_keys()
+            if self._hold_timer is not None:
+                self._hold_timer.stop()
+            self._hold_timer = self.set_timer(KEYS_HELD_AT_MOST_SECS, self.release_keys)  # never for ever
+
+    async def on_tutor_pane_ready(self, message: TutorPane.Ready) -> None:
+        if self.holding_keys and self._focus_place_for_keys():
+            await self.release_keys()
+
+    def _focus_place_for_keys(self) -> bool:
+        """Focus the place the pane in front takes typed keys in (none in Quiet Mode's
+        hidden room, where a stray key says why); False while the tutor's is not there yet."""
+        if self.main_screen.panes.active == "chief-tab":
+            self.set_focus(None if self.quiet else self.room.composer.input, scroll_visible=False)
+            return True
+        place = self.tutor.coming_into_view() if self.tutor is not None and self.tutor.is_mounted else None
+        if place is not None:
+            self.set_focus(place, scroll_visible=False)
+        return place is not None
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self._show_tutor_context()  # the tutor's context shows only while the tutor is in view

@@ -57,8 +57,38 @@ class KeyHookInput(Input):
 
 
 class KeyHookApp(App):
+    _held: list[events.Event] | None = None  # keys and pastes kept back; None: none are
+
     async def key_unbound(self, event: events.Key) -> None:
         """A key that reached the app and ran no binding."""
+
+    def hold_keys(self) -> None:
+        """Keep back the keys (and pastes) that come in from now on, in order, until
+        :meth:`release_keys`: the place that should take them is not there yet. The app
+        hands each key to the focused widget as it comes in (``App.on_event``), so one
+        handed on before that place has the focus lands in the wrong one, or nowhere."""
+        if self._held is None:
+            self._held = []
+
+    @property
+    def holding_keys(self) -> bool:
+        return self._held is not None
+
+    async def release_keys(self) -> None:
+        """Hand the kept keys on, in order, as if they came in now."""
+        held, self._held = self._held or [], None
+        while held and self._held is None:
+            await super().on_event(held.pop(0))
+        if held and self._held is not None:
+            # One of them (Ctrl+T again) started a new hold: the rest wait, ahead of newer keys.
+            self._held[:0] = held
+
+    async def on_event(self, event: events.Event) -> None:
+        if (self._held is not None and isinstance(event, (events.Key, events.Paste))
+                and not event.is_forwarded):
+            self._held.append(event)
+            return
+        await super().on_event(event)
 
     async def _on_key(self, event: events.Key) -> None:
         # In place of Textual's own (the bindings; the app has no key_ methods). Textual

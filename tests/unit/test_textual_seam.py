@@ -173,3 +173,17 @@ def test_textual_keeps_the_footer_names_the_seam_reads():
     footer = Footer()
     assert textual_seam.footer_bindings_ready(footer) is False
     assert "bindings_changed" in dir(Footer)
+
+
+def test_the_app_still_hands_keys_on_in_on_event_as_the_key_hold_expects():
+    # keeltui/terminal/key_hooks.py keeps keys back by catching them in App.on_event before
+    # Textual runs the priority bindings and hands them to the focused widget there.
+    from textual.app import App
+
+    assert _params(App.on_event) == ["self", "event"] and inspect.iscoroutinefunction(App.on_event)
+    source = inspect.getsource(App.on_event)
+    assert "isinstance(event, events.Key)" in source and "_check_bindings(event.key, priority=True)" in source
+    assert "forward_target._forward_event(event)" in source
+    from textual.message import Message
+
+    assert isinstance(Message.__dict__["is_forwarded"], property)

@@ -39,7 +39,9 @@ class RoomControls(Vertical):
         bind("regenerate", "regenerate", "Regenerate", show=False),
         bind("edit_last", "edit_last", "Edit last", show=False),
         bind("edit_cancel", "edit_cancel", "Cancel edit"),
-        bind("search_room", "search", "Search"),
+        # Priority: run as the app takes the key in, before it hands on the keys behind it
+        # (one read over SSH), so those are typed into the search field, not on a row.
+        bind("search_room", "search", "Search", priority=True),
         # Priority: they page the room wherever the focus is in it, the composer included
         # (whose own PageUp would move its cursor). Home/End keep their meaning in a draft.
         bind("room_page_up", "page(-1)", "Page up", show=False, priority=True),

@@ -79,7 +79,8 @@ class SearchBar(Horizontal):
 
     def open(self) -> None:
         self.add_class("-open")
-        self.input.focus()
+        # At once (Widget.focus waits a turn of the app's queue, behind keys already in it).
+        self.screen.set_focus(self.input)
 
     def close(self) -> None:
         self.remove_class("-open")
