@@ -1,13 +1,12 @@
-"""Short collector pauses for an app open for months.
+"""Short collector pauses at start-up, and a heap that stays flat for months.
 
-Python's full collection scans every tracked object not frozen. A room's rendered lines
-are many small tracked objects (a Textual ``Strip`` carries seven caches), so a long
-reply or a few hundred rows drawn made each full pass 40-150 ms: a key pressed then
-waited for it. What survives a full collection is alive; it is frozen right after the
-collection, so the next one scans only what was made since. Frozen objects are still
-freed by reference counting when dropped (a row leaving the cache, a reply's lines);
-only a cycle among them would wait, until :func:`thaw` collects them all again, which
-the app calls now and then while no reply streams.
+Python's full collection scans every tracked object not frozen. Start-up makes a few
+hundred thousand objects that live as long as the app (Textual, the room, the brain
+client): they are frozen once, so full passes do not scan them again. What is made later
+is not frozen: a room's rendered lines (a Textual ``Strip`` carries seven caches) come
+and go, and a cycle among them must be freed by the next full pass. Freezing what
+survived each full pass as well (tried: shorter pauses) kept such cycles until a thaw:
+the week-long soak grew 23 MB instead of 5 MB (bench/RESULTS.md, "A week left open").
 """
 
 from __future__ import annotations
@@ -21,16 +20,9 @@ THAW_SECS = 15 * 60.0
 _thawed_at = [time.monotonic()]
 
 
-def _after_collection(phase: str, info: dict) -> None:
-    if phase == "stop" and info.get("generation") == 2:
-        gc.freeze()  # gen 0 and 1 are empty now: only what survived the full pass is frozen
-
-
-def freeze_survivors() -> None:
-    """Freeze what lives now, and after each full collection what survived it (once per process)."""
+def freeze_start_up() -> None:
+    """Freeze what start-up made and lives on (once the brain client is loaded)."""
     gc.freeze()
-    if _after_collection not in gc.callbacks:
-        gc.callbacks.append(_after_collection)
 
 
 def hold_for_start() -> None:
@@ -48,7 +40,7 @@ def start_done() -> None:
     """The first frame is on screen: collect again (see :func:`hold_for_start`).
 
     One pass now over what start-up made frees its garbage cycles before the brain client's
-    arrival freezes the heap (:func:`freeze_survivors`): frozen, they would stay until the
+    arrival freezes the heap (:func:`freeze_start_up`): frozen, they would stay until the
     next thaw (~1.5 MB more at the peak after a long reply). One pass, not the ~130 it replaces.
     """
     gc.enable()
@@ -60,9 +52,8 @@ def thaw_due(now: float | None = None) -> bool:
 
 
 def thaw() -> None:
-    """Scan everything once (cycles among frozen objects are freed), then freeze the survivors."""
+    """Scan everything once (a cycle among frozen objects is freed), then freeze what lives."""
     _thawed_at[0] = time.monotonic()
     gc.unfreeze()
-    gc.collect()  # its own "stop" freezes what survived when the callback is installed
-    if _after_collection not in gc.callbacks:
-        gc.freeze()
+    gc.collect()
+    gc.freeze()

@@ -110,10 +110,9 @@ class Health(App):
         if not gc.get_freeze_count():
             # What start-up built (Textual, the room, the brain client) lives as long as the
             # app: out of the collector's full passes, which scanned it all (0.1 s and more,
-            # a PageUp's frame late), and so is what survives each later full pass (see
-            # gc_policy). (No gc.collect() first: a full pass here held a first message
-            # ~0.3 s in the bench.)
-            gc_policy.freeze_survivors()
+            # a PageUp's frame late); later objects are not (see gc_policy). (No
+            # gc.collect() first: a full pass here held a first message ~0.3 s in the bench.)
+            gc_policy.freeze_start_up()
         problem = None
         try:
             await self.brain.list_models()
