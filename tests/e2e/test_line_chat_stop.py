@@ -30,7 +30,14 @@ def test_ctrl_c_stops_the_reply_and_the_chat_goes_on(tmp_path, loopback, tmux, e
     tmux.type("and now?")
     tmux.send("Enter")
     tmux.wait_text("Second answer.")
-    store = Store(tmp_path / "k.db", readonly=True)
-    replies = [r for r in store.messages(1) if r.role == "assistant"]
-    store.close()
-    assert [(r.content, r.status) for r in replies] == [("Counting", "stopped"), ("Second answer.", "complete")]
+
+    def replies() -> list[tuple[str, str]]:
+        store = Store(tmp_path / "k.db", readonly=True)
+        try:
+            return [(r.content, r.status) for r in store.messages(1) if r.role == "assistant"]
+        finally:
+            store.close()
+
+    # The words are on screen a moment before the row settles in the store: wait for the row.
+    expected = [("Counting", "stopped"), ("Second answer.", "complete")]
+    tmux.wait_for(lambda _: replies() == expected, what=f"the replies stored as {expected} (now {replies()})")
