@@ -90,7 +90,9 @@ def test_ctrl_t_back_to_a_waiting_quiz_with_a_digit_behind_it_answers_the_quiz(
                        Reply(text="Leucine it is.")])
     tmux.width, tmux.height = size
     _start_session(tmux, room_config(tmp_path, loopback.url), e2e_env, "muscle protein")
-    tmux.wait_text("Press 1–3")
+    # The quiz has the keys once the turn that asked it has ended (the footer offers ⏎ Answer);
+    # before that a digit is a draft in the composer, as it should be.
+    tmux.wait_for(lambda text: "Press 1–3" in text and "⏎ Answer" in text, what="the quiz to have the keys")
     tmux.send("C-t")
     tmux.wait_text("Write to the Chief")
     tmux.send("C-t", "2")  # one burst: the quiz has the keys as the pane comes back
