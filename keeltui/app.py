@@ -126,7 +126,6 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         self.set_interval(STORE_POLL_SECS, self._poll_store)
         # Rewritten unchanged now and then: a line that stops being refreshed reads as stale.
         self.set_interval(STATUS_HEARTBEAT_SECS, self._status_heartbeat)
-        self.set_interval(STATUS_HEARTBEAT_SECS, self._collect_when_idle)
         self.call_after_refresh(self._mount_later)
         self.status_line.model = self.config.brain.model_for("chief")
         self._update_status()

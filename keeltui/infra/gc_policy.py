@@ -7,18 +7,12 @@ is not frozen: a room's rendered lines (a Textual ``Strip`` carries seven caches
 and go, and a cycle among them must be freed by the next full pass. Freezing what
 survived each full pass as well (tried: shorter pauses) kept such cycles until a thaw:
 the week-long soak grew 23 MB instead of 5 MB (bench/RESULTS.md, "A week left open").
+Nothing thaws them later either: a thaw re-freezes what lives then, the same leak slower.
 """
 
 from __future__ import annotations
 
 import gc
-import time
-
-THAW_SECS = 15 * 60.0
-"""How often frozen objects are scanned again (a full pass of the whole heap)."""
-
-_thawed_at = [time.monotonic()]
-
 
 def freeze_start_up() -> None:
     """Freeze what start-up made and lives on (once the brain client is loaded)."""
@@ -40,20 +34,8 @@ def start_done() -> None:
     """The first frame is on screen: collect again (see :func:`hold_for_start`).
 
     One pass now over what start-up made frees its garbage cycles before the brain client's
-    arrival freezes the heap (:func:`freeze_start_up`): frozen, they would stay until the
-    next thaw (~1.5 MB more at the peak after a long reply). One pass, not the ~130 it replaces.
+    arrival freezes the heap (:func:`freeze_start_up`): frozen, they would stay for good
+    (~1.5 MB more at the peak after a long reply). One pass, not the ~130 it replaces.
     """
     gc.enable()
     gc.collect()
-
-
-def thaw_due(now: float | None = None) -> bool:
-    return (time.monotonic() if now is None else now) - _thawed_at[0] >= THAW_SECS
-
-
-def thaw() -> None:
-    """Scan everything once (a cycle among frozen objects is freed), then freeze what lives."""
-    _thawed_at[0] = time.monotonic()
-    gc.unfreeze()
-    gc.collect()
-    gc.freeze()

@@ -19,7 +19,6 @@ from textual.app import App
 from textual.message import Message
 
 from keeltui.infra import gc_policy
-from keeltui.panes.chief.room_controls import REPLY_IDLE
 from keeltui.brain import BrainError, BrainHTTPError
 from keeltui.panes.common.events import BrainAnswered, BrainChecked, JudgeFailed
 from keeltui.store import Store
@@ -79,11 +78,6 @@ class Health(App):
         from keeltui.infra.crash import crash_line
 
         return Text(crash_line(error))
-
-    def _collect_when_idle(self) -> None:
-        """Now and then a whole-heap pass (frozen objects included), never while a reply streams."""
-        if self.room.reply_phase == REPLY_IDLE and gc_policy.thaw_due():
-            gc_policy.thaw()
 
     def _database_check(self) -> None:
         problem = Store.quick_check_file(self.store.path)

@@ -27,12 +27,11 @@ probe = weakref.ref(rows[0])
 del rows, node  # the rows leave the cache: only their cycles hold them now
 gc.collect()  # an ordinary full pass frees them
 freed = probe() is None
-gc_policy.thaw()
-print(freed, gc.get_freeze_count() >= frozen, gc_policy.thaw_due() is False)
+print(freed, gc.get_freeze_count() == frozen)
 """
 
 
 def test_a_cycle_among_rows_made_after_start_up_is_freed_by_an_ordinary_full_pass():
     out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["True", "True", "True"]
+    assert out.stdout.split() == ["True", "True"]
