@@ -296,7 +296,7 @@ class TutorPane(Vertical):
             # At once, so the first keys typed after opening are not lost in the
             # frame before the refresh; _focus_default may hand them to a quiz then.
             self.composer.focus_input()
-        self.call_after_refresh(self._focus_default)
+        self._focus_default_later()
 
     def _clear_log(self) -> None:
         self.query_one("#tutor-log", VerticalScroll).remove_children()
@@ -404,7 +404,7 @@ class TutorPane(Vertical):
         growing), and the replies after the answer then landed below the screen: a quiz at
         the end of the log is shown by following the end instead."""
         if focus:
-            quiz.focus(scroll_visible=False)
+            self._give_keys(quiz)
         log_view = self.query_one("#tutor-log", VerticalScroll)
         if log_view.children and log_view.children[-1] is quiz:
             log_view.scroll_end(animate=False)
@@ -440,7 +440,33 @@ class TutorPane(Vertical):
         if isinstance(place, QuizCard):
             self._show_quiz(place)
         else:
-            place.focus()
+            self._give_keys(place)
+
+    def _give_keys(self, place: Widget) -> None:
+        """Focus ``place`` a message later (as ``Widget.focus`` does: it may be mounting
+        now), unless the focus moved meanwhile: a key handled in between (Tab to the note
+        box right after the session reopened) decides, not this older call."""
+        was = self.app.focused
+
+        def apply() -> None:
+            focused = self.app.focused
+            if place.is_attached and (focused is was or focused is None or focused is place):
+                self.screen.set_focus(place, scroll_visible=False)
+
+        self.call_later(apply)
+
+    def _focus_default_later(self, expect: Widget | None = None) -> None:
+        """:meth:`_focus_default` once laid out, unless the focus moved meanwhile: a key
+        the learner pressed in that frame (Tab to the note box, a click) decides, and a
+        deferred call must not pull the keys back from where it sent them. ``expect``:
+        the focus the caller is about to set (default: the focus now)."""
+        was = expect if expect is not None else self.app.focused
+
+        def apply() -> None:
+            if self.app.focused is was or self.app.focused is None:
+                self._focus_default()
+
+        self.call_after_refresh(apply)
 
     def _restore_pending(self) -> bool:
         return not self._restored and not self.in_session and self.records.last_open() is not None
@@ -457,7 +483,7 @@ class TutorPane(Vertical):
         place = self._default_place()
         if isinstance(place, QuizCard):
             self._focused_for = place.call_id  # handed the keys here: not again when drawn
-            self.call_after_refresh(self._focus_default)  # into view once laid out
+            self._focus_default_later(expect=place)  # into view once laid out
         return place
 
     def on_show(self) -> None:
@@ -475,7 +501,7 @@ class TutorPane(Vertical):
         # learner will want it, unless Ctrl+T already did.
         focused = self.app.focused
         if focused is None or self not in focused.ancestors:
-            self.call_after_refresh(self._focus_default)
+            self._focus_default_later()
 
     def _restored_in_view(self) -> None:
         self._focus_default()
@@ -632,7 +658,7 @@ class TutorPane(Vertical):
                 self.turn_runner.post_context(session_id, outcome.usage or _last_usage(self._rows()))
             self.draw(self._rows())
             if self.composer.busy is False and self._active_quiz() is None and self._visible() and self._focus_is_ours():
-                self.call_after_refresh(self._focus_default)
+                self._focus_default_later()
 
     def on_tutor_pane_job_started(self, message: JobStarted) -> None:
         message.stop()

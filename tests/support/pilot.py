@@ -31,3 +31,19 @@ async def repeat_until(pilot, step, predicate, timeout: float = 30.0, what: str 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await step()
+
+
+
+_CHARACTERS = {"tab": "\t", "enter": "\r", "space": " ", "escape": "\x1b"}
+
+
+def burst(app, *keys: str) -> None:
+    """Keys as one read from the terminal brings them (a paste of keys over SSH, tmux
+    send-keys): all in the app's queue at once, as the driver posts them, with no frame
+    between them (``pilot.press`` lets the app settle after each key). Letters and
+    digits by themselves, the rest by name ("tab", "ctrl+t")."""
+    from textual import events
+
+    for key in keys:
+        character = key if len(key) == 1 else _CHARACTERS.get(key)
+        app.post_message(events.Key(key, character))
