@@ -20,10 +20,17 @@ or moves is dirty from edge to edge, yet the scrollbar's track, the bar of a row
 the blank end of a line are often what the terminal already shows (a streamed reply's
 scroll sent the whole room each time, ~6 KB at 120x40). Cells the screen did not send
 itself (another screen was shown) are unknown, and always sent.
+
+A scrolled band is moved, not sent again: when the lines an update sends are, over a
+band of the screen, what the terminal shows a few lines lower, the terminal is told to
+scroll that band (a scroll region and line feeds, which every VT100 knows) and only what
+differs after the move is sent. A streaming reply that the view follows scrolls the
+room a line at a time; without this each line re-sent the whole room (~6 KB at 120x40).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import repeat
 
 from rich.cells import cell_len
@@ -57,11 +64,23 @@ def _attributes(style: Style) -> int:
     return style._attributes & style._set_attributes
 
 
+_ON = {1: "1", 2: "2", 4: "3", 8: "4", 16: "5", 32: "6", 64: "7", 128: "8", 256: "9"}
+"""Rich's attribute bits and the codes that set them (bold, dim, italic, underline,
+blink, rapid blink, reverse, conceal, strike)."""
+_OFF = {4: "23", 64: "27", 128: "28", 256: "29"}
+"""The codes that clear one attribute and nothing else (22 clears bold and dim, 24 both
+underlines, 25 both blinks: those go by a reset)."""
+
+
 def _change(current: Style, style: Style, color_system: ColorSystem) -> str | None:
-    """The codes that turn ``current`` into ``style`` when only colours differ (else None)."""
-    if _attributes(current) != _attributes(style):
+    """The codes that turn ``current`` into ``style`` without a reset (else None): the
+    colours that differ, the attributes added, and those removed that can be removed
+    alone (the track of a scrollbar is the text's colours reversed)."""
+    before, after = _attributes(current), _attributes(style)
+    added, removed = after & ~before, before & ~after
+    if added & ~sum(_ON) or removed & ~sum(_OFF):
         return None
-    codes: list[str] = []
+    codes = [_OFF[bit] for bit in _OFF if removed & bit] + [_ON[bit] for bit in _ON if added & bit]
     if current._color != style._color:
         codes.extend(style._color.downgrade(color_system).get_ansi_codes() if style._color else ["39"])
     if current._bgcolor != style._bgcolor:
@@ -121,6 +140,13 @@ class Shown:
             line[x:x + len(cells)] = cells
             del line[self.size.width:]
 
+    def scroll(self, top: int, bottom: int, lines: int) -> None:
+        """Rows ``top..bottom`` moved up ``lines`` (what the terminal does to a scrolled
+        region): the rows that came in at its bottom are blank in a style not known here."""
+        band = self.lines[top:bottom + 1]
+        width = self.size.width
+        self.lines[top:bottom + 1] = band[lines:] + [[None] * width for _ in range(lines)]
+
     def changed(self, y: int, x: int, cells: list[Cell]) -> tuple[int, int] | None:
         """The columns ``[start, end)`` of ``cells`` (placed at ``x``) that differ from what is shown."""
         if not 0 <= y < len(self.lines):
@@ -152,10 +178,47 @@ def cells_of(strip: Strip, color_system: ColorSystem) -> list[Cell]:
     return cells
 
 
+MIN_SCROLL_BAND = 6
+"""Fewer lines than this are sent as they are: a scroll would save little."""
+
+
+def bands(ys: Sequence[int]) -> list[tuple[int, int]]:
+    """Runs of consecutive line numbers in the sorted ``ys``: (first, last)."""
+    runs: list[tuple[int, int]] = []
+    for y in ys:
+        if runs and runs[-1][1] == y - 1:
+            runs[-1] = (runs[-1][0], y)
+        else:
+            runs.append((y, y))
+    return runs
+
+
+def best_shift(new: Sequence[tuple], old: Sequence[tuple]) -> int:
+    """How many lines up ``old`` moved to become ``new`` (0: it did not): the shift that
+    matches the most lines, if it matches at least half of them and clearly more than
+    standing still does."""
+    height = len(new)
+    old_at: dict[int, list[int]] = {}
+    for y, line in enumerate(old):
+        old_at.setdefault(hash(line), []).append(y)
+    votes: dict[int, int] = {}
+    for y, line in enumerate(new):
+        for source in old_at.get(hash(line), ()):
+            if source > y and old[source] == line:
+                votes[source - y] = votes.get(source - y, 0) + 1
+    if not votes:
+        return 0
+    shift, count = max(votes.items(), key=lambda item: (item[1], -item[0]))
+    still = sum(1 for a, b in zip(new, old, strict=True) if a == b)
+    return shift if count * 2 >= height - shift and count > still + 1 else 0
+
+
 class SpanUpdate(ChopsUpdate):
     def __init__(self, chops, spans, chop_ends, shown: Shown | None = None) -> None:
         super().__init__(chops, spans, chop_ends)
         self.shown = shown
+        self._cells: dict[tuple[int, int, int], list[tuple[int, list[Cell]]]] = {}
+        """The cells of each span's pieces, worked out once (the scroll looks at them first)."""
 
     def _pieces(self, y: int, x1: int, x2: int):
         """The pieces of line ``y`` that cover ``[x1, x2)``: (column, cropped strip)."""
@@ -171,8 +234,10 @@ class SpanUpdate(ChopsUpdate):
         if shown is None:
             return x1, x2
         spans: list[tuple[int, int]] = []
-        for x, piece in self._pieces(y, x1, x2):
-            cells = cells_of(piece, color_system)
+        pieces = self._cells.pop((y, x1, x2), None)
+        if pieces is None:
+            pieces = [(x, cells_of(piece, color_system)) for x, piece in self._pieces(y, x1, x2)]
+        for x, cells in pieces:
             span = shown.changed(y, x, cells)
             shown.record(y, x, cells)
             if span is not None:
@@ -181,11 +246,73 @@ class SpanUpdate(ChopsUpdate):
             return None
         return min(a for a, _ in spans), max(b for _, b in spans)
 
+    def _new_rows(self, color_system: ColorSystem) -> dict[int, tuple[list[Cell | None], list[tuple[int, int]]]]:
+        """Each line this update sends: the whole row as it will show (the cells sent over
+        the cells shown) and its spans."""
+        shown = self.shown
+        assert shown is not None
+        rows: dict[int, tuple[list[Cell | None], list[tuple[int, int]]]] = {}
+        for y, x1, x2 in self.spans:
+            if not 0 <= y < len(shown.lines):
+                continue
+            row, spans = rows.get(y) or (list(shown.lines[y]), [])
+            pieces = self._cells[y, x1, x2] = [(x, cells_of(piece, color_system)) for x, piece in self._pieces(y, x1, x2)]
+            for x, cells in pieces:
+                row[x:x + len(cells)] = cells
+            del row[shown.size.width:]
+            spans.append((x1, x2))
+            rows[y] = row, spans
+        return rows
+
+    def _scroll(self, color_system: ColorSystem) -> str:
+        """Scroll a band of the terminal where this update is the screen moved up: the
+        codes that do it ("" if none), with :class:`Shown` moved the same way."""
+        shown = self.shown
+        if shown is None or len({y for y, _, _ in self.spans}) < MIN_SCROLL_BAND:
+            return ""
+        rows = self._new_rows(color_system)
+        width = shown.size.width
+        for top, bottom in bands(sorted(rows)):
+            if bottom - top + 1 < MIN_SCROLL_BAND:
+                continue
+            new = [tuple(rows[y][0]) for y in range(top, bottom + 1)]
+            old = [tuple(shown.lines[y]) for y in range(top, bottom + 1)]
+            lines = best_shift(new, old)
+            if lines and self._movable(rows, top, bottom, lines, width):
+                shown.scroll(top, bottom, lines)
+                # The region, the cursor on its last row, the style reset (the rows that
+                # come in take the current background), a line feed per line, the region off.
+                return f"\x1b[{top + 1};{bottom + 1}r\x1b[{bottom + 1};1H\x1b[0m" + "\n" * lines + "\x1b[r"
+        return ""
+
+    def _movable(self, rows, top: int, bottom: int, lines: int, width: int) -> bool:
+        """Whether moving ``top..bottom`` up ``lines`` leaves right every cell this update
+        does not send: unsent cells must show the same after the move, and the rows that
+        come in blank must be sent whole."""
+        shown = self.shown
+        assert shown is not None
+        for y in range(top, bottom + 1):
+            row, spans = rows[y]
+            sent = [False] * width
+            for x1, x2 in spans:
+                sent[max(0, x1):min(width, x2)] = [True] * (min(width, x2) - max(0, x1))
+            if y > bottom - lines:
+                if not all(sent):
+                    return False
+                continue
+            below = shown.lines[y + lines]
+            if any(not sent[x] and (below[x] is None or below[x] != row[x]) for x in range(width)):
+                return False
+        return True
+
     def render_segments(self, console: Console) -> str:
         sequences: list[str] = []
         append = sequences.append
         color_system = console._color_system or ColorSystem.TRUECOLOR
         move_to = Control.move_to
+        scroll = self._scroll(color_system)
+        if scroll:
+            append(scroll)
         # The style set carries over between pieces and lines (a cursor move keeps it);
         # the update ends with the terminal's style reset, as Textual's own does.
         current: Style | None = None

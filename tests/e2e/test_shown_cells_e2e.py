@@ -4,6 +4,8 @@ full repaint shows, colours included, at 80x24 and 120x40."""
 
 from __future__ import annotations
 
+import itertools
+import re
 import time
 
 import pytest
@@ -11,6 +13,16 @@ import pytest
 from keeltui_dev.loopback import Reply
 from tests.e2e.test_chief_streaming_e2e import PLACEHOLDER, _config
 from tests.support.tmux import keeltui_command
+
+
+WORD = re.compile(r"word(\d+)x(\d+)")
+
+
+def _out_of_order(screen: str) -> list[tuple[int, int]]:
+    """The words of the reply on screen that are not after the word before them (a band
+    scrolled wrongly shows a line twice, or lines out of their order)."""
+    words = [(int(p), int(i)) for p, i in WORD.findall(screen)]
+    return [b for a, b in itertools.pairwise(words) if b <= a]
 
 
 def _coloured(tmux) -> str:
@@ -27,7 +39,18 @@ def test_the_terminal_shows_what_a_full_repaint_shows_after_a_scrolling_reply(tm
     tmux.wait_text(PLACEHOLDER)
     tmux.type("a long one please")
     tmux.send("Enter")
-    tmux.wait_for(lambda s: "word9x29" in s and "Chief  …" not in s, timeout=30, what="the finished reply")
+    # While it streams, the room scrolls by moving the lines the terminal shows (a scroll
+    # region): every sample shows the words in their order, none twice.
+    deadline = time.monotonic() + 60
+    samples = 0
+    while time.monotonic() < deadline:
+        screen = tmux.capture()
+        assert not _out_of_order(screen), screen
+        samples += 1
+        if "word9x29" in screen and "Chief  …" not in screen:
+            break
+        time.sleep(0.1)
+    assert samples > 5, "the reply ended before it could be watched"
     painted = tmux.wait_for(lambda s: "esc Stop" not in s, what="the composer free again")
     before = _coloured(tmux)
     assert "word9x29" in painted

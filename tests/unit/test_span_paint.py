@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.segment import Segment
@@ -12,8 +14,9 @@ from textual.strip import Strip
 
 from textual.geometry import Size
 
-from keeltui.terminal.textual_seam import Shown, SpanUpdate, cells_of, clean_start, styled_runs
+from keeltui.terminal.textual_seam import Shown, SpanUpdate, bands, best_shift, cells_of, clean_start, styled_runs
 
+OFF = {22: (1, 2), 23: (3,), 24: (4, 21), 25: (5, 6), 27: (7,), 28: (8,), 29: (9,)}
 BG = Style.parse("on #121212")
 BAR = Style.parse("#4ebf71 on #121212")
 
@@ -32,6 +35,13 @@ def test_styled_runs_sets_each_style_once_and_ends_reset():
     assert current is None
     # The padding shares the bar's background: only the foreground is reset.
     assert "".join(out) == "\x1b[38;2;78;191;113;48;2;18;18;18m█\x1b[39m    \x1b[0mtext"
+
+
+def test_a_reversed_cell_beside_the_text_adds_the_attribute_not_a_reset():
+    out: list[str] = []
+    styled_runs(Strip([Segment("a", BG), Segment(" ", Style.parse("reverse #003054 on #121212")), Segment("b", BG)]),
+                ColorSystem.TRUECOLOR, out)
+    assert "".join(out) == "\x1b[48;2;18;18;18ma\x1b[7;38;2;0;48;84m \x1b[27;39mb"
 
 
 def _cells_seen(stream: str) -> list[tuple[str, tuple]]:
@@ -53,6 +63,9 @@ def _cells_seen(stream: str) -> list[tuple[str, tuple]]:
                 state.pop("fg", None)
             elif p == 49:
                 state.pop("bg", None)
+            elif p in OFF:  # an attribute cleared alone
+                for attr in OFF[p]:
+                    state.pop(f"attr{attr}", None)
             else:
                 state[f"attr{p}"] = True
             i += 1
@@ -66,6 +79,11 @@ def test_styled_runs_paint_every_cell_as_textual_does():
         Strip([Segment("█", BAR), Segment(" ", BG), Segment("plain "), Segment("bold", bold_red),
                Segment(" ", BG), Segment("it", Style.parse("italic #e0e0e0 on #121212")), Segment("x", BAR)]),
         Strip([Segment("a", Style.parse("#e0e0e0")), Segment("b", Style.parse("on #121212")), Segment("c")]),
+        # A scrollbar's track (the colours reversed) beside the text, and back: an attribute
+        # added or cleared alone, with the colours that change.
+        Strip([Segment("t", BG), Segment(" ", Style.parse("reverse #003054 on #121212")), Segment("u", BG),
+               Segment("v", Style.parse("bold italic strike #e0e0e0 on #121212")), Segment("w", Style.parse("bold #e0e0e0")),
+               Segment("x", Style.parse("dim #e0e0e0")), Segment("y", Style.parse("underline #e0e0e0"))]),
     ]
     for strip in strips:
         out: list[str] = []
@@ -94,3 +112,26 @@ def test_shown_cells_crop_a_span_to_what_differs_never_cutting_a_wide_character(
     assert shown.changed(0, 0, wide) == (2, 4)  # both cells of the character
     recoloured = cells_of(Strip([Segment("ab界cd", BAR)]), ColorSystem.TRUECOLOR)
     assert shown.changed(0, 0, recoloured) == (0, 6)
+
+
+@pytest.mark.parametrize(("ys", "runs"), [
+    ([], []), ([3], [(3, 3)]), ([1, 2, 3, 7, 8, 10], [(1, 3), (7, 8), (10, 10)]),
+])
+def test_bands_are_the_runs_of_consecutive_lines(ys, runs):
+    assert bands(ys) == runs
+
+
+def _lines(*names: str) -> list[tuple]:
+    return [(name,) for name in names]
+
+
+@pytest.mark.parametrize(("old", "new", "shift"), [
+    ("abcdefgh", "bcdefghX", 1),  # a line came in at the foot
+    ("abcdefgh", "defghXYZ", 3),  # three at once
+    ("abcdefgh", "abcdefgX", 0),  # only the last line changed: nothing moved
+    ("abcdefgh", "XYZWVUTS", 0),  # all new: nothing to move
+    ("abcdefgh", "hXYZWVUT", 0),  # one line in common is not worth a scroll
+    ("ab  cd  ", "  cd  XY", 2),  # blank lines match many shifts; the true one matches most
+])
+def test_best_shift_finds_how_far_the_lines_moved_up(old, new, shift):
+    assert best_shift(_lines(*new), _lines(*old)) == shift
