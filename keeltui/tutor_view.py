@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -100,6 +101,10 @@ class TutorPane(Vertical):
         bind("decline_plan", "decline", "Decline plan"),
         bind("tutor_abort_job", "abort_job", "Abort job"),
         bind("tutor_leave_input", "leave_input", "Stop / leave input", show=False),
+        # Enter on the session list acts before the next key is handed on (a priority
+        # binding runs as the app takes the key in): the keys typed right behind it go
+        # where it sends the keyboard, not to the list (see _choose).
+        Binding("enter", "choose_session", show=False, priority=True),
     ]
 
     class Ready(Message):
@@ -245,11 +250,21 @@ class TutorPane(Vertical):
             line.update(f"↻ Review due today ({count} step{'s' if count != 1 else ''}) — {topics}")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """A click on a row (Enter is :meth:`action_choose_session`)."""
         event.stop()
-        option_id = event.option.id or ""
+        self._choose(event.option.id or "")
+
+    def action_choose_session(self) -> None:
+        option = self.query_one("#tutor-session-list", SessionList).highlighted_option
+        if option is not None:
+            self._choose(option.id or "")
+
+    def _choose(self, option_id: str) -> None:
+        """Start a new topic or open a session, the keyboard moved at once (Screen.set_focus
+        is immediate; Widget.focus is a message later, after keys already on their way)."""
         if option_id == NEW_SESSION:
             self.add_class("-asking-topic")
-            self.query_one("#tutor-topic", Input).focus()
+            self.screen.set_focus(self.query_one("#tutor-topic", Input))
         elif option_id.startswith("session-"):
             self.open_session(int(option_id.removeprefix("session-")))
 
@@ -546,6 +561,8 @@ class TutorPane(Vertical):
             return self.in_session and self._owed
         if action == "abort_job":
             return self.job_runner.in_open_session()
+        if action == "choose_session":
+            return self.app.focused is self.query_one("#tutor-session-list", SessionList)
         if action in ("accept", "decline"):
             # Shown (and live) only while a plan waits for the verdict.
             return self.in_session and self.composer.verdict_mode and not self.composer.busy
