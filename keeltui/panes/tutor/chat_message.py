@@ -8,7 +8,8 @@ reply looks the same while it streams and after a restart.
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.segment import Segment
 from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Static
@@ -19,6 +20,7 @@ from keeltui.chief.thinking import thinking_block
 from keeltui.panes.common.bindings import bind
 from keeltui.panes.chief.versions import folded_line, status_mark
 
+from keeltui.text.markdown_look import trim_blank
 from keeltui.text.safe_markdown import safe_markdown
 from keeltui.text.textsafe import clean_text, looks_like_markdown
 
@@ -49,13 +51,27 @@ def block_renderable(block: str, dark: bool = True):
     return safe_markdown(body, ReplyMarkdown, code_theme(dark))
 
 
+class Trimmed:
+    """A block drawn without the blank lines Rich's Markdown leaves around it: the turn
+    puts exactly one between two blocks, as the Chief room does."""
+
+    def __init__(self, renderable) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        new_line = Segment.line()
+        for line in trim_blank(console.render_lines(self.renderable, options, pad=False)):
+            yield from line
+            yield new_line
+
+
 def body_renderables(text: str) -> list:
-    """The body's blocks, a blank line between each two."""
+    """The body's blocks, one blank line between each two."""
     parts: list = []
     for block in body_blocks(text):
         if parts:
             parts.append(Text(""))
-        parts.append(block_renderable(block))
+        parts.append(Trimmed(block_renderable(block)))
     return parts
 
 
