@@ -28,5 +28,5 @@ def _lines(text: str) -> list[str]:
 def test_blocks_are_one_blank_line_apart_and_nothing_trails(text):
     lines = _lines(text)
     assert lines and lines[0] and lines[-1], lines  # no blank line above or below the turn's body
-    blanks_in_a_row = max((len(run) for run in "".join("b" if not l else "x" for l in lines).split("x")), default=0)
+    blanks_in_a_row = max((len(run) for run in "".join("x" if line else "b" for line in lines).split("x")), default=0)
     assert blanks_in_a_row <= 1, lines
