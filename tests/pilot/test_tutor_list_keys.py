@@ -35,3 +35,16 @@ async def test_a_note_typed_in_the_same_burst_as_enter_on_a_session_is_all_in_th
         burst(app, "enter", *"why so")
         await wait_for(pilot, lambda: pane(app).in_session and pane(app).composer.input.text == "why so",
                        what="the whole note in the composer")
+
+
+async def test_down_and_enter_in_one_burst_open_the_session_below_new_session(make_app, loopback):
+    # The list's moves and its Enter are taken in the order they came: an Enter acted on
+    # before the Down ahead of it had moved the highlight opened "+ New session" instead.
+    app = make_app()
+    session = seed_session(app.store, "muscle protein", PROTEIN, [("basics", True)])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_tutor(pilot)
+        burst(app, "down", "enter", *"why so")
+        await wait_for(pilot, lambda: pane(app).in_session and pane(app).composer.input.text == "why so",
+                       what="the session opened and the note in its composer")
+        assert pane(app).session_id == session

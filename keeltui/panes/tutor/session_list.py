@@ -43,9 +43,15 @@ class SessionList(OptionList):
     SessionList:focus > .option-list--option-highlighted { background: $primary; color: $text; text-style: bold; }
     """
 
+    # The moves run as the app takes each key in (priority), like the pane's Enter
+    # (TutorPane.action_choose_session): keys in one burst ("Down Enter" then a note) are
+    # taken in the order they came, and those behind Enter go where it sends the keyboard.
     BINDINGS = [
         bind("tutor_rename_session", "rename", "Rename"),
         bind("tutor_delete_session", "delete", "Delete"),
+        *(Binding(key, action, show=False, priority=True) for key, action in (
+            ("down", "cursor_down"), ("up", "cursor_up"), ("home", "first"), ("end", "last"),
+            ("pagedown", "page_down"), ("pageup", "page_up"))),
     ]
 
     class RenameRequested(Message):
