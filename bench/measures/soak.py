@@ -46,6 +46,8 @@ COMPOSER_KEYS = "Leave input"
 EMPTY_COMPOSER = "Write to the Chief…"
 SEARCH_WORD = "plumber"
 """In every answer of the week (and in the visit's own, the newest match)."""
+CHIEF_STOP = "esc Stop"
+"""The footer's offer while a Chief reply streams."""
 TUTOR_INPUT = "Answer, ask, or note"
 """The tutor session's empty input."""
 ROW_KEYS = "i Write"
@@ -181,7 +183,7 @@ def _chief_turn(ctx: Context, pane, batch: int) -> str:
     pane.wait_for(asked, timeout=30)
     pane.send_keys("Enter")
     pane.wait_for(said, timeout=120)
-    _wait_gone(pane, "Wait…", timeout=60)  # the reply has settled: Send is back
+    _wait_gone(pane, CHIEF_STOP, timeout=60)  # the reply has settled: the footer no longer offers to stop it
     return said
 
 
@@ -190,7 +192,7 @@ def _search(pane, said: str) -> None:
     and the count of all of them show; Escape closes the bar."""
     pane.send_keys("C-f")
     pane.send_keys(SEARCH_WORD, literal=True)  # right behind Ctrl+F: the field has the keys at once
-    pane.wait_for("Find:", SEARCH_WORD, timeout=30)
+    pane.wait_for(f"Find: {SEARCH_WORD}", timeout=30)  # in the field, not only in the rows
     pane.send_keys("Enter")
     pane.wait_for("1 of ", "(newest first)", said, timeout=120)
     pane.send_keys("Escape")
@@ -227,7 +229,7 @@ def _tutor_turn(ctx: Context, pane, batch: int, tutor_open: list[bool]) -> None:
     pane.wait_for(taught, timeout=120)
     _wait_gone(pane, "Wait…", timeout=60)  # the tutor's reply has settled
     pane.send_keys("C-t")
-    pane.wait_for("Chief", EMPTY_COMPOSER, timeout=30)
+    pane.wait_for(EMPTY_COMPOSER, timeout=30)  # the Chief room is in front again
     _to_composer(pane)
 
 
