@@ -6,8 +6,12 @@ turns (an owner's message and the Chief's reply), 50 000 reports and 100 000 sen
 ticks' evidence rows, written to its database in 200 batches the size of a busy hour (as
 `keeltui report`, a second window and the evidence would write them; the app reads and
 draws each batch before the next lands: the UI is what is measured, not the writer).
-Every 20 batches a person visits: paging to the first row of the room and back to the
-newest (no typed turn or search: see _visit_steps).
+Every 20 batches a person visits, with keys only: pages to the first row of the room and
+back to the newest, types a question to the Chief and waits for its answer, searches the
+room (Ctrl+F, a word every answer shares, Enter: the newest match and the count show,
+Escape), and has a tutor turn (Ctrl+T, the session started at the first visit, one answered
+turn, Ctrl+T back). Each step waits on what the screen shows; a visit that stumbles is
+counted (soak.visit_failures) and the week goes on.
 
 At the start, after the first hour (one batch), the middle and the end: the process's
 RSS, open file descriptors and threads (from /proc), the WAL's and the database's size,
@@ -40,6 +44,12 @@ ECHO_SAMPLES = 5
 FIRST_ROW = "week batch 0 question 0:"
 COMPOSER_KEYS = "Leave input"
 EMPTY_COMPOSER = "Write to the Chief…"
+SEARCH_WORD = "plumber"
+"""In every answer of the week (and in the visit's own, the newest match)."""
+CHIEF_STOP = "esc Stop"
+"""The footer's offer while a Chief reply streams."""
+TUTOR_INPUT = "Answer, ask, or note"
+"""The tutor session's empty input."""
 ROW_KEYS = "i Write"
 """The footer's label while a row of the room has the keys (gone once the composer has them)."""
 
@@ -132,6 +142,8 @@ def _land(store, batch: int, turns: int, reports: int, ticks: int) -> str:
 def _visit(ctx: Context, pane, batch: int, last: str, tutor_open: list[bool]) -> None:
     """A visit that may stumble on the focus (under load the footer, the only sign of where
     the keys are, can lag the focus): a failed step is counted and the week goes on."""
+    facts = ctx.results.facts
+    facts["soak.visits"] = int(facts.get("soak.visits", 0) or 0) + 1
     try:
         _visit_steps(ctx, pane, batch, tutor_open)
     except (TimeoutError, OSError) as exc:
@@ -144,51 +156,80 @@ def _visit(ctx: Context, pane, batch: int, last: str, tutor_open: list[bool]) ->
 
 
 def _visit_steps(ctx: Context, pane, batch: int, tutor_open: list[bool]) -> None:
-    """A person drops by and pages the whole room to its first row and back.
-
-    Keys only, no typing: a Chief turn, a tutor turn and a search typed from outside put
-    letters on a row now and then under load (the footer, the only sign of the focus, lags
-    it), and a row's letters are its keys (one opened the row in a pager). ``_tutor_turn``
-    stays for a run by hand."""
+    """A person drops by: pages the room to its first row and back, asks the Chief, searches
+    the room and has a tutor turn, with keys only. Each key waits for what the screen shows
+    of the focus it is meant for (keys typed right behind Ctrl+F or Ctrl+T land where those
+    send them)."""
     pane.send_keys("Escape")  # from the composer, the newest row takes the keys
     pane.wait_for(ROW_KEYS, timeout=10)
     pane.send_keys("Home")
     pane.wait_for(FIRST_ROW, timeout=60)
     pane.send_keys("End")
+    said = _chief_turn(ctx, pane, batch)
+    _search(pane, said)
+    _tutor_turn(ctx, pane, batch, tutor_open)
+    pane.wait_for(said, timeout=60)  # back in the room, at its newest rows
+
+
+def _chief_turn(ctx: Context, pane, batch: int) -> str:
+    """A question typed into the composer and sent; returns the answer's unique words once
+    they show. The answer names the plumber, as every turn of the week does, so the search
+    that follows finds it first."""
+    said = f"visit {batch} answered in full"
+    ctx.brain.expect(Reply(chunks=["Noted: ", "the plumber ", "comes Tuesday. ", said]))
+    _to_composer(pane)
+    asked = f"what is left for visit {batch}?"
+    pane.send_keys(asked, literal=True)
+    pane.wait_for(asked, timeout=30)
+    pane.send_keys("Enter")
+    pane.wait_for(said, timeout=120)
+    _wait_gone(pane, CHIEF_STOP, timeout=60)  # the reply has settled: the footer no longer offers to stop it
+    return said
+
+
+def _search(pane, said: str) -> None:
+    """Ctrl+F, a word the week's answers share, Enter: the newest match (this visit's answer)
+    and the count of all of them show; Escape closes the bar."""
+    pane.send_keys("C-f")
+    pane.send_keys(SEARCH_WORD, literal=True)  # right behind Ctrl+F: the field has the keys at once
+    pane.wait_for(f"Find: {SEARCH_WORD}", timeout=30)  # in the field, not only in the rows
+    pane.send_keys("Enter")
+    pane.wait_for("1 of ", "(newest first)", said, timeout=120)
+    pane.send_keys("Escape")
+    _wait_gone(pane, "(newest first)", timeout=30)
+
+
+def _wait_gone(pane, text: str, timeout: float) -> None:
+    """Poll until ``text`` is off the screen (a bar closed, a button back)."""
+    deadline = time.monotonic() + timeout
+    while text in pane.capture():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{text!r} still on screen after {timeout:.0f} s")
+        time.sleep(0.1)
 
 
 def _tutor_turn(ctx: Context, pane, batch: int, tutor_open: list[bool]) -> None:
+    """Ctrl+T to the tutor, one answered turn, Ctrl+T back. The first visit starts the
+    session (Enter right behind Ctrl+T picks "+ New session": the list has the keys as it
+    shows); later visits find it open with its input waiting."""
     taught = f"tutor answer {batch} done"
     ctx.brain.expect(Reply(chunks=["Think of ", "the invoice ", "as a ledger line. ", taught]))
-    pane.send_keys("C-t")
     if not tutor_open:
-        pane.wait_for("New session", timeout=30)
-        for _ in range(10):  # the list takes the keys a frame after it shows
-            pane.send_keys("Enter")
-            try:
-                pane.wait_for("What do you want to learn?", timeout=3)
-                break
-            except TimeoutError:
-                continue
-        pane.send_keys("bookkeeping for a small household", literal=True)
-        tutor_open.append(True)
+        pane.send_keys("C-t", "Enter")
+        pane.wait_for("What do you want to learn?", timeout=30)
         asked = "bookkeeping for a small household"
+        tutor_open.append(True)
     else:
-        pane.wait_for("Send ⏎", timeout=30)
+        pane.send_keys("C-t")
+        pane.wait_for(TUTOR_INPUT, timeout=30)
         asked = f"and what about week {batch}?"
-        pane.send_keys(asked, literal=True)
-    pane.wait_for(asked, timeout=10)
-    for _ in range(5):  # Enter sends once the input has the keys (the pane hands them over a frame late)
-        pane.send_keys("Enter")
-        try:
-            pane.wait_for(taught, timeout=12)
-            break
-        except TimeoutError:
-            continue
-    pane.wait_for(taught, timeout=5)
-    pane.wait_for("Send ⏎", timeout=30)  # the tutor's reply has finished
+    pane.send_keys(asked, literal=True)
+    pane.wait_for(asked, timeout=30)
+    pane.send_keys("Enter")
+    pane.wait_for(taught, timeout=120)
+    _wait_gone(pane, "Wait…", timeout=60)  # the tutor's reply has settled
     pane.send_keys("C-t")
-    pane.wait_for("Chief/Tutor", timeout=30)
+    pane.wait_for(EMPTY_COMPOSER, timeout=30)  # the Chief room is in front again
     _to_composer(pane)
 
 
@@ -251,6 +292,7 @@ def run(ctx: Context) -> None:
     turns, reports, ticks = TURNS // BATCHES, REPORTS // BATCHES, TICKS // BATCHES
     phases = {0: "start", 1: "hour", batches // 2: "middle", batches: "end"}
     ctx.results.facts["soak.batches"] = batches
+    ctx.results.facts["soak.visit_failures"] = 0  # reported as 0, not left out, when none stumbles
     try:
         early, late = sentinel_heap_kb()
         ctx.results.add("soak.sentinel.heap_early_kb", early)

@@ -175,3 +175,16 @@ def test_readme_summary_carries_issue_19s_targets_too():
     text = readme.block(markdown)
     assert "| old | 1 | **PASS** |" in text and "| held PageUp | 20 of 40 | **FAIL** |" in text
     assert text.index("Issue 19's targets") < text.index("| held PageUp") < text.index("Side by side")
+
+
+def test_the_soak_section_says_what_a_visit_does_and_how_many_stumbled():
+    from bench import soak_report
+
+    r = Results()
+    r.add("soak.start.rss_mb", 80.0)
+    r.facts.update({"soak.batches": 40, "soak.visits": 5, "soak.visit_failures": 1})
+    lines: list[str] = []
+    soak_report.render(r, lines.append)
+    text = "\n".join(lines)
+    assert "types a question to the Chief" in text and "tutor turn" in text and "searches the room" in text
+    assert "Visits: 5, of which 1 stumbled" in text
