@@ -660,12 +660,12 @@ class Store:
             row = self._conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
         return _to_row(row) if row else None
 
-    def tail(self, conversation_id: int, limit: int) -> list[Row]:
-        """The latest ``limit`` rows, oldest first."""
+    def tail(self, conversation_id: int, limit: int, after_id: int = 0) -> list[Row]:
+        """The latest ``limit`` rows (newer than ``after_id``), oldest first."""
         with self._reading():
             rows = self._conn.execute(
-                "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT ?",
-                (conversation_id, limit),
+                "SELECT * FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id DESC LIMIT ?",
+                (conversation_id, after_id, limit),
             ).fetchall()
         return [_to_row(r) for r in reversed(rows)]
 

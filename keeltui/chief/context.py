@@ -210,16 +210,19 @@ def compaction_cut(rows: Sequence[Row], covers_to: int | None, keep_recent: int)
     """The id of the last row the new summary should cover, or None if too little to fold.
 
     Covers everything after the previous summary except the latest ``keep_recent``
-    conversation turns, which stay verbatim.
+    conversation turns, which stay verbatim (and, with no more turns than that, what
+    came after the first of them).
     """
     start = covers_to or 0
     candidates = [row for row in rows if row.id > start]
     # A reply still streaming is not a turn yet: counting it as the one to keep would
     # fold away the question it answers.
     conversation = [row for row in candidates if is_conversation(row) and row.status != "streaming"]
-    if len(conversation) <= keep_recent:
+    if not conversation:
         return None
-    first_kept = conversation[-keep_recent].id
+    # With no more turns than are kept, all of them stay, and what came before the first
+    # (a long run of reports) is still folded: left out of the context, it would be lost.
+    first_kept = conversation[-keep_recent].id if len(conversation) > keep_recent else conversation[0].id
     covered = [row for row in candidates if row.id < first_kept]
     return covered[-1].id if covered else None
 

@@ -26,7 +26,9 @@ from keeltui.store import Row, Store, StoreWriteError
 import contextlib
 
 PERSIST_EVERY_SECS = 0.5
-CONTEXT_ROWS_WITHOUT_SUMMARY = 400
+CONTEXT_ROWS = 400
+"""The newest rows a turn reads for its context (after the latest summary): the window
+bounds the context further; older rows reach the model through the summary."""
 RETRY_SHARE = 0.5
 """After the endpoint said "context length exceeded", the retry (and the summary that
 makes room for it) fills at most this share of what was refused: the server's real
@@ -34,6 +36,9 @@ window is smaller than ``brain.context_window`` says."""
 MIN_WINDOW = 256
 FOLD_STEPS = 6
 """At most this many summary calls for one fold (each step folds what fits one call)."""
+FOLD_PAGE = 500
+"""Rows a fold step reads, oldest first: a step folds what fits one call of them, so a
+long backlog is folded a page at a time and never held whole."""
 
 
 @dataclass(frozen=True)
@@ -90,12 +95,17 @@ class ChiefTurns:
         return self.store.add_message(self.room_id, "user", text)
 
     def context_rows(self) -> tuple[list[Row], Row | None]:
+        """The newest rows the context can hold (after the latest summary, if any) and
+        that summary. At most :data:`CONTEXT_ROWS` rows: after a long quiet stretch of
+        reports, a turn must not hold the whole backlog (the fold reads it in pages)."""
         summary = self.store.latest_summary(self.room_id)
-        if summary is not None:
-            rows = self.store.after(self.room_id, chief_context.summary_covers(summary))
-        else:
-            rows = self.store.tail(self.room_id, CONTEXT_ROWS_WITHOUT_SUMMARY)
-        return rows, summary
+        covers = chief_context.summary_covers(summary) if summary is not None else 0
+        return self.store.tail(self.room_id, CONTEXT_ROWS, after_id=covers), summary
+
+    def _backlog(self, rows: list[Row], summary: Row | None) -> bool:
+        """Rows after the summary that the context cannot hold: they must be folded
+        (a context that simply left them out would drop them unsummarised)."""
+        return summary is not None and len(rows) >= CONTEXT_ROWS
 
     def context(self, window_tokens: int | None = None) -> list[dict]:
         """The messages for the next call, bounded by the chief model's window."""
@@ -111,8 +121,9 @@ class ChiefTurns:
         # oldest rows, and rows must reach a summary before they leave the context.
         rows, summary = self.context_rows()
         whole = chief_context.build_context(self.config.chief.system_prompt, rows, summary).messages
-        if chief_context.needs_compaction(chief_context.estimate_fraction(whole, window),
-                                          self.config.chief.compact_at) and await self.compact() is not None:
+        needed = self._backlog(rows, summary) or chief_context.needs_compaction(
+            chief_context.estimate_fraction(whole, window), self.config.chief.compact_at)
+        if needed and await self.compact() is not None:
             messages = self.context()
         return messages
 
@@ -326,13 +337,19 @@ class ChiefTurns:
         window = window_tokens or self._window()
         newest: int | None = None
         for _ in range(FOLD_STEPS):
-            rows, previous = self.context_rows()
+            recent, previous = self.context_rows()
             covers = chief_context.summary_covers(previous) if previous else None
+            # The oldest rows not yet folded, a page of them (without a summary, the fold
+            # starts where the context does), beside the newest, which say what stays verbatim.
+            start = covers if covers is not None else (recent[0].id - 1 if recent else 0)
+            page = self.store.after(self.room_id, start, FOLD_PAGE)
+            rows = sorted({row.id: row for row in (*page, *recent)}.values(), key=lambda row: row.id)
             cut = chief_context.compaction_cut(rows, covers, keep)
-            if cut is None:
+            if cut is None or not page:
                 return newest
-            step = chief_context.fitting_cut(rows, previous, cut, window)
-            request = chief_context.summary_request(rows, previous, step, window)
+            cut = min(cut, page[-1].id)  # a step folds rows of the page only: none between unread
+            step = chief_context.fitting_cut(page, previous, cut, window)
+            request = chief_context.summary_request(page, previous, step, window)
             try:
                 completion = await self.brain.complete("chief", request)
             except BrainError:
@@ -382,7 +399,7 @@ class ChiefTurns:
 
     def last_exchange(self):
         """``(user row, reply row)`` of the newest turn (either may be None)."""
-        return controls.last_exchange(self.store.tail(self.room_id, CONTEXT_ROWS_WITHOUT_SUMMARY))
+        return controls.last_exchange(self.store.tail(self.room_id, CONTEXT_ROWS))
 
     def supersede(self, *row_ids: int) -> None:
         """Keep rows as earlier versions: shown folded, never sent to the model again."""
