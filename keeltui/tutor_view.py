@@ -468,7 +468,7 @@ class TutorPane(Vertical):
             if place.is_attached and (focused is was or focused is None or focused is place):
                 self.screen.set_focus(place, scroll_visible=False)
 
-        self.call_later(apply)
+        self.app.call_later(apply)  # in the app's queue, in order with the keys (as Widget.focus)
 
     def _focus_default_later(self, expect: Widget | None = None) -> None:
         """:meth:`_focus_default` once laid out, unless the focus moved meanwhile: a key
