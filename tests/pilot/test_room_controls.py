@@ -94,6 +94,13 @@ async def test_regenerate_keeps_the_previous_reply_folded(make_app, loopback):
         await wait_for(pilot, lambda: "First answer here," in screen_text(app) and idle(app), timeout=20)
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: "Second answer here." in screen_text(app) and idle(app), timeout=20)
+        # The chain Ctrl+R then Ctrl+↑: the regenerate leaves the keys where Ctrl+↑ edits.
+        await pilot.press("ctrl+up")
+        await wait_for(pilot, lambda: app.room.composer.input.text == "say something",
+                       what="the message back in the composer")
+        assert "editing" in screen_text(app).lower()
+        await pilot.press("escape")  # cancel the edit: the empty draft comes back
+        await wait_for(pilot, lambda: app.room.composer.input.text == "", what="the edit cancelled")
         screen = screen_text(app)
         assert "(earlier version)" in screen and "First answer here," in screen
         assert "With a second paragraph." not in screen  # folded to one line
