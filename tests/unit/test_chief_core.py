@@ -143,6 +143,30 @@ def test_compaction_cut_keeps_recent_turns():
     assert ctx.compaction_cut(rows[:3], None, 4) is None
 
 
+def _shaped(shape: str) -> list[R]:
+    """Rows from letters, ids from 1: u owner, a companion, r a report, s a reply still streaming."""
+    kinds = {"u": ("user", None, "complete"), "a": ("assistant", None, "complete"),
+             "r": ("assistant", "coop", "complete"), "s": ("assistant", None, "streaming")}
+    return [R(i, kinds[c][0], f"{c}{i}", kinds[c][1], kinds[c][2]) for i, c in enumerate(shape, 1)]
+
+
+@pytest.mark.parametrize("shape, covers_to, keep, cut", [
+    # more turns than kept: fold up to the first kept turn, reports in between included
+    ("uauauaua", None, 4, 4),
+    ("uraurauaua", None, 4, 6),
+    # no more turns than kept: the turns stay, the reports before the first are folded
+    ("rrrrrua", None, 4, 5),
+    ("rrrrrua", 2, 4, 5),
+    ("rrrrr", None, 4, None),          # nothing to keep a summary beside: no turn yet
+    ("uarrr", None, 4, None),          # reports after the turns are the newest: they stay
+    ("rrus", None, 4, 2),              # a streaming reply is not a turn
+    ("us", None, 1, None),
+    ("uauarrr", 7, 2, None),           # everything already covered
+])
+def test_compaction_cut_table(shape, covers_to, keep, cut):
+    assert ctx.compaction_cut(_shaped(shape), covers_to, keep) == cut
+
+
 def test_summary_request_covers_only_up_to_the_cut():
     rows = [R(1, "user", "alpha"), R(2, "assistant", "beta"), R(3, "assistant", "cron ok", "task"), R(4, "user", "gamma")]
     request = ctx.summary_request(rows, None, 3)
