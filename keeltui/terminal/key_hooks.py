@@ -11,8 +11,13 @@ binding took into a line in the composer or a reason it was refused.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import events
 from textual.app import App
+from textual.message_pump import MessagePump
+from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 
@@ -56,8 +61,30 @@ class KeyHookInput(Input):
             await super()._on_key(event)
 
 
+KEY_JOURNEY_AT_MOST_SECS = 1.0  # a key whose handler never finished: the next ones go on anyway
+
+
 class KeyHookApp(App):
-    _held: list[events.Event] | None = None  # keys and pastes kept back; None: none are
+    """Keys taken strictly in the order they came.
+
+    The app hands a key to the focused widget's queue (``App.on_event``); that widget, then
+    each parent in turn, handles it in its own queue, and the bindings of the focused place
+    run when it reaches the app again. A priority binding runs at once, in the app's queue.
+    So in one burst (a read over SSH, a fast typist) a priority key could act before the
+    key ahead of it had finished: Ctrl+L then Down Enter on the tutor's list opened the
+    session, then Ctrl+L's binding closed it again. While a key is on its way, the keys
+    behind it wait here; the one in front is followed from queue to queue, and the next is
+    taken when it and what its handlers posted up the same way have been handled.
+    """
+
+    _waiting: list[events.Event]  # keys and pastes kept back, in order
+    _hold: bool = False  # held until the place that takes them is there (hold_keys)
+    _in_flight: events.Event | None = None  # the key handed on whose journey has not ended
+    _in_flight_timer: Timer | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._waiting = []
 
     async def key_unbound(self, event: events.Key) -> None:
         """A key that reached the app and ran no binding."""
@@ -67,26 +94,85 @@ class KeyHookApp(App):
         :meth:`release_keys`: the place that should take them is not there yet. The app
         hands each key to the focused widget as it comes in (``App.on_event``), so one
         handed on before that place has the focus lands in the wrong one, or nowhere."""
-        if self._held is None:
-            self._held = []
+        self._hold = True
 
     @property
     def holding_keys(self) -> bool:
-        return self._held is not None
+        return self._hold
 
     async def release_keys(self) -> None:
         """Hand the kept keys on, in order, as if they came in now."""
-        held, self._held = self._held or [], None
-        while held and self._held is None:
-            await super().on_event(held.pop(0))
-        if held and self._held is not None:
-            # One of them (Ctrl+T again) started a new hold: the rest wait, ahead of newer keys.
-            self._held[:0] = held
+        self._hold = False
+        await self._take_waiting()
+
+    async def _take_waiting(self) -> None:
+        # One of them may start a new hold (Ctrl+T again) or be handed on: the rest wait,
+        # ahead of newer keys.
+        while self._waiting and not self._hold and self._in_flight is None:
+            await self._take(self._waiting.pop(0))
+
+    async def _take(self, event: events.Event) -> None:
+        await super().on_event(event)
+        if event.is_forwarded:  # no priority binding took it: a widget's queue has it now
+            target = self.focused or self.screen
+            self._in_flight = event
+            self._follow(event, target, target, settling=False)
+
+    def _follow(self, event: events.Event, widget: MessagePump, target: MessagePump, *, settling: bool) -> None:
+        """Behind ``event`` in ``widget``'s queue: on up the way it went, then (settling)
+        once more from ``target`` up to the app, behind what its handlers posted on the
+        way (Escape in the search field: the room moves the focus when the bar's Closed
+        message reaches it, and the key behind Escape must go to the composer)."""
+
+        def after() -> None:
+            if self._in_flight is not event:
+                return
+            parent = widget.parent if isinstance(widget, Widget) else None
+            if parent is None or not widget.is_parent_active:
+                self.call_later(self._journey_done, event)
+            elif parent is self:
+                # In the app's queue, behind the key (the screen always hands a key on:
+                # Textual marks it stopped there after bubbling it, the app being its
+                # sender) and behind what it posted to the app.
+                if settling:
+                    self.call_later(self._journey_done, event)
+                else:
+                    self.call_later(self._settle, event, target)
+            elif settling or not was_stopped(event):
+                self._follow(event, parent, target, settling=settling)
+            else:
+                self._settle(event, target)
+
+        if not widget.call_later(after):
+            self.call_later(self._journey_done, event)
+
+    def _settle(self, event: events.Event, target: MessagePump) -> None:
+        if self._in_flight is event:
+            self._follow(event, target, target, settling=True)
+
+    async def _journey_done(self, event: events.Event) -> None:
+        if self._in_flight is event:
+            self._in_flight = None
+            if self._in_flight_timer is not None:
+                self._in_flight_timer.stop()
+                self._in_flight_timer = None
+            await self._take_waiting()
+
+    def _journey_too_long(self) -> None:
+        """The key's handler never finished (or its widget went away): go on anyway."""
+        self._in_flight_timer = None
+        if self._in_flight is not None:
+            self._in_flight = None
+            self.call_later(self._take_waiting)
 
     async def on_event(self, event: events.Event) -> None:
-        if (self._held is not None and isinstance(event, (events.Key, events.Paste))
-                and not event.is_forwarded):
-            self._held.append(event)
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            if self._hold or self._in_flight is not None or self._waiting:
+                self._waiting.append(event)
+                if self._in_flight is not None and self._in_flight_timer is None:
+                    self._in_flight_timer = self.set_timer(KEY_JOURNEY_AT_MOST_SECS, self._journey_too_long)
+                return
+            await self._take(event)
             return
         await super().on_event(event)
 

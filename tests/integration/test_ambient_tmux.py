@@ -20,9 +20,9 @@ def tmux_server():
     env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "TMUX_PANE")}
 
     def tmux(*args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-L", socket, "-f", "/dev/null", *args], env=env, capture_output=True, text=True, check=True
-        ).stdout
+        done = subprocess.run(["tmux", "-L", socket, "-f", "/dev/null", *args], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, f"tmux {' '.join(args)}: {done.stderr.strip()} (exit {done.returncode})"
+        return done.stdout
 
     tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30", "sleep 600")
     try:

@@ -48,3 +48,14 @@ async def test_down_and_enter_in_one_burst_open_the_session_below_new_session(ma
         await wait_for(pilot, lambda: pane(app).in_session and pane(app).composer.input.text == "why so",
                        what="the session opened and the note in its composer")
         assert pane(app).session_id == session
+
+
+async def test_ctrl_l_on_the_list_then_down_enter_and_a_note_in_one_burst(make_app, loopback):
+    app = make_app()
+    session = seed_session(app.store, "muscle protein", PROTEIN, [("basics", True)])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_tutor(pilot)
+        burst(app, "ctrl+l", "down", "enter", *"why so")
+        await wait_for(pilot, lambda: pane(app).in_session and pane(app).composer.input.text == "why so",
+                       what="the session opened and the note in its composer")
+        assert pane(app).session_id == session
