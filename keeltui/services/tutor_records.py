@@ -20,7 +20,7 @@ from keeltui.store import Conversation, Row, Store
 from keeltui.text.textsafe import clean_text
 from keeltui.tutor import mastery
 from keeltui.tutor.mistakes import mistake_lines, mistakes
-from keeltui.tutor.phases import latest_plan, ok_tool_calls, phase_of
+from keeltui.tutor.phases import PHASE_WORDS, latest_plan, ok_tool_calls, phase_of
 from keeltui.tutor.session import choices_of, correct_index
 from keeltui.tutor.session_rows import SessionRow, stamp
 from keeltui.tutor.transcript import DONT_KNOW, PLAN_INIT, QUIZ, QUIZ_ANSWER, USER, arguments_of, iter_parts, role_of
@@ -30,13 +30,17 @@ LAST_SESSION_KEY = "tutor_last_session"
 STATUS_WORDS = {"current": "current step", "current-review": "current step, to review", "mastered": "mastered", "review": "to review",
                 "visited": "seen, not answered", "pending": "not yet"}
 
+PHASE_WIDTH = max(map(len, PHASE_WORDS.values()))  # the list's columns line up
+
 Prior = tuple[dict[str, mastery.NodeMastery], dict[str, str]]
 
 
 def list_line(row: SessionRow) -> str:
-    """``12  2026-11-30 21:04  teach  1/3 mastered  muscle protein``, for the terminal."""
+    """``12  2026-11-30 21:04  learning         1/3 mastered  muscle protein``, for the terminal:
+    the phase in the words the tutor pane shows, not its code."""
     progress = row.progress or "—"
-    return f"{row.id:>4}  {stamp(row.updated_at)}  {row.phase:<5}  {progress:<28}  {clean_text(row.title)}"
+    phase = PHASE_WORDS.get(row.phase, row.phase)
+    return f"{row.id:>4}  {stamp(row.updated_at)}  {phase:<{PHASE_WIDTH}}  {progress:<28}  {clean_text(row.title)}"
 
 
 class TutorRecords:
@@ -221,7 +225,7 @@ class TutorRecords:
             "",
             f"- Started: {stamp(conversation.created_at)}",
             f"- Last active: {stamp(conversation.updated_at)}",
-            f"- Phase: {phase_of(rows)}",
+            f"- Phase: {PHASE_WORDS[phase_of(rows)]}",
         ]
         progress = mastery.progress_text(plan, rows, now, prior)
         if progress:

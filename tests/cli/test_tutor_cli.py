@@ -40,9 +40,9 @@ def test_list_shows_id_date_phase_progress_and_topic(cfg, seeded):
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert len(lines) == 2
-    assert re.fullmatch(rf"\s*{second}  \d{{4}}-\d\d-\d\d \d\d:\d\d  probe  —\s+secant lines", lines[0])
+    assert re.fullmatch(rf"\s*{second}  \d{{4}}-\d\d-\d\d \d\d:\d\d  first questions  —\s+secant lines", lines[0])
     assert re.fullmatch(
-        rf"\s*{first}  \d{{4}}-\d\d-\d\d \d\d:\d\d  teach  1/4 mastered · 1 to review\s+muscle protein", lines[1])
+        rf"\s*{first}  \d{{4}}-\d\d-\d\d \d\d:\d\d  learning {{9}}1/4 mastered · 1 to review\s+muscle protein", lines[1])
 
 
 def test_list_with_no_sessions_says_so(cfg):
@@ -56,7 +56,7 @@ def test_export_writes_topic_plan_quiz_record_and_mastery(cfg, seeded, tmp_path)
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert text.startswith("# Tutor session: muscle protein\n")
-    assert "- Phase: teach" in text and "- Progress: 1/4 mastered · 1 to review" in text
+    assert "- Phase: learning" in text and "- Progress: 1/4 mastered · 1 to review" in text
     plan = text.split("## Plan")[1].split("## Quiz record")[0]
     assert "1. Why protein matters (`basics`) — mastered" in plan
     assert "2. Leucine threshold (`leucine`) — to review" in plan

@@ -213,7 +213,7 @@ def test_the_learner_path_from_topic_to_export(tmp_path, loopback, tmux, e2e_env
     exported = run_keeltui(config, "tutor", "export", TOPIC)
     assert exported.returncode == 0, exported.stderr
     text = exported.stdout
-    assert f"# Tutor session: {TOPIC}" in text and "- Phase: teach" in text
+    assert f"# Tutor session: {TOPIC}" in text and "- Phase: learning" in text
     assert "Version 2, in teaching order:" in text and "History of nutrition science" not in text
     assert _line_with(text, "Protein basics", "mastered") is not None
     assert _line_with(text, "Dose per meal", "How much protein per meal?", "5 g (right: 25 g)", "wrong") is not None
