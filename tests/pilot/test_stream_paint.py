@@ -6,6 +6,7 @@ and Textual's own compositor; each frame is the real update rendered to terminal
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
 from keeltui_dev.loopback import Reply
@@ -31,17 +32,22 @@ def record_frames(app) -> list[str]:
 
 
 async def test_a_flush_sends_the_new_words_not_the_line_they_join(make_app, loopback):
-    loopback.queue(Reply(chunks=["Alpha bravo ", "charlie delta ", "echo."], chunk_delay=1.0))
+    # The second chunk waits for the gate: a loaded machine cannot let it land before the
+    # frames are watched (a timed gap could).
+    gate = threading.Semaphore(0)
+    loopback.queue(Reply(chunks=["Alpha bravo ", "charlie delta ", "echo."], gate=gate))
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await send(pilot, "spell it")
-        await wait_for(pilot, lambda: "Alpha bravo" in screen_text(app), what="the first chunk")
         frames = record_frames(app)
-        await pilot.pause(0.3)  # the repaint that reading the screen asked for (the terminal has it all)
-        # Waited on the log, not the screen: reading the screen repaints all of it.
+        await send(pilot, "spell it")
+        # Waited on what the terminal was sent, not the screen: reading the screen repaints it.
+        await wait_for(pilot, lambda: any("Alpha bravo" in f for f in frames), what="the first chunk sent")
+        frames.clear()
+        gate.release()  # "charlie delta"; "echo." waits, so the reply is still streaming
         await wait_for(pilot, lambda: "charlie delta" in (app.room.log_view.stream_text() or ""), what="the second chunk")
         await wait_for(pilot, lambda: any("charlie" in f for f in frames), what="the frame with the second chunk")
         frame = next(f for f in frames if "charlie" in f)
+        gate.release()
         # The words already on the line and the row's bar and padding are not sent again.
         assert "Alpha" not in frame and "bravo" not in frame, repr(frame)
 
