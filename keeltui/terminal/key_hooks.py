@@ -11,6 +11,7 @@ binding took into a line in the composer or a reason it was refused.
 
 from __future__ import annotations
 
+from time import monotonic
 from typing import Any
 
 from textual import events
@@ -61,7 +62,11 @@ class KeyHookInput(Input):
             await super()._on_key(event)
 
 
-KEY_JOURNEY_AT_MOST_SECS = 1.0  # a key whose handler never finished: the next ones go on anyway
+KEY_JOURNEY_CHECK_SECS = 1.0
+"""How often a key's journey is looked at while keys wait behind it: it goes on while the
+place it waits in is still running (a slow handler on a loaded machine is not cut short:
+the keys behind it would overtake it); a place that closed under it ends it."""
+KEY_JOURNEY_AT_MOST_SECS = 10.0  # a handler that never finishes: the keys behind it go on anyway
 
 
 class KeyHookApp(App):
@@ -81,6 +86,8 @@ class KeyHookApp(App):
     _hold: bool = False  # held until the place that takes them is there (hold_keys)
     _in_flight: events.Event | None = None  # the key handed on whose journey has not ended
     _in_flight_timer: Timer | None = None
+    _in_flight_at: MessagePump | None = None  # the queue the key's next step waits in
+    _in_flight_since = 0.0
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -116,6 +123,7 @@ class KeyHookApp(App):
         if event.is_forwarded:  # no priority binding took it: a widget's queue has it now
             target = self.focused or self.screen
             self._in_flight = event
+            self._in_flight_since = monotonic()
             self._follow(event, target, target, settling=False)
 
     def _follow(self, event: events.Event, widget: MessagePump, target: MessagePump, *, settling: bool) -> None:
@@ -127,6 +135,7 @@ class KeyHookApp(App):
         def after() -> None:
             if self._in_flight is not event:
                 return
+            self._in_flight_at = self  # the steps below call_later on the app, or _follow says
             parent = widget.parent if isinstance(widget, Widget) else None
             if parent is None or not widget.is_parent_active:
                 self.call_later(self._journey_done, event)
@@ -143,6 +152,7 @@ class KeyHookApp(App):
             else:
                 self._settle(event, target)
 
+        self._in_flight_at = widget
         if not widget.call_later(after):
             self.call_later(self._journey_done, event)
 
@@ -159,18 +169,26 @@ class KeyHookApp(App):
             await self._take_waiting()
 
     def _journey_too_long(self) -> None:
-        """The key's handler never finished (or its widget went away): go on anyway."""
+        """Keys wait behind one whose journey has not ended: it goes on while the queue it
+        waits in runs; a widget that went away (its queue will not run the next step) or a
+        handler that never finishes lets the keys behind it go on."""
         self._in_flight_timer = None
-        if self._in_flight is not None:
-            self._in_flight = None
-            self.call_later(self._take_waiting)
+        if self._in_flight is None:
+            return
+        at = self._in_flight_at
+        alive = at is not None and at.is_running and (at is self or at.is_attached)
+        if alive and monotonic() - self._in_flight_since < KEY_JOURNEY_AT_MOST_SECS:
+            self._in_flight_timer = self.set_timer(KEY_JOURNEY_CHECK_SECS, self._journey_too_long)
+            return
+        self._in_flight = None
+        self.call_later(self._take_waiting)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             if self._hold or self._in_flight is not None or self._waiting:
                 self._waiting.append(event)
                 if self._in_flight is not None and self._in_flight_timer is None:
-                    self._in_flight_timer = self.set_timer(KEY_JOURNEY_AT_MOST_SECS, self._journey_too_long)
+                    self._in_flight_timer = self.set_timer(KEY_JOURNEY_CHECK_SECS, self._journey_too_long)
                 return
             await self._take(event)
             return

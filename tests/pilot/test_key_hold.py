@@ -3,12 +3,17 @@ key_hooks.py: KeyHookApp.hold_keys / release_keys), then handed on in the order 
 
 from __future__ import annotations
 
+import asyncio
+
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.widgets import Input
 
+from keeltui.terminal import key_hooks
 from keeltui.terminal.key_hooks import KeyHookApp
-from tests.support.pilot import wait_for
+from tests.support.pilot import burst, wait_for
 
 
 class Holder(KeyHookApp):
@@ -49,3 +54,48 @@ async def test_a_released_key_that_holds_again_keeps_the_rest_back_ahead_of_newe
         await pilot.press("z")
         app.call_later(app.release_keys)
         await wait_for(pilot, lambda: _typed(app) == "xyz" and not app.holding_keys, what="the rest, in order")
+
+
+class SlowBox(Vertical):
+    """A place that takes a while over what a key set off (a loaded machine, a handler doing I/O)."""
+
+    def __init__(self, seen: list[str]) -> None:
+        super().__init__()
+        self.seen = seen
+
+    async def on_input_changed(self, event: Input.Changed) -> None:
+        await asyncio.sleep(0.5)
+        self.seen.append(f"box saw {event.value}")
+
+
+class Field(Input):
+    def __init__(self, seen: list[str]) -> None:
+        super().__init__()
+        self.seen = seen
+
+    def on_key(self, event: events.Key) -> None:
+        self.seen.append(f"key {event.key}")
+
+
+class SlowParent(KeyHookApp):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        with SlowBox(self.seen):
+            yield Field(self.seen)
+
+    def on_mount(self) -> None:
+        self.set_focus(self.query_one(Field))
+
+
+async def test_a_key_behind_a_slow_handler_waits_for_it_however_long_it_takes(monkeypatch):
+    # The journey is looked at every 50 ms here; what the key set off takes 500 ms. The
+    # key behind must still wait: it used to be let go after the check's time, and overtook.
+    monkeypatch.setattr(key_hooks, "KEY_JOURNEY_CHECK_SECS", 0.05)
+    app = SlowParent()
+    async with app.run_test(size=(40, 5)) as pilot:
+        burst(app, "a", "b")
+        await wait_for(pilot, lambda: len(app.seen) == 4, what="both keys typed and seen by the box")
+        assert app.seen == ["key a", "box saw a", "key b", "box saw ab"]
