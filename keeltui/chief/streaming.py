@@ -50,26 +50,47 @@ class StreamBuffer:
         return text
 
 
+class SettledSplit:
+    """:func:`split_settled` for a text that grows at its end (a reply streaming): each call
+    reads only the lines that came since the last, so a long reply costs the new lines."""
+
+    def __init__(self) -> None:
+        self._start()
+
+    def _start(self) -> None:
+        self._read = ""
+        """The text up to the end of the last complete line read."""
+        self._blocks: list[str] = []
+        self._current: list[str] = []
+        self._in_fence = False
+
+    def split(self, text: str) -> tuple[list[str], str]:
+        """The settled blocks of ``text`` (in order) and the unsettled tail."""
+        if not text.startswith(self._read):  # not the text read so far, grown: read it anew
+            self._start()
+        end = text.rfind("\n") + 1
+        if end > len(self._read):
+            # The last element is the line still being written: never settled on its own.
+            for line in text[len(self._read):end - 1].split("\n"):
+                self._add(line)
+            self._read = text[:end]
+        tail = "\n".join([*self._current, text[end:]])
+        return list(self._blocks), tail.lstrip("\n")
+
+    def _add(self, line: str) -> None:
+        if line.lstrip().startswith(("```", "~~~")):
+            self._in_fence = not self._in_fence
+        if not line.strip() and not self._in_fence:
+            if self._current:
+                self._blocks.append("\n".join(self._current))
+                self._current = []
+            return
+        self._current.append(line)
+
+
 def split_settled(text: str) -> tuple[list[str], str]:
     """The settled blocks of ``text`` (in order) and the unsettled tail."""
-    blocks: list[str] = []
-    current: list[str] = []
-    in_fence = False
-    lines = text.split("\n")
-    # The last element is the line still being written: never settled on its own.
-    for line in lines[:-1]:
-        stripped = line.lstrip()
-        if stripped.startswith(("```", "~~~")):
-            in_fence = not in_fence
-        if not line.strip() and not in_fence:
-            if current:
-                blocks.append("\n".join(current))
-                current = []
-            continue
-        current.append(line)
-    current.append(lines[-1])
-    tail = "\n".join(current)
-    return blocks, tail.lstrip("\n")
+    return SettledSplit().split(text)
 
 
 def body_blocks(text: str) -> list[str]:

@@ -168,9 +168,19 @@ def cmd_run(args) -> int:
     with contextlib.suppress(StoreDamaged):
         # Replies a killed process left streaming are settled as cut off, not shown as empty boxes.
         store.settle_interrupted()
-    from keeltui.app import run_app
+    return import_run_app()(config, store)
 
-    return run_app(config, store)
+
+def import_run_app():
+    """``keeltui.app.run_app``, imported with Escape's short delay in force (Textual reads
+    ESCDELAY once, when it is imported; keeltui/infra/escape_delay.py says why)."""
+    import os
+
+    from keeltui.infra.escape_delay import short_escape_delay
+
+    with short_escape_delay(os.environ):
+        from keeltui.app import run_app
+    return run_app
 
 
 def cmd_status(args) -> int:

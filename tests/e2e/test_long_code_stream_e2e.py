@@ -59,3 +59,31 @@ def test_a_long_code_block_streams_and_escape_keeps_what_came(tmp_path, loopback
     # The last line that came is on screen with the words, and nothing after it streams in.
     screen = tmux.wait_for(lambda s: last_code_line(s) == kept and STOPPED in s, timeout=30, what="the kept lines")
     assert "Done." not in screen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_escape_stops_a_block_streaming_at_500_lines_a_second(tmp_path, loopback, tmux, e2e_env, size):
+    # As the bench streams it (issue 19): a line every 2 ms, the owner presses Escape well inside
+    # the block. The gate lets 4 000 lines go and holds the rest, so the block cannot end by
+    # itself before the key is read, however loaded the machine.
+    tmux.width, tmux.height = size
+    gate = threading.Semaphore(4_000)
+    loopback.queue(Reply(chunks=["Here is the file:\n\n```python\n", *(code(i) for i in range(5_000)), "```\n", "Done."],
+                         chunk_delay=0.002, gate=gate))
+    tmux.start(keeltui_command(_config(tmp_path, loopback)), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("stream the file")
+    tmux.send("Enter")
+    tmux.wait_for(lambda s: last_code_line(s) >= 500, timeout=60, what="code line 500")
+    tmux.send("Escape")
+    tmux.wait_text(STOPPED, timeout=60)
+    store = Store(tmp_path / "k.db")
+    try:
+        reply = store.messages(store.chief_id())[-1]
+    finally:
+        store.close()
+    assert reply.status == "stopped"
+    kept = max(int(n) for n in CODE.findall(reply.content))
+    assert 500 <= kept < 4_000
+    screen = tmux.wait_for(lambda s: last_code_line(s) == kept and STOPPED in s, timeout=30, what="the kept lines")
+    assert "Done." not in screen

@@ -211,3 +211,26 @@ def test_split_settled_joins_back_to_the_text():
     text = "a\n\nb\nc\n\n```\nx\n\ny\n```\n\ntail"
     blocks, tail = split_settled(text)
     assert "\n\n".join([*blocks, tail]) == text
+
+
+def test_a_growing_text_split_as_it_grows_is_split_as_the_whole():
+    from keeltui.chief.streaming import SettledSplit
+
+    text = "intro\n\n```python\nx = 1\n\ny = 2\n```\n\n~~~\n\n~~~\npara\nline\n\n\nend \n\n```\nopen"
+    split = SettledSplit()
+    for end in range(len(text) + 1):  # every cut, mid-line and mid-fence included
+        assert split.split(text[:end]) == split_settled(text[:end]), end
+    assert split.split("other\n\ntext") == (["other"], "text")  # not grown from the last: read anew
+
+
+def test_a_growing_text_is_read_once(monkeypatch):
+    from keeltui.chief.streaming import SettledSplit
+
+    read: list[str] = []
+    add = SettledSplit._add
+    monkeypatch.setattr(SettledSplit, "_add", lambda self, line: (read.append(line), add(self, line)))
+    split, text = SettledSplit(), "```python\n"
+    for i in range(300):
+        text += f"line {i}\n"
+        split.split(text)
+    assert len(read) == 301  # each line once (the opening line and 300 code lines), not once a call

@@ -104,3 +104,46 @@ def test_each_piece_is_a_step_the_caller_may_stop_between():
     steps.close()
     stream.update(text)  # taken up again from the pieces already rendered
     assert as_text(stream.tail) == as_text(whole_lines(text))
+
+
+def test_a_growing_code_block_is_read_as_the_whole_block_is(monkeypatch):
+    from keeltui.panes.chief import room_stream
+    from keeltui.panes.chief.room_stream import FenceReader
+
+    text = "Here:\n\n```python\nx = 1\n`` not yet\n  ```\nafter\n\n~~~\ny\n~~~"
+    reader = FenceReader()
+    for end in range(len(text) + 1):
+        assert reader.parts(text[:end]) == FenceReader().parts(text[:end]), end
+    searched: list[int] = []
+    closed = room_stream._closed
+    monkeypatch.setattr(room_stream, "_closed", lambda before, opener, code, start:
+                        (searched.append(len(code) - start), closed(before, opener, code, start))[1])
+    reader, block = FenceReader(), "```python\n"
+    for i in range(500):
+        block += f"value_{i} = {i}\n"
+        reader.parts(block)
+    # Each call looks for the closing line among the lines that came since, not the whole block.
+    assert max(searched[1:]) == 2, max(searched)
+
+
+def test_a_block_that_opens_with_a_fence_shows_without_cleaning_its_text(monkeypatch):
+    from keeltui.panes.chief import room_stream
+
+    monkeypatch.setattr(room_stream, "clean_text", lambda text: (_ for _ in ()).throw(AssertionError(text)))
+    assert room_stream.shows_text("\n  ```python\n" + "x = 1\n" * 5_000)
+    monkeypatch.undo()
+    assert not room_stream.shows_text(" \x1b[31m \n")
+    assert room_stream.shows_text("\x1b[31mred")
+
+
+def test_a_long_code_block_is_rendered_a_few_lines_at_a_time():
+    # The loop is let through between two renders: a key typed while a block streams
+    # at 500 lines/s waits behind one small render (~0.4 ms a line), not behind 40 lines.
+    sizes: list[int] = []
+
+    def render(block: str) -> list[Strip]:
+        sizes.append(block.count("\n") + 1)
+        return [Strip.blank(1)] * sizes[-1]
+
+    StreamLines(render, Strip.blank(60)).update("```python\n" + "\n".join(f"value_{i} = {i}" for i in range(400)))
+    assert len(sizes) > 10 and max(sizes) <= 22, sizes  # 20 code lines and the fence's two

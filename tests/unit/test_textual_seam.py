@@ -70,6 +70,13 @@ def test_textual_keeps_the_key_parser_the_alt_enter_seam_wraps():
     parser = linux_driver.XTermParser
     assert _params(parser.feed) == ["self", "data"]
     assert _params(parser.tick) == ["self"]
+    # A lone Escape: the parser's wait is ESCDELAY, and the driver reads the file the parser
+    # waits on (keyinput.py answers the Escape itself after that wait).
+    from textual import constants
+
+    assert isinstance(constants.ESCAPE_DELAY, float)
+    assert "constants.ESCAPE_DELAY" in inspect.getsource(parser)
+    assert "sys.__stdin__.fileno()" in inspect.getsource(linux_driver.LinuxDriver.__init__)
 
 
 def test_textual_keeps_the_scroll_update_the_seam_calls_for_a_virtual_size():
