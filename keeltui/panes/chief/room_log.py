@@ -25,6 +25,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.worker import Worker
 
 from keeltui.chief.context import Row
 from keeltui.chief.room_window import RoomWindow
@@ -127,7 +128,7 @@ class RoomLog(ScrollView, can_focus=True):
         self._look: tuple[str, RowLook] | None = None
         self._paint_styles: dict[str, Style] = {}
         self._base = Style()
-        self._ahead: asyncio.Future[None] | None = None
+        self._ahead: Worker[None] | None = None
         self._ahead_again = False
         """The view moved since the render-ahead chose its rows."""
         self.lines_rendered = 0
@@ -714,25 +715,29 @@ class RoomLog(ScrollView, can_focus=True):
     @property
     def rendering_ahead(self) -> bool:
         """Whether rows around the view are still being read and rendered ahead."""
-        return self._ahead is not None and not self._ahead.done()
+        return self._ahead is not None and not self._ahead.is_finished
 
     def _render_ahead_soon(self) -> None:
-        """A frame is being drawn: once it is out, render the rows around the view."""
+        """A frame is being drawn: once it is out, render the rows around the view. Not while
+        a reply streams (its flushes have the loop) nor before Markdown is loaded (the rows
+        would be drawn again)."""
         self._ahead_again = True
-        if self._ahead is None or self._ahead.done():
-            self._ahead = asyncio.ensure_future(self._render_ahead())
+        if self._stream is None and not self._plain and not self.rendering_ahead:
+            # A worker, not a bare task: an error in it is the app's crash, not lost.
+            self._ahead = self.run_worker(self._render_ahead(), group="render-ahead", exit_on_error=True)
 
     async def _render_ahead(self) -> None:
         """Read and render the rows ``AHEAD_SCREENS`` above and below the view, nearest first,
-        into the cache, a slice of ``SLICE_SECS`` at a time; start over when the view moves.
-        Not while a reply streams (its flushes have the loop) nor before Markdown is loaded
-        (the rows would be drawn again)."""
+        into the cache, a slice of ``SLICE_SECS`` at a time; start over when the view moves."""
         while self._ahead_again:
             self._ahead_again = False
             await asyncio.sleep(0)  # the frame that asked goes out first
             if self._stream is not None or self._plain or self._width <= 0 or not self.window.rows:
                 continue
+            edges = self._edges()
             self._fill(AHEAD_SCREENS)
+            if self._edges() != edges:
+                self.refresh()  # the first row's day line may change with what is above it
             started = time.perf_counter()
             for row in self._rows_ahead():
                 if self._ahead_again or self._stream is not None:
@@ -744,6 +749,10 @@ class RoomLog(ScrollView, can_focus=True):
                 if time.perf_counter() - started >= SLICE_SECS:
                     await asyncio.sleep(0)
                     started = time.perf_counter()
+
+    def _edges(self) -> tuple[int, int, bool, bool]:
+        """The window's first and last rows, and whether they are the room's."""
+        return self.window.rows[0].id, self.window.rows[-1].id, self.window.no_older, self.window.at_latest
 
     def _rows_ahead(self) -> list[Row]:
         """The rows within ``AHEAD_SCREENS`` of the view, nearest it first."""
