@@ -60,6 +60,10 @@ AHEAD_SCREENS = 2
 rendered ahead, so the next PageUp (or PageDown) finds its rows drawn."""
 SLICE_SECS = 0.002
 """Rendering ahead hands the loop back this often: a key is never held behind it."""
+PAUSE_SECS = 0.001
+"""And waits this long before the next slice, rather than only yielding: a key travels
+from the terminal to the log in several hops of the loop, and a slice ready to run at
+each hop would hold it a slice per hop."""
 CACHE_ROWS = 400
 """Rendered rows kept (least recently drawn dropped first)."""
 CACHE_BYTES = 1_500_000
@@ -731,7 +735,7 @@ class RoomLog(ScrollView, can_focus=True):
         into the cache, a slice of ``SLICE_SECS`` at a time; start over when the view moves."""
         while self._ahead_again:
             self._ahead_again = False
-            await asyncio.sleep(0)  # the frame that asked goes out first
+            await asyncio.sleep(PAUSE_SECS)  # the frame that asked goes out first
             if self._stream is not None or self._plain or self._width <= 0 or not self.window.rows:
                 continue
             edges = self._edges()
@@ -747,7 +751,7 @@ class RoomLog(ScrollView, can_focus=True):
                     continue  # dropped or changed meanwhile
                 self._box_lines(row)
                 if time.perf_counter() - started >= SLICE_SECS:
-                    await asyncio.sleep(0)
+                    await asyncio.sleep(PAUSE_SECS)
                     started = time.perf_counter()
 
     def _edges(self) -> tuple[int, int, bool, bool]:
