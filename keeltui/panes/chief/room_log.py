@@ -683,8 +683,14 @@ class RoomLog(ScrollView, can_focus=True):
         if lines is None:
             strips = row_lines(row, self._speaker(row), self._width, self.look(), self._shape(row), self.app.console)
             self.lines_rendered += len(strips)
-            lines = self.cache.put(key, compact(strips))
+            lines = self._keep(key, strips)
         return lines
+
+    def _keep(self, key: tuple, strips: list[Strip]) -> tuple[Line, ...]:
+        """Cache a row's lines, each made exactly the box's width (drawn as they are)."""
+        cells = self._width - 2 * MARGIN
+        return self.cache.put(key, compact(
+            strip if strip.cell_length == cells else strip.extend_cell_length(cells).crop(0, cells) for strip in strips))
 
     def _background(self, row: Row) -> Style:
         if row.id == self.match:
@@ -787,7 +793,7 @@ class RoomLog(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         row = self.window.rows[index]
         cells = width - 2 * MARGIN
-        # A cached row's lines are its box's width (rendered for it); a streaming reply's may not be.
+        # A cached row's lines are the box's width (``_keep``); a streaming reply's may not be.
         if isinstance(box, Strip) and box.cell_length != cells:
             box = box.extend_cell_length(cells).crop(0, cells)
         # One strip, the row's background and the widget's style applied in one pass (a
@@ -1043,7 +1049,7 @@ class RoomLog(ScrollView, can_focus=True):
         if stream.drawn_for != (self._width, self.app.theme):
             return  # drawn for another width or theme: the row is rendered anew
         lines = finished_lines(self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream)
-        self.cache.put(self._cache_key(row), compact(lines))
+        self._keep(self._cache_key(row), lines)
 
     def stream_text(self) -> str | None:
         return self._stream.text if self._stream is not None else None
