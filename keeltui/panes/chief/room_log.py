@@ -2,9 +2,11 @@
 
 One widget draws every row: a :class:`~keeltui.chief.room_window.RoomWindow` holds a
 bounded run of rows with their heights (estimated until a row is first drawn), rows
-render lazily to strips in a bounded cache, and only the lines in view are drawn.
-Older and newer rows are read from the :class:`RowSource` a few pages ahead of the
-view, so paging never waits for them and memory stays flat however far one pages.
+render lazily into a bounded cache (keeltui/chief/row_cache.py), and only the lines in
+view are drawn. Older and newer rows are read from the :class:`RowSource` a few pages
+ahead of the view, so paging never waits for them and memory stays flat however far one
+pages; once a frame is out, the rows two screens around the view are read and rendered
+ahead in short slices, so a PageUp finds its rows drawn.
 
 The row the keys act on (copy, fold, show an earlier version) is the cursor, moved by
 ↑/↓; it is drawn highlighted while the log has the focus. A streaming reply grows in
