@@ -2,9 +2,11 @@
 
 One widget draws every row: a :class:`~keeltui.chief.room_window.RoomWindow` holds a
 bounded run of rows with their heights (estimated until a row is first drawn), rows
-render lazily to strips in a bounded cache, and only the lines in view are drawn.
-Older and newer rows are read from the :class:`RowSource` a few pages ahead of the
-view, so paging never waits for them and memory stays flat however far one pages.
+render lazily into a bounded cache (keeltui/chief/row_cache.py), and only the lines in
+view are drawn. Older and newer rows are read from the :class:`RowSource` a few pages
+ahead of the view, so paging never waits for them and memory stays flat however far one
+pages; once a frame is out, the rows two screens around the view are read and rendered
+ahead in short slices, so a PageUp finds its rows drawn.
 
 The row the keys act on (copy, fold, show an earlier version) is the cursor, moved by
 ↑/↓; it is drawn highlighted while the log has the focus. A streaming reply grows in
@@ -15,9 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict
 from typing import TYPE_CHECKING
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -26,9 +27,11 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.worker import Worker
 
 from keeltui.chief.context import Row
 from keeltui.chief.room_window import RoomWindow
+from keeltui.chief.row_cache import Line, RowCache, compact
 from keeltui.chief.row_colours import COMPONENTS, badge_components, log_css
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief.thinking import thinking_block
@@ -54,11 +57,20 @@ PAGE_ROWS = 40
 AHEAD_PAGES = 1
 """Rows are read while the view is within this many screens of the window's edge (the
 reads are synchronous: a key that needs rows has them before it moves the view)."""
+AHEAD_SCREENS = 2
+"""Once a frame is out, the rows this many screens above and below the view are read and
+rendered ahead, so the next PageUp (or PageDown) finds its rows drawn."""
+SLICE_SECS = 0.002
+"""Rendering ahead hands the loop back this often: a key is never held behind it."""
+PAUSE_SECS = 0.001
+"""And waits this long before the next slice, rather than only yielding: a key travels
+from the terminal to the log in several hops of the loop, and a slice ready to run at
+each hop would hold it a slice per hop."""
 CACHE_ROWS = 400
 """Rendered rows kept (least recently drawn dropped first)."""
-CACHE_LINES = 6_000
-"""And at most this many of their lines: a few long replies (a 5 000-line code block is one
-row) would otherwise keep tens of megabytes of strips under the row count's bound."""
+CACHE_BYTES = 1_500_000
+"""And about this many bytes of their lines: a few long replies (a 5 000-line code block is
+one row) would otherwise keep tens of megabytes under the row count's bound."""
 FLUSH_SECS = 0.1
 """Ten redraws a second while a reply streams: smooth to the eye, light on an SSH link."""
 
@@ -106,9 +118,8 @@ class RoomLog(ScrollView, can_focus=True):
         """Rows read per step ahead: a fifth of the window, so a read never outgrows its bound."""
         self.window: RoomWindow[Row] = RoomWindow()
         self._plain = plain_first
-        self._cache: OrderedDict[tuple, list[Strip]] = OrderedDict()
-        self.cached_lines = 0
-        """Lines held in the rendered rows' cache (bounded by ``CACHE_LINES``)."""
+        self.cache = RowCache(CACHE_ROWS, CACHE_BYTES)
+        """The rendered rows (keeltui/chief/row_cache.py)."""
         self._toggled: set[int] = set()
         self._thinking_open: set[int] = set()
         """Rows whose thinking the owner unfolded (``t``); every other is drawn folded."""
@@ -123,6 +134,9 @@ class RoomLog(ScrollView, can_focus=True):
         self._look: tuple[str, RowLook] | None = None
         self._paint_styles: dict[str, Style] = {}
         self._base = Style()
+        self._ahead: Worker[None] | None = None
+        self._ahead_again = False
+        """The view moved since the render-ahead chose its rows."""
         self.lines_rendered = 0
         """Lines rendered from text so far (rows and streams): what the tests count to prove
         that a flush or a reply's end renders the lines that changed, not the whole reply."""
@@ -187,6 +201,10 @@ class RoomLog(ScrollView, can_focus=True):
         if self._plain:
             # Markdown (~40 ms of imports) after the first frame, which shows the text as written.
             self.call_after_refresh(self._format)
+
+    def on_unmount(self) -> None:
+        if self._ahead is not None:
+            self._ahead.cancel()
 
     def _format(self) -> None:
         self._plain = False
@@ -320,12 +338,13 @@ class RoomLog(ScrollView, can_focus=True):
 
     # -- reading ahead ---------------------------------------------------------------
 
-    def _fill(self) -> None:
-        """Read rows while the view is near an edge of the window that is not the room's."""
+    def _fill(self, pages: int = AHEAD_PAGES) -> None:
+        """Read rows while the view is within ``pages`` screens of an edge of the window
+        that is not the room's."""
         if self.source is None or self._width <= 0:
             return
         page = max(1, self.scrollable_content_region.height)
-        ahead = AHEAD_PAGES * page
+        ahead = pages * page
         for _ in range(50):
             if round(self.scroll_y) < ahead and not self.window.no_older and self.window.rows:
                 if not self._read_older():
@@ -376,7 +395,7 @@ class RoomLog(ScrollView, can_focus=True):
         anchor = self._anchor()
         y = round(self.scroll_y)
         height = max(1, self.scrollable_content_region.height)
-        margin = 2 * AHEAD_PAGES * height
+        margin = max(2 * AHEAD_PAGES, AHEAD_SCREENS) * height  # what the render-ahead reads stays
         if keep_bottom:
             index, _ = self.window.locate(max(0, y - margin))
             count = min(extra, index)
@@ -660,27 +679,20 @@ class RoomLog(ScrollView, can_focus=True):
     def _cache_key(self, row: Row) -> tuple:
         return row.id, hash(_drawn_as(row)), self._width, self.app.theme, self._shape(row)
 
-    def _box_lines(self, row: Row) -> list[Strip]:
+    def _box_lines(self, row: Row) -> tuple[Line, ...]:
         key = self._cache_key(row)
-        lines = self._cache.get(key)
+        lines = self.cache.get(key)
         if lines is None:
-            lines = row_lines(row, self._speaker(row), self._width, self.look(), self._shape(row), self.app.console)
-            self.lines_rendered += len(lines)
-            self._remember(key, lines)
-        else:
-            self._cache.move_to_end(key)
+            strips = row_lines(row, self._speaker(row), self._width, self.look(), self._shape(row), self.app.console)
+            self.lines_rendered += len(strips)
+            lines = self._keep(key, strips)
         return lines
 
-    def _remember(self, key: tuple, lines: list[Strip]) -> None:
-        old = self._cache.pop(key, None)
-        if old is not None:
-            self.cached_lines -= len(old)
-        self._cache[key] = lines
-        self.cached_lines += len(lines)
-        # The row just drawn stays even alone over the bound: it is on screen.
-        while len(self._cache) > 1 and (len(self._cache) > CACHE_ROWS or self.cached_lines > CACHE_LINES):
-            _, dropped = self._cache.popitem(last=False)
-            self.cached_lines -= len(dropped)
+    def _keep(self, key: tuple, strips: list[Strip]) -> tuple[Line, ...]:
+        """Cache a row's lines, each made exactly the box's width (drawn as they are)."""
+        cells = self._width - 2 * MARGIN
+        return self.cache.put(key, compact(
+            strip if strip.cell_length == cells else strip.extend_cell_length(cells).crop(0, cells) for strip in strips))
 
     def _background(self, row: Row) -> Style:
         if row.id == self.match:
@@ -692,7 +704,7 @@ class RoomLog(ScrollView, can_focus=True):
             return self._component("room-log--cursor")
         return Style()
 
-    def _row_line(self, index: int, line: int) -> Strip | None:
+    def _row_line(self, index: int, line: int) -> Strip | Line | None:
         """Line ``line`` of row ``index``'s box (None: blank room, or the gap of a row that starts no day)."""
         if line <= 0:
             return self._day_line(index)
@@ -706,10 +718,68 @@ class RoomLog(ScrollView, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         if self._sync_width():
             self._fill()
+        self._render_ahead_soon()
         # What every line of this paint shares, read once (Textual computes each anew).
         self._paint_styles = {}
         self._base = self.rich_style
         return super().render_lines(crop)
+
+    @property
+    def rendering_ahead(self) -> bool:
+        """Whether rows around the view are still being read and rendered ahead."""
+        return self._ahead is not None and not self._ahead.is_finished
+
+    def _render_ahead_soon(self) -> None:
+        """A frame is being drawn: once it is out, render the rows around the view. Not while
+        a reply streams (its flushes have the loop) nor before Markdown is loaded (the rows
+        would be drawn again)."""
+        self._ahead_again = True
+        if self._stream is None and not self._plain and not self.rendering_ahead:
+            # A worker, not a bare task: an error in it is the app's crash, not lost.
+            self._ahead = self.run_worker(self._render_ahead(), group="render-ahead", exit_on_error=True)
+
+    async def _render_ahead(self) -> None:
+        """Read and render the rows ``AHEAD_SCREENS`` above and below the view, nearest first,
+        into the cache, a slice of ``SLICE_SECS`` at a time; start over when the view moves."""
+        while self._ahead_again:
+            self._ahead_again = False
+            await asyncio.sleep(PAUSE_SECS)  # the frame that asked goes out first
+            if self._stream is not None or self._plain or self._width <= 0 or not self.window.rows:
+                continue
+            edges = self._edges()
+            self._fill(AHEAD_SCREENS)
+            if self._edges() != edges:
+                self.refresh()  # the first row's day line may change with what is above it
+            started = time.perf_counter()
+            for row in self._rows_ahead():
+                if self._ahead_again or self._stream is not None:
+                    break
+                index = self.window.index_of(row.id)
+                if index is None or self.window.rows[index] is not row:
+                    continue  # dropped or changed meanwhile
+                self._box_lines(row)
+                if time.perf_counter() - started >= SLICE_SECS:
+                    await asyncio.sleep(PAUSE_SECS)
+                    started = time.perf_counter()
+
+    def _edges(self) -> tuple[int, int, bool, bool]:
+        """The window's first and last rows, and whether they are the room's."""
+        return self.window.rows[0].id, self.window.rows[-1].id, self.window.no_older, self.window.at_latest
+
+    def _rows_ahead(self) -> list[Row]:
+        """The rows within ``AHEAD_SCREENS`` of the view, nearest it first."""
+        height = max(1, self.scrollable_content_region.height)
+        y = round(self.scroll_y)
+        reach = AHEAD_SCREENS * height
+        indexes = self.window.rows_in(y - reach, 2 * reach + height)
+        top, bottom = y, y + height
+
+        def distance(index: int) -> int:
+            start = self.window.top(index)
+            end = start + self.window.heights[index]
+            return max(0, top - end, start - bottom)
+
+        return [self.window.rows[i] for i in sorted(indexes, key=distance)]
 
     def render_line(self, y: int) -> Strip:
         width = self._width
@@ -720,12 +790,13 @@ class RoomLog(ScrollView, can_focus=True):
         if virtual_y >= self.window.total:
             return Strip.blank(width, base)
         index, line = self.window.locate(virtual_y)
-        box = self._row_line(index, line)
+        box: Iterable[Segment] | None = self._row_line(index, line)
         if box is None:
             return Strip.blank(width, base)
         row = self.window.rows[index]
         cells = width - 2 * MARGIN
-        if box.cell_length != cells:
+        # A cached row's lines are the box's width (``_keep``); a streaming reply's may not be.
+        if isinstance(box, Strip) and box.cell_length != cells:
             box = box.extend_cell_length(cells).crop(0, cells)
         # One strip, the row's background and the widget's style applied in one pass (a
         # PageUp draws every line anew: the joins and copies were most of its frame).
@@ -980,7 +1051,7 @@ class RoomLog(ScrollView, can_focus=True):
         if stream.drawn_for != (self._width, self.app.theme):
             return  # drawn for another width or theme: the row is rendered anew
         lines = finished_lines(self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream)
-        self._remember(self._cache_key(row), lines)
+        self._keep(self._cache_key(row), lines)
 
     def stream_text(self) -> str | None:
         return self._stream.text if self._stream is not None else None

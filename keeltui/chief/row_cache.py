@@ -1,0 +1,73 @@
+"""The room's rendered rows, kept within a bound of rows and of bytes. Pure.
+
+A row is kept as its lines, each a tuple of Rich segments ``(text, style, control)``, not
+as Textual strips: a strip carries seven small caches of its own, so a few hundred rows
+held as strips were tens of thousands of objects that every full collection walked while
+the owner paged (issue 19: pauses of 26 ms). The row least recently drawn goes first.
+Two bounds: a row count, and an estimate of the bytes held, since one row can be a
+5 000-line code block and a few of those would hold tens of megabytes under the first.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+Line = tuple[Any, ...]
+"""A line: its segments, ``(text, style, control)`` each (Rich's ``Segment`` is such a tuple)."""
+
+LINE_BYTES = 56
+"""A line's tuple (its header and a pointer to the row's tuple of lines)."""
+SEGMENT_BYTES = 128
+"""A segment: its tuple, its string's header and the line's pointer to it (styles are shared)."""
+
+
+def line_bytes(line: Line) -> int:
+    """About the memory ``line`` holds (``sys.getsizeof`` summed, styles not counted: shared)."""
+    return LINE_BYTES + sum(SEGMENT_BYTES + len(segment[0]) for segment in line)
+
+
+def compact(lines: Iterable[Iterable[Any]]) -> tuple[Line, ...]:
+    """Rendered lines (strips, or any iterables of segments) as the cache keeps them."""
+    return tuple(tuple(line) for line in lines)
+
+
+class RowCache:
+    """Rendered rows by key (row id, revision, width, theme, shape), least recently used first out."""
+
+    def __init__(self, max_rows: int, max_bytes: int) -> None:
+        self.max_rows = max_rows
+        self.max_bytes = max_bytes
+        self._rows: OrderedDict[Hashable, tuple[tuple[Line, ...], int]] = OrderedDict()
+        self.bytes = 0
+        """The estimated bytes held (``line_bytes`` summed over every line)."""
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._rows
+
+    def get(self, key: Hashable) -> tuple[Line, ...] | None:
+        """The row's lines (now the most recently used), or None."""
+        entry = self._rows.get(key)
+        if entry is None:
+            return None
+        self._rows.move_to_end(key)
+        return entry[0]
+
+    def put(self, key: Hashable, lines: Sequence[Line]) -> tuple[Line, ...]:
+        """Keep ``lines`` for ``key``; the oldest rows go while a bound is passed. The row just
+        put stays even alone over the bytes bound: it is the one being drawn."""
+        kept = tuple(lines)
+        size = sum(line_bytes(line) for line in kept)
+        old = self._rows.pop(key, None)
+        if old is not None:
+            self.bytes -= old[1]
+        self._rows[key] = kept, size
+        self.bytes += size
+        while len(self._rows) > 1 and (len(self._rows) > self.max_rows or self.bytes > self.max_bytes):
+            _, (_, dropped) = self._rows.popitem(last=False)
+            self.bytes -= dropped
+        return kept

@@ -1,0 +1,48 @@
+"""The room's rendered rows stay within both bounds, rows and bytes (issue 19), least
+recently drawn out first; the row just put stays even when it alone passes the bytes bound."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+
+from keeltui.chief.row_cache import RowCache, compact, line_bytes
+
+BOLD = Style(bold=True)
+
+
+def lines(n: int, text: str = "x" * 60) -> tuple:
+    return compact([[Segment(text, BOLD), Segment(" ")] for _ in range(n)])
+
+
+def test_the_row_count_is_bounded_and_the_least_recently_drawn_goes_first():
+    cache = RowCache(max_rows=3, max_bytes=10**9)
+    for key in "abc":
+        cache.put(key, lines(1))
+    assert cache.get("a") is not None  # drawn again: now the most recent
+    cache.put("d", lines(1))
+    assert len(cache) == 3 and "b" not in cache and all(key in cache for key in "acd")
+
+
+def test_the_bytes_are_bounded_and_counted_back_as_rows_go():
+    row = lines(10)
+    size = sum(line_bytes(line) for line in row)
+    cache = RowCache(max_rows=100, max_bytes=3 * size)
+    for key in range(10):
+        cache.put(key, row)
+        assert cache.bytes <= 3 * size
+    assert len(cache) == 3 and cache.bytes == 3 * size
+    cache.put(9, lines(1))  # the same key again: its old lines are no longer counted
+    assert cache.bytes == 2 * size + sum(line_bytes(line) for line in lines(1))
+
+
+def test_a_row_alone_over_the_bytes_bound_is_kept_while_it_is_drawn():
+    cache = RowCache(max_rows=100, max_bytes=1_000)
+    cache.put("small", lines(1))
+    cache.put("huge", lines(500))  # a long code block on screen
+    assert "huge" in cache and "small" not in cache and len(cache) == 1
+
+
+def test_the_estimate_follows_the_text_held():
+    short, long = compact([[Segment("a")]])[0], compact([[Segment("a" * 1_000)]])[0]
+    assert line_bytes(long) - line_bytes(short) == 999
