@@ -19,7 +19,6 @@ from textual.worker import Worker, WorkerState
 from keeltui.shell.health import Health
 from keeltui.shell.global_keys import GlobalKeys
 from keeltui.shell.status_keeping import StatusKeeping
-from keeltui.brain import Brain
 from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on
 from keeltui.chief_view import INITIAL_ROWS, ChiefRoom
 from keeltui.config import Config
@@ -39,6 +38,7 @@ from keeltui.wiring import Services, wire
 
 if TYPE_CHECKING:
 
+    from keeltui.brain import Brain
     from keeltui.panes.ambient.controller import AmbientController
     from keeltui.tutor_view import TutorPane
 
@@ -64,7 +64,7 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         super().__init__()
         # One composition root (keeltui.wiring); these attributes are its parts, handed down.
         self.services = services if services is not None else wire(config, store, brain, clock=clock)
-        self.config, self.store, self.brain, self.clock = config, self.services.store, self.services.brain, clock
+        self.config, self.store, self.clock = config, self.services.store, clock
         self._data_version = -1
         self._status_path = config.status_file_path()
         self._config_stamp = config_stamp(config.source_path or None)
@@ -89,6 +89,11 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
             source=rows, parts=parts, id="main",
         )
         return self._main
+
+    @property
+    def brain(self) -> Brain:
+        """The services' brain, built when first asked for (after the first frame)."""
+        return self.services.brain
 
     @property
     def main_screen(self) -> MainScreen:

@@ -51,7 +51,8 @@ class Services:
     ) -> None:
         self.config = config
         self.store = store
-        self.brain = brain if brain is not None else make_brain(config)
+        if brain is not None:
+            self.brain = brain
         self.clock = clock
         self.notifier = notifier  # None: the desktop's own, found on the first toast
 
@@ -95,6 +96,11 @@ class Services:
         from keeltui.services.model_choice import ModelChoice
 
         return ModelChoice(self.config, self.brain)
+
+    @cached_property
+    def brain(self) -> Brain:
+        """Built on first use: the app's first frame needs neither it nor its module."""
+        return make_brain(self.config)
 
     @cached_property
     def persona(self) -> Persona:

@@ -19,7 +19,6 @@ from textual.app import App
 from textual.message import Message
 
 from keeltui.infra import gc_policy
-from keeltui.brain import BrainError, BrainHTTPError
 from keeltui.panes.common.events import BrainAnswered, BrainChecked, JudgeFailed
 from keeltui.store import Store
 from keeltui.values import StoreError
@@ -56,10 +55,12 @@ class Health(App):
     which other lines give way to, until a write succeeds again."""
 
     if TYPE_CHECKING:  # what KeelApp provides
-        brain: Brain
         config: Config
         store: Store
         ambient: AmbientController | None
+
+        @property
+        def brain(self) -> Brain: ...
 
         @property
         def ui_alive(self) -> bool: ...
@@ -99,6 +100,8 @@ class Health(App):
 
     async def _brain_check_worker(self) -> None:
         import asyncio
+
+        from keeltui.brain import BrainError, BrainHTTPError
 
         await asyncio.to_thread(self.brain.warm)
         if not gc.get_freeze_count():

@@ -26,6 +26,10 @@ from keeltui.panes.common.status_line import StatusLine
 
 
 class MainScreen(Screen):
+    # The app gives the first focus itself (the composer; nothing in Quiet Mode). Textual's
+    # default gave it to the first focusable widget, the tab strip, which the app then took
+    # it from: both restyled twice more before the first frame.
+    AUTO_FOCUS = ""
     DEFAULT_CSS = """
     MainScreen #tutor-waiting { color: $text-muted; padding: 1 2; }
     """

@@ -1,7 +1,8 @@
 """``python -m tests.pilot.first_frame_probe CONFIG``: start keeltui as the command line
 does (``keeltui --config CONFIG``), headless at 120x40, and at its first frame (the first
 layout that shows the composer) print, as one JSON line, what had been imported by then
-and what was mounted, and how many collector passes ran since `keeltui` started; then
+and what was mounted, which widgets had taken the focus, and how many collector passes ran
+since `keeltui` started; then
 leave once the collector is on again. Its own process: a test's sys.modules is everyone's."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ PLACEHOLDER = "Write to the Chief"
 
 def main(config: str) -> int:
     from textual.app import App
+    from textual.screen import Screen
 
     from keeltui.shell.main_screen import MainScreen  # the app imports it before its first frame anyway
     from tests.support.pilot import screen_text
@@ -30,6 +32,7 @@ def main(config: str) -> int:
             seen["screens"] = [type(s).__name__ for s in app.screen_stack]
             seen["tutor_tab"] = [type(w).__name__ for w in screen.query_one("#tutor-tab").children]
             seen["collections"] = collections[0]
+            seen["focused"] = focused
             app.set_interval(0.02, lambda: collector_back(app), name="probe-collector")
 
     def collector_back(app) -> None:
@@ -40,6 +43,15 @@ def main(config: str) -> int:
             app.exit()
 
     MainScreen._refresh_layout = recording
+    focused: list[str] = []  # every widget given the focus before the first frame, in order
+    set_focus = Screen.set_focus
+
+    def focusing(screen, widget, *args, **kwargs):
+        if widget is not None and not seen:
+            focused.append(type(widget).__name__)
+        return set_focus(screen, widget, *args, **kwargs)
+
+    Screen.set_focus = focusing  # type: ignore[method-assign]
     run = App.run
     App.run = lambda self, **kwargs: run(self, headless=True, size=(120, 40))  # type: ignore[method-assign]
     from keeltui.cli.commands import main as keeltui

@@ -20,6 +20,7 @@ AFTER_THE_FIRST_FRAME = [
     "keeltui.tutor_view", "keeltui.tutor", "keeltui.services.tutor_turns", "keeltui.services.tutor_job_runner",
     "keeltui.services.ambient", "keeltui.panes.ambient.controller", "keeltui.panes.chief.search_bar",
     "openai", "httpx", "httpx2",  # the brain's client: loaded off the UI thread after the frame
+    "keeltui.brain",  # the brain itself is built when first asked for (its check, after the frame)
     "argparse",  # plain `keeltui` goes straight to the app
     "keeltui.cli.doctor", "keeltui.cli.doorway", "keeltui.chief.review",
     "keeltui.services.chief_turns",  # the first frame sends nothing: the turns are built on first use
@@ -56,6 +57,13 @@ def test_the_first_frame_of_an_empty_room_too(tmp_path, loopback):
     early = [name for name in AFTER_THE_FIRST_FRAME if name in set(seen["modules"])]
     assert not early, f"imported before the first frame: {early}"
     assert seen["tutor_tab"] == ["Static"]
+
+
+def test_the_composer_is_the_first_and_only_widget_focused_before_the_first_frame(tmp_path, loopback):
+    # Textual's default focused the first focusable widget (the tab strip) and the app then
+    # moved the focus to the composer: two more restyles of both before the first frame.
+    seen = first_frame(tmp_path, loopback.url)
+    assert seen["focused"] == ["ComposerInput"]
 
 
 def test_a_markdown_report_among_the_newest_rows_is_drawn_plain_first(tmp_path, loopback):

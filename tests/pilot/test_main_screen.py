@@ -117,3 +117,20 @@ async def test_the_composer_copes_with_losing_its_send_button_mid_teardown():
         composer.busy = True
         await pilot.pause()
         assert composer.busy and app.is_running
+
+
+async def test_an_app_started_in_quiet_mode_focuses_nothing_until_it_ends(make_app):
+    # The app gives the first focus itself (MainScreen.AUTO_FOCUS is off): in Quiet Mode
+    # nothing holds the keys. Textual's default gave them to the first focusable widget,
+    # the tab strip, and then to the hidden room's log.
+    app = make_app()
+    app.store.set_state("quiet_mode", True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.room.has_class("-quiet") and "Quiet Mode" in screen_text(app),
+                       what="the quiet curtain")
+        await wait_for(pilot, lambda: app.tutor is not None and app.tutor.is_mounted, what="tutor mounted")
+        assert app.focused is None
+        await pilot.press("right")
+        assert app.main_screen.panes.active == "chief-tab"
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.focused is app.room.composer.input, what="the composer takes the keys")
