@@ -82,7 +82,7 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         self._data_version = self.store.data_version()
         services, rows = self.services, StoreRows(self.store, self._store_failed)
         parts = ChiefParts(rows, lambda: services.chief, lambda: services.models, lambda: services.persona,
-                           self.config.brain.base_url)
+                           self.config.brain.base_url, self.clock)
         self._main = MainScreen(
             self.config.owner.name, self.config.owner.companion, self.config.chief.window_rows,
             snooze_secs=self.config.ambient.snooze_secs, first_rows=self.store.tail(self.store.chief_id(), INITIAL_ROWS),

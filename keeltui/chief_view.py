@@ -14,6 +14,7 @@ know (a status line, the brain answered, a turn landed) goes up as messages.
 from __future__ import annotations
 
 import logging
+import time
 from functools import cached_property
 from typing import TYPE_CHECKING
 from collections.abc import Iterable, Sequence
@@ -92,7 +93,8 @@ class ChiefRoom(RoomControls):
         yield Static(QUIET_MODE_REFUSAL, id="quiet-curtain", markup=False)
         # The first frame shows the newest rows as written; Markdown is formatted right after it.
         yield RoomLog(self.owner_name, self.companion_name, source=self._source, window_rows=self.window_rows,
-                      first_rows=self._first_rows, plain_first=True, id="room-log")
+                      first_rows=self._first_rows, plain_first=True, id="room-log",
+                      clock=self.parts.clock if self.parts is not None else time.time)
         yield WorkingIndicator(self.companion_name, id="room-working")
         yield Static("▼ new text below · End", id="new-below", markup=False)
         yield Composer("Write to the Chief…  (Enter sends, Alt+Enter: new line)", buttons=False, id="chief-composer")

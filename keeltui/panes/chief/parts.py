@@ -6,6 +6,7 @@ them), so they come as callables: the room's first frame builds none of them.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,3 +26,5 @@ class ChiefParts:
     persona: Callable[[], Persona]
     base_url: str
     """The endpoint the model picker names."""
+    clock: Callable[[], float] = time.time
+    """Now, as the store and the services have it: the day lines' "Today" and "Yesterday"."""
