@@ -26,23 +26,33 @@ band of the screen, what the terminal shows a few lines lower, the terminal is t
 scroll that band (a scroll region and line feeds, which every VT100 knows) and only what
 differs after the move is sent. A streaming reply that the view follows scrolls the
 room a line at a time; without this each line re-sent the whole room (~6 KB at 120x40).
+
+A run of blanks is erased, not spelled out, where the erase leaves the same picture
+(keeltui/text/erase.py decides): the end of a line by EL, a run in the middle by ECH.
+A streamed reply's lines are mostly padding; a row that scrolls in is sent whole.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import repeat
 
 from rich.cells import cell_len
 from rich.console import Console
 from rich.color import ColorSystem
 from rich.control import Control
+from rich.segment import Segment
 from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey as FooterKey  # one footer key: textual.widgets does not export it
+
+from keeltui.text import erase
 
 Cell = tuple[str, str, str | None]
 """A cell as the terminal shows it: its character ("" for a wide character's second
@@ -214,9 +224,11 @@ def best_shift(new: Sequence[tuple], old: Sequence[tuple]) -> int:
 
 
 class SpanUpdate(ChopsUpdate):
-    def __init__(self, chops, spans, chop_ends, shown: Shown | None = None) -> None:
+    def __init__(self, chops, spans, chop_ends, shown: Shown | None = None, background_erase: bool = False) -> None:
         super().__init__(chops, spans, chop_ends)
         self.shown = shown
+        self.background_erase = background_erase
+        """Whether the terminal's erase paints in the current background (keeltui/text/erase.py)."""
         self._cells: dict[tuple[int, int, int], list[tuple[int, list[Cell]]]] = {}
         """The cells of each span's pieces, worked out once (the scroll looks at them first)."""
 
@@ -311,6 +323,7 @@ class SpanUpdate(ChopsUpdate):
         color_system = console._color_system or ColorSystem.TRUECOLOR
         move_to = Control.move_to
         scroll = self._scroll(color_system)
+        width = self.shown.size.width if self.shown is not None else None
         if scroll:
             append(scroll)
         # The style set carries over between pieces and lines (a cursor move keeps it);
@@ -326,10 +339,21 @@ class SpanUpdate(ChopsUpdate):
             # starts with a cursor move, so no line feed is sent between lines.
             cursor: int | None = None
             for x, piece in self._pieces(y, x1, x2):
-                if cursor != x:
-                    append(move_to(x, y).segment.text)
-                current = styled_runs(piece, color_system, sequences, current)
-                cursor = x + piece.cell_length if piece.text.isascii() else None
+                runs = erase.plan(cells_of(piece, color_system), x, width, self.background_erase)
+                for number, (start, end, how) in enumerate(runs):
+                    if cursor != x + start:
+                        append(move_to(x + start, y).segment.text)
+                    part = piece.crop(start, end)
+                    if how is None:
+                        current = styled_runs(part, color_system, sequences, current)
+                        cursor = x + end if part.text.isascii() else None
+                        continue
+                    # The blanks' own style, then the erase: it paints in that background.
+                    blank = Strip([Segment("", next(iter(part)).style)])
+                    current = styled_runs(blank, color_system, sequences, current)
+                    last = number == len(runs) - 1
+                    append(erase.erase_codes(erase.Run(start, end, how), last))
+                    cursor = x + start if last else x + end
         if current is not None:
             append("\x1b[0m")
         return "".join(sequences)
@@ -353,10 +377,37 @@ class ShownLayoutUpdate(LayoutUpdate):
         return super().render_segments(console)
 
 
+def erases_in_background(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the terminal's erase paints in the current background: inside tmux (its
+    EL and ECH clear with the current background, whatever its terminfo says) or where
+    the terminal's terminfo has ``bce``."""
+    environ = os.environ if environ is None else environ
+    term = environ.get("TERM", "")
+    if environ.get("TMUX") and term.startswith(("tmux", "screen")):
+        return True
+    return _terminfo_bce(term)
+
+
+@lru_cache(maxsize=1)
+def _terminfo_bce(term: str) -> bool:
+    """Whether ``term``'s terminfo has ``bce`` (a process reads one terminfo: curses sets
+    its terminal up once)."""
+    try:
+        import curses
+    except ImportError:
+        return False
+    try:
+        curses.setupterm(term or None, sys.__stdout__.fileno() if sys.__stdout__ else -1)
+        return curses.tigetflag("bce") > 0
+    except (curses.error, OSError, ValueError):  # no terminfo for it: erase in the default background only
+        return False
+
+
 class SpanCompositor(Compositor):
     def __init__(self) -> None:
         super().__init__()
         self.shown = Shown()
+        self.background_erase = erases_in_background()
 
     def _shown(self) -> Shown:
         if self.shown.size != self.size:
@@ -373,7 +424,7 @@ class SpanCompositor(Compositor):
         update = super().render_partial_update()
         if update is None:
             return None
-        return SpanUpdate(update.chops, update.spans, update.chop_ends, self._shown())
+        return SpanUpdate(update.chops, update.spans, update.chop_ends, self._shown(), self.background_erase)
 
 
 def release_render_caches() -> None:
