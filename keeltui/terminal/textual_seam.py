@@ -30,6 +30,9 @@ room a line at a time; without this each line re-sent the whole room (~6 KB at 1
 A run of blanks is erased, not spelled out, where the erase leaves the same picture
 (keeltui/text/erase.py decides): the end of a line by EL, a run in the middle by ECH.
 A streamed reply's lines are mostly padding; a row that scrolls in is sent whole.
+
+A widget wholly behind others within a partial update's dirty region is not rendered:
+the widgets in front win every cell (the containers behind the room, each frame).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from rich.control import Control
 from rich.segment import Segment
 from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey as FooterKey  # one footer key: textual.widgets does not export it
@@ -403,6 +406,20 @@ def _terminfo_bce(term: str) -> bool:
         return False
 
 
+def hidden(area: Region, in_front: Sequence[Region]) -> bool:
+    """Whether every cell of ``area`` lies in one of the regions ``in_front``."""
+    for y in area.line_range:
+        spans = sorted((r.x, r.right) for r in in_front if r.y <= y < r.bottom and r.right > area.x and r.x < area.right)
+        reached = area.x
+        for x1, x2 in spans:
+            if x1 > reached:
+                break
+            reached = max(reached, x2)
+        if reached < area.right:
+            return False
+    return True
+
+
 class SpanCompositor(Compositor):
     def __init__(self) -> None:
         super().__init__()
@@ -419,6 +436,24 @@ class SpanCompositor(Compositor):
         if simplify:  # a screenshot, not sent to the terminal
             return update
         return ShownLayoutUpdate(update.strips, update.region, self._shown())
+
+    def _get_renders(self, crop: Region | None = None):
+        """The widgets' lines for an update, leaving out each widget wholly behind
+        others within ``crop``: its lines would win no cut (the front widget's are taken
+        first), so rendering them is waste. A streaming reply dirties the room; without
+        this, the five containers behind it rendered every line each frame."""
+        if crop is None:  # a full update: everything is drawn
+            yield from super()._get_renders(crop)
+            return
+        in_front: list[Region] = []
+        for widget, (region, clip) in self.visible_widgets.items():
+            visible = region.intersection(clip)
+            if not visible.area or not crop.overlaps(visible):
+                continue
+            if hidden(visible.intersection(crop), in_front):
+                continue
+            in_front.append(visible)
+            yield region, clip, widget.render_lines(visible.translate((-region.x, -region.y)))
 
     def render_partial_update(self) -> ChopsUpdate | None:
         update = super().render_partial_update()
