@@ -191,6 +191,18 @@ def cells_of(strip: Strip, color_system: ColorSystem) -> list[Cell]:
     return cells
 
 
+Pieces = list[tuple[int, list[Cell]]]
+"""A line's pieces as cells: (column, cells)."""
+
+
+def cells_in(pieces: Pieces, x: int, length: int) -> list[Cell]:
+    """The ``length`` cells from column ``x``, out of the one piece that holds them ([] if none does)."""
+    for start, cells in pieces:
+        if start <= x and x + length <= start + len(cells):
+            return cells[x - start:x - start + length]
+    return []
+
+
 MIN_SCROLL_BAND = 6
 """Fewer lines than this are sent as they are: a scroll would save little."""
 
@@ -232,7 +244,7 @@ class SpanUpdate(ChopsUpdate):
         self.shown = shown
         self.background_erase = background_erase
         """Whether the terminal's erase paints in the current background (keeltui/text/erase.py)."""
-        self._cells: dict[tuple[int, int, int], list[tuple[int, list[Cell]]]] = {}
+        self._cells: dict[tuple[int, int, int], Pieces] = {}
         """The cells of each span's pieces, worked out once (the scroll looks at them first)."""
 
     def _pieces(self, y: int, x1: int, x2: int):
@@ -243,15 +255,16 @@ class SpanUpdate(ChopsUpdate):
             start = clean_start(strip, x1 - x) if x < x1 else 0
             yield x + start, strip.crop(start, min(end, x2) - x)
 
-    def _changed_span(self, y: int, x1: int, x2: int, color_system: ColorSystem) -> tuple[int, int] | None:
-        """``[x1, x2)`` cropped to the cells that differ from what the terminal shows."""
-        shown = self.shown
-        if shown is None:
-            return x1, x2
-        spans: list[tuple[int, int]] = []
+    def _changed_span(self, y: int, x1: int, x2: int, color_system: ColorSystem) -> tuple[int, int, Pieces] | None:
+        """``[x1, x2)`` cropped to the cells that differ from what the terminal shows, and
+        the cells of its pieces (worked out once: the erase looks at them again)."""
         pieces = self._cells.pop((y, x1, x2), None)
         if pieces is None:
             pieces = [(x, cells_of(piece, color_system)) for x, piece in self._pieces(y, x1, x2)]
+        shown = self.shown
+        if shown is None:
+            return x1, x2, pieces
+        spans: list[tuple[int, int]] = []
         for x, cells in pieces:
             span = shown.changed(y, x, cells)
             shown.record(y, x, cells)
@@ -259,7 +272,7 @@ class SpanUpdate(ChopsUpdate):
                 spans.append(span)
         if not spans:
             return None
-        return min(a for a, _ in spans), max(b for _, b in spans)
+        return min(a for a, _ in spans), max(b for _, b in spans), pieces
 
     def _new_rows(self, color_system: ColorSystem) -> dict[int, tuple[list[Cell | None], list[tuple[int, int]]]]:
         """Each line this update sends: the whole row as it will show (the cells sent over
@@ -336,13 +349,14 @@ class SpanUpdate(ChopsUpdate):
             span = self._changed_span(y, x1, x2, color_system)
             if span is None:
                 continue
-            x1, x2 = span
+            x1, x2, pieces = span
             # A line's pieces (one per widget it crosses) are written as one run: no cursor
             # move where the last piece ended (known only after plain ASCII). Each line
             # starts with a cursor move, so no line feed is sent between lines.
             cursor: int | None = None
             for x, piece in self._pieces(y, x1, x2):
-                runs = erase.plan(cells_of(piece, color_system), x, width, self.background_erase)
+                runs = erase.plan(cells_in(pieces, x, piece.cell_length) or cells_of(piece, color_system), x, width,
+                                  self.background_erase)
                 for number, (start, end, how) in enumerate(runs):
                     if cursor != x + start:
                         append(move_to(x + start, y).segment.text)

@@ -92,30 +92,31 @@ def erasable(cell: Cell, background_erase: bool) -> bool:
 
 def plan(cells: Sequence[Cell], x: int, width: int | None, background_erase: bool) -> list[Run]:
     """How to paint ``cells``, placed at column ``x`` of a ``width``-column screen (None:
-    not known, so no erase to its edge): runs
-    of blanks that an erase paints in fewer bytes than their spaces, the rest as characters.
+    not known, so no erase to its edge): runs of blanks that an erase paints in fewer
+    bytes than their spaces, the rest as characters.
 
     A run of blanks is one style: the erase paints in the style set when it is sent.
     """
     runs: list[Run] = []
     end = len(cells)
-    i = 0
+    text = i = 0  # the characters from ``text`` on are not placed in a run yet
     while i < end:
-        j = i
-        if erasable(cells[i], background_erase):
-            while j < end and cells[j] == cells[i]:
-                j += 1
-            to_edge = width is not None and x + j >= width
-            if j - i > _erase_cost(j - i, to_edge, j == end):
-                runs.append(Run(i, j, "EL" if to_edge else "ECH"))
-                i = j
-                continue
-        j = max(j, i + 1)
-        if runs and runs[-1].erase is None:
-            runs[-1] = Run(runs[-1].start, j, None)
-        else:
-            runs.append(Run(i, j, None))
+        cell = cells[i]
+        if cell[0] != " ":  # most cells: one look
+            i += 1
+            continue
+        j = i + 1
+        while j < end and cells[j] == cell:
+            j += 1
+        to_edge = width is not None and x + j >= width
+        if erasable(cell, background_erase) and j - i > _erase_cost(j - i, to_edge, j == end):
+            if text < i:
+                runs.append(Run(text, i, None))
+            runs.append(Run(i, j, "EL" if to_edge else "ECH"))
+            text = j
         i = j
+    if text < end:
+        runs.append(Run(text, end, None))
     return runs
 
 
