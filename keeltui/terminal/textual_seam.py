@@ -32,7 +32,8 @@ A run of blanks is erased, not spelled out, where the erase leaves the same pict
 A streamed reply's lines are mostly padding; a row that scrolls in is sent whole.
 
 A widget wholly behind others within a partial update's dirty region is not rendered:
-the widgets in front win every cell (the containers behind the room, each frame).
+the widgets in front win every cell (the containers behind the room, each frame). A
+scrollbar is drawn from its renderable: the room's moves with each line a reply adds.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.geometry import Region, Size
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey as FooterKey  # one footer key: textual.widgets does not export it
@@ -420,6 +422,16 @@ def _terminfo_bce(term: str) -> bool:
         return False
 
 
+def scrollbar_lines(bar: ScrollBar) -> list[Strip]:
+    """A scrollbar's lines, drawn from its renderable over its own style: the same cells
+    as Textual's widget rendering (which runs every line through the styles cache, ~3 ms
+    for a room's bar; it moves each time a reply's line comes in)."""
+    width, height = bar.size
+    options = bar.app.console_options.update_dimensions(width, height)
+    base = bar.visual_style.rich_style
+    return [Strip(line, width).apply_style(base) for line in bar.app.console.render_lines(bar.render(), options)]
+
+
 def hidden(area: Region, in_front: Sequence[Region]) -> bool:
     """Whether every cell of ``area`` lies in one of the regions ``in_front``."""
     for y in area.line_range:
@@ -467,7 +479,10 @@ class SpanCompositor(Compositor):
             if hidden(visible.intersection(crop), in_front):
                 continue
             in_front.append(visible)
-            yield region, clip, widget.render_lines(visible.translate((-region.x, -region.y)))
+            if isinstance(widget, ScrollBar) and visible == region:
+                yield region, clip, scrollbar_lines(widget)
+            else:
+                yield region, clip, widget.render_lines(visible.translate((-region.x, -region.y)))
 
     def render_partial_update(self) -> ChopsUpdate | None:
         update = super().render_partial_update()

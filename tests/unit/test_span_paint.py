@@ -211,3 +211,48 @@ async def test_a_partial_update_renders_no_widget_hidden_behind_others_and_paint
         assert renders == [Region(0, 0, 30, 10)]  # only where its padding shows
         compositor._get_renders = lambda crop=None: Compositor._get_renders(compositor, crop)
         assert (painted(inside), painted(across)) == ours  # what Textual's own compositor paints
+
+
+async def test_a_scrollbar_is_drawn_from_its_renderable_with_textuals_cells():
+    from textual.app import App, ComposeResult
+    from textual.containers import VerticalScroll
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    from keeltui.terminal.textual_seam import paint_changed_cells_only, scrollbar_lines
+
+    class Log(Screen):
+        def __init__(self) -> None:
+            super().__init__()
+            paint_changed_cells_only(self)
+
+        def compose(self) -> ComposeResult:
+            with VerticalScroll():
+                yield Static("\n".join(f"line {i}" for i in range(300)))
+
+    class Probe(App):
+        def on_mount(self) -> None:
+            self.push_screen(Log())
+
+    app = Probe()
+    async with app.run_test(size=(40, 20)) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one(VerticalScroll)
+        bar = log.vertical_scrollbar
+        rendered: list[Region] = []
+        render_lines = bar.render_lines
+        bar.render_lines = lambda crop: rendered.append(crop) or render_lines(crop)
+
+        def cells(strips: list[Strip]) -> list[list]:
+            return [cells_of(strip, ColorSystem.TRUECOLOR) for strip in strips]
+
+        for y in [0, 1, 7, 100, 150, 279, 280, 281]:  # each eighth of a cell the thumb can end on, and the ends
+            log.scroll_to(y=y, animate=False)
+            await pilot.pause()
+            for over in (False, True):
+                bar.mouse_over = over
+                assert cells(scrollbar_lines(bar)) == cells(render_lines(Region(0, 0, *bar.size))), (y, over)
+        rendered.clear()
+        chops = app.screen._compositor._render_chops(bar.region, lambda y: True)
+        assert rendered == []  # a partial update draws the bar without the widget's rendering
+        assert [chops[y][bar.region.x] for y in bar.region.line_range] == scrollbar_lines(bar)
