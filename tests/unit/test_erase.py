@@ -1,18 +1,15 @@
 """Blank runs painted by the terminal's erase (EL, ECH): fewer bytes, the same picture.
 
-The picture is checked on a small terminal model: a grid of cells that applies cursor
-moves, SGR, EL, ECH and printed characters as a VT100 (and tmux) does. What the seam
-sends must leave every cell looking as Textual's own rendering of the line does.
+The picture is checked on a small terminal model (tests/support/terminal_model.py) that
+applies cursor moves, SGR, EL, ECH and printed characters as a VT100 (and tmux) does.
+What the seam sends must leave every cell looking as Textual's own rendering does.
 """
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rich.cells import cell_len
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.segment import Segment
@@ -22,102 +19,9 @@ from textual.strip import Strip
 
 from keeltui.terminal.textual_seam import Shown, SpanUpdate, cells_of, erases_in_background
 from keeltui.text.erase import Run, erase_background, plan
+from tests.support.terminal_model import Terminal
 
-OFF = {22: (1, 2), 23: (3,), 24: (4, 21), 25: (5, 6), 27: (7,), 28: (8,), 29: (9,)}
-SHOWN_ON_BLANK = {"attr4", "attr7", "attr9", "attr21", "attr53"}
 CONSOLE = Console(color_system="truecolor", width=200, legacy_windows=False)
-CSI = re.compile(r"\x1b\[([0-9;]*)([A-Za-z])")
-
-
-class Terminal:
-    """A one-screen terminal: cells of (character, SGR state); ``bce``: erase paints in the
-    current background (tmux, xterm), else in the default one."""
-
-    def __init__(self, width: int, height: int, bce: bool) -> None:
-        self.width, self.bce = width, bce
-        self.cells = [[("?", (("bg", "48;5;1"),))] * width for _ in range(height)]  # what was there before
-        self.x = self.y = 0
-        self.state: dict[str, object] = {}
-
-    def feed(self, stream: str) -> None:
-        at = 0
-        while at < len(stream):
-            match = CSI.match(stream, at)
-            if match:
-                self._csi(match.group(1), match.group(2))
-                at = match.end()
-                continue
-            char = stream[at]
-            assert char != "\x1b", f"an escape the model does not know: {stream[at:at + 12]!r}"
-            self._print(char)
-            at += 1
-
-    def _print(self, char: str) -> None:
-        style = tuple(sorted(self.state.items()))
-        self.cells[self.y][self.x] = (char, style)
-        for extra in range(1, cell_len(char)):
-            self.cells[self.y][self.x + extra] = ("", style)
-        self.x += cell_len(char)
-
-    def _erase(self, start: int, end: int) -> None:
-        background = self.state.get("bg") if self.bce else None
-        blank = (" ", (("bg", background),) if background else ())
-        for x in range(start, min(end, self.width)):
-            self.cells[self.y][x] = blank
-
-    def _csi(self, params: str, final: str) -> None:
-        numbers = [int(p) if p else 0 for p in params.split(";")] if params else []
-        n = numbers[0] if numbers and numbers[0] else 1
-        if final == "H":
-            self.y, self.x = (numbers[0] or 1) - 1, (numbers[1] or 1) - 1
-        elif final == "C":
-            self.x = min(self.x + n, self.width - 1)
-        elif final == "K":
-            assert not numbers or numbers == [0]
-            self._erase(self.x, self.width)
-        elif final == "X":
-            self._erase(self.x, self.x + n)
-        elif final == "m":
-            self._sgr(params.split(";") if params else ["0"])
-        else:
-            raise AssertionError(f"a control the model does not know: {final}")
-
-    def _sgr(self, params: list[str]) -> None:
-        i = 0
-        while i < len(params):
-            p = int(params[i] or 0)
-            if p == 0:
-                self.state = {}
-            elif p in (38, 48):
-                width = 5 if params[i + 1] == "2" else 3
-                self.state["fg" if p == 38 else "bg"] = ";".join(params[i:i + width])
-                i += width - 1
-            elif 30 <= p <= 37 or 90 <= p <= 97:
-                self.state["fg"] = str(p)
-            elif 40 <= p <= 47 or 100 <= p <= 107:
-                self.state["bg"] = str(p)
-            elif p == 39:
-                self.state.pop("fg", None)
-            elif p == 49:
-                self.state.pop("bg", None)
-            elif p in OFF:
-                for attr in OFF[p]:
-                    self.state.pop(f"attr{attr}", None)
-            else:
-                self.state[f"attr{p}"] = True
-            i += 1
-
-    def look(self, y: int) -> list[tuple]:
-        """Line ``y`` as a person sees it: a blank shows only its background, unless its
-        style marks a space (reverse, underline, strike, overline)."""
-        seen = []
-        for char, style in self.cells[y]:
-            attrs = dict(style)
-            if char == " " and not SHOWN_ON_BLANK & attrs.keys():
-                seen.append((" ", attrs.get("bg")))
-            else:
-                seen.append((char, style))
-        return seen
 
 
 def _painted(line: Strip, x1: int, x2: int, width: int, bce: bool) -> tuple[Terminal, str]:
