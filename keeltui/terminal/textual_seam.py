@@ -26,23 +26,38 @@ band of the screen, what the terminal shows a few lines lower, the terminal is t
 scroll that band (a scroll region and line feeds, which every VT100 knows) and only what
 differs after the move is sent. A streaming reply that the view follows scrolls the
 room a line at a time; without this each line re-sent the whole room (~6 KB at 120x40).
+
+A run of blanks is erased, not spelled out, where the erase leaves the same picture
+(keeltui/text/erase.py decides): the end of a line by EL, a run in the middle by ECH.
+A streamed reply's lines are mostly padding; a row that scrolls in is sent whole.
+
+A widget wholly behind others within a partial update's dirty region is not rendered:
+the widgets in front win every cell (the containers behind the room, each frame). A
+scrollbar is drawn from its renderable: the room's moves with each line a reply adds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import repeat
 
 from rich.cells import cell_len
 from rich.console import Console
 from rich.color import ColorSystem
 from rich.control import Control
+from rich.segment import Segment
 from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
-from textual.geometry import Size
+from textual.geometry import Region, Size
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey as FooterKey  # one footer key: textual.widgets does not export it
+
+from keeltui.text import erase
 
 Cell = tuple[str, str, str | None]
 """A cell as the terminal shows it: its character ("" for a wide character's second
@@ -178,6 +193,18 @@ def cells_of(strip: Strip, color_system: ColorSystem) -> list[Cell]:
     return cells
 
 
+Pieces = list[tuple[int, list[Cell]]]
+"""A line's pieces as cells: (column, cells)."""
+
+
+def cells_in(pieces: Pieces, x: int, length: int) -> list[Cell]:
+    """The ``length`` cells from column ``x``, out of the one piece that holds them ([] if none does)."""
+    for start, cells in pieces:
+        if start <= x and x + length <= start + len(cells):
+            return cells[x - start:x - start + length]
+    return []
+
+
 MIN_SCROLL_BAND = 6
 """Fewer lines than this are sent as they are: a scroll would save little."""
 
@@ -214,10 +241,12 @@ def best_shift(new: Sequence[tuple], old: Sequence[tuple]) -> int:
 
 
 class SpanUpdate(ChopsUpdate):
-    def __init__(self, chops, spans, chop_ends, shown: Shown | None = None) -> None:
+    def __init__(self, chops, spans, chop_ends, shown: Shown | None = None, background_erase: bool = False) -> None:
         super().__init__(chops, spans, chop_ends)
         self.shown = shown
-        self._cells: dict[tuple[int, int, int], list[tuple[int, list[Cell]]]] = {}
+        self.background_erase = background_erase
+        """Whether the terminal's erase paints in the current background (keeltui/text/erase.py)."""
+        self._cells: dict[tuple[int, int, int], Pieces] = {}
         """The cells of each span's pieces, worked out once (the scroll looks at them first)."""
 
     def _pieces(self, y: int, x1: int, x2: int):
@@ -228,15 +257,16 @@ class SpanUpdate(ChopsUpdate):
             start = clean_start(strip, x1 - x) if x < x1 else 0
             yield x + start, strip.crop(start, min(end, x2) - x)
 
-    def _changed_span(self, y: int, x1: int, x2: int, color_system: ColorSystem) -> tuple[int, int] | None:
-        """``[x1, x2)`` cropped to the cells that differ from what the terminal shows."""
-        shown = self.shown
-        if shown is None:
-            return x1, x2
-        spans: list[tuple[int, int]] = []
+    def _changed_span(self, y: int, x1: int, x2: int, color_system: ColorSystem) -> tuple[int, int, Pieces] | None:
+        """``[x1, x2)`` cropped to the cells that differ from what the terminal shows, and
+        the cells of its pieces (worked out once: the erase looks at them again)."""
         pieces = self._cells.pop((y, x1, x2), None)
         if pieces is None:
             pieces = [(x, cells_of(piece, color_system)) for x, piece in self._pieces(y, x1, x2)]
+        shown = self.shown
+        if shown is None:
+            return x1, x2, pieces
+        spans: list[tuple[int, int]] = []
         for x, cells in pieces:
             span = shown.changed(y, x, cells)
             shown.record(y, x, cells)
@@ -244,7 +274,7 @@ class SpanUpdate(ChopsUpdate):
                 spans.append(span)
         if not spans:
             return None
-        return min(a for a, _ in spans), max(b for _, b in spans)
+        return min(a for a, _ in spans), max(b for _, b in spans), pieces
 
     def _new_rows(self, color_system: ColorSystem) -> dict[int, tuple[list[Cell | None], list[tuple[int, int]]]]:
         """Each line this update sends: the whole row as it will show (the cells sent over
@@ -311,6 +341,7 @@ class SpanUpdate(ChopsUpdate):
         color_system = console._color_system or ColorSystem.TRUECOLOR
         move_to = Control.move_to
         scroll = self._scroll(color_system)
+        width = self.shown.size.width if self.shown is not None else None
         if scroll:
             append(scroll)
         # The style set carries over between pieces and lines (a cursor move keeps it);
@@ -320,16 +351,28 @@ class SpanUpdate(ChopsUpdate):
             span = self._changed_span(y, x1, x2, color_system)
             if span is None:
                 continue
-            x1, x2 = span
+            x1, x2, pieces = span
             # A line's pieces (one per widget it crosses) are written as one run: no cursor
             # move where the last piece ended (known only after plain ASCII). Each line
             # starts with a cursor move, so no line feed is sent between lines.
             cursor: int | None = None
             for x, piece in self._pieces(y, x1, x2):
-                if cursor != x:
-                    append(move_to(x, y).segment.text)
-                current = styled_runs(piece, color_system, sequences, current)
-                cursor = x + piece.cell_length if piece.text.isascii() else None
+                runs = erase.plan(cells_in(pieces, x, piece.cell_length) or cells_of(piece, color_system), x, width,
+                                  self.background_erase)
+                for number, (start, end, how) in enumerate(runs):
+                    if cursor != x + start:
+                        append(move_to(x + start, y).segment.text)
+                    part = piece.crop(start, end)
+                    if how is None:
+                        current = styled_runs(part, color_system, sequences, current)
+                        cursor = x + end if part.text.isascii() else None
+                        continue
+                    # The blanks' own style, then the erase: it paints in that background.
+                    blank = Strip([Segment("", next(iter(part)).style)])
+                    current = styled_runs(blank, color_system, sequences, current)
+                    last = number == len(runs) - 1
+                    append(erase.erase_codes(erase.Run(start, end, how), last))
+                    cursor = x + start if last else x + end
         if current is not None:
             append("\x1b[0m")
         return "".join(sequences)
@@ -353,10 +396,61 @@ class ShownLayoutUpdate(LayoutUpdate):
         return super().render_segments(console)
 
 
+def erases_in_background(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the terminal's erase paints in the current background: inside tmux (its
+    EL and ECH clear with the current background, whatever its terminfo says) or where
+    the terminal's terminfo has ``bce``."""
+    environ = os.environ if environ is None else environ
+    term = environ.get("TERM", "")
+    if environ.get("TMUX") and term.startswith(("tmux", "screen")):
+        return True
+    return _terminfo_bce(term)
+
+
+@lru_cache(maxsize=1)
+def _terminfo_bce(term: str) -> bool:
+    """Whether ``term``'s terminfo has ``bce`` (a process reads one terminfo: curses sets
+    its terminal up once)."""
+    try:
+        import curses
+    except ImportError:
+        return False
+    try:
+        curses.setupterm(term or None, sys.__stdout__.fileno() if sys.__stdout__ else -1)
+        return curses.tigetflag("bce") > 0
+    except (curses.error, OSError, ValueError):  # no terminfo for it: erase in the default background only
+        return False
+
+
+def scrollbar_lines(bar: ScrollBar) -> list[Strip]:
+    """A scrollbar's lines, drawn from its renderable over its own style: the same cells
+    as Textual's widget rendering (which runs every line through the styles cache, ~3 ms
+    for a room's bar; it moves each time a reply's line comes in)."""
+    width, height = bar.size
+    options = bar.app.console_options.update_dimensions(width, height)
+    base = bar.visual_style.rich_style
+    return [Strip(line, width).apply_style(base) for line in bar.app.console.render_lines(bar.render(), options)]
+
+
+def hidden(area: Region, in_front: Sequence[Region]) -> bool:
+    """Whether every cell of ``area`` lies in one of the regions ``in_front``."""
+    for y in area.line_range:
+        spans = sorted((r.x, r.right) for r in in_front if r.y <= y < r.bottom and r.right > area.x and r.x < area.right)
+        reached = area.x
+        for x1, x2 in spans:
+            if x1 > reached:
+                break
+            reached = max(reached, x2)
+        if reached < area.right:
+            return False
+    return True
+
+
 class SpanCompositor(Compositor):
     def __init__(self) -> None:
         super().__init__()
         self.shown = Shown()
+        self.background_erase = erases_in_background()
 
     def _shown(self) -> Shown:
         if self.shown.size != self.size:
@@ -369,11 +463,32 @@ class SpanCompositor(Compositor):
             return update
         return ShownLayoutUpdate(update.strips, update.region, self._shown())
 
+    def _get_renders(self, crop: Region | None = None):
+        """The widgets' lines for an update, leaving out each widget wholly behind
+        others within ``crop``: its lines would win no cut (the front widget's are taken
+        first), so rendering them is waste. A streaming reply dirties the room; without
+        this, the five containers behind it rendered every line each frame."""
+        if crop is None:  # a full update: everything is drawn
+            yield from super()._get_renders(crop)
+            return
+        in_front: list[Region] = []
+        for widget, (region, clip) in self.visible_widgets.items():
+            visible = region.intersection(clip)
+            if not visible.area or not crop.overlaps(visible):
+                continue
+            if hidden(visible.intersection(crop), in_front):
+                continue
+            in_front.append(visible)
+            if isinstance(widget, ScrollBar) and visible == region:
+                yield region, clip, scrollbar_lines(widget)
+            else:
+                yield region, clip, widget.render_lines(visible.translate((-region.x, -region.y)))
+
     def render_partial_update(self) -> ChopsUpdate | None:
         update = super().render_partial_update()
         if update is None:
             return None
-        return SpanUpdate(update.chops, update.spans, update.chop_ends, self._shown())
+        return SpanUpdate(update.chops, update.spans, update.chop_ends, self._shown(), self.background_erase)
 
 
 def release_render_caches() -> None:

@@ -12,9 +12,19 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from textual.geometry import Size
+from textual._compositor import Compositor
+from textual.geometry import Region, Size
 
-from keeltui.terminal.textual_seam import Shown, SpanUpdate, bands, best_shift, cells_of, clean_start, styled_runs
+from keeltui.terminal.textual_seam import (
+    Shown,
+    SpanUpdate,
+    bands,
+    best_shift,
+    cells_of,
+    clean_start,
+    hidden,
+    styled_runs,
+)
 
 OFF = {22: (1, 2), 23: (3,), 24: (4, 21), 25: (5, 6), 27: (7,), 28: (8,), 29: (9,)}
 BG = Style.parse("on #121212")
@@ -135,3 +145,114 @@ def _lines(*names: str) -> list[tuple]:
 ])
 def test_best_shift_finds_how_far_the_lines_moved_up(old, new, shift):
     assert best_shift(_lines(*new), _lines(*old)) == shift
+
+
+@pytest.mark.parametrize(("area", "in_front", "hidden_"), [
+    (Region(0, 0, 10, 3), [Region(0, 0, 10, 3)], True),
+    (Region(0, 0, 10, 3), [Region(0, 0, 9, 3), Region(9, 0, 1, 3)], True),  # a log and its scrollbar
+    (Region(0, 0, 10, 3), [Region(0, 0, 9, 3)], False),  # a column shows
+    (Region(0, 0, 10, 3), [Region(0, 0, 10, 2)], False),  # a line shows
+    (Region(2, 1, 3, 1), [Region(0, 0, 10, 3)], True),
+    (Region(0, 0, 10, 3), [], False),
+])
+def test_hidden_is_every_cell_behind_a_region_in_front(area, in_front, hidden_):
+    assert hidden(area, in_front) is hidden_
+
+
+async def test_a_partial_update_renders_no_widget_hidden_behind_others_and_paints_the_same():
+    from textual.app import App, ComposeResult
+    from textual.containers import Vertical
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    from keeltui.terminal.textual_seam import paint_changed_cells_only
+
+    class Room(Screen):
+        DEFAULT_CSS = "#behind { background: $panel; padding: 1; } #front { height: 4; background: $boost; }"
+
+        def __init__(self) -> None:
+            super().__init__()
+            paint_changed_cells_only(self)
+
+        def compose(self) -> ComposeResult:
+            with Vertical(id="behind"):
+                yield Static("the front line", id="front")
+                yield Static("below it", id="below")
+
+    class Probe(App):
+        def on_mount(self) -> None:
+            self.push_screen(Room())
+
+    app = Probe()
+    async with app.run_test(size=(30, 10)) as pilot:
+        await pilot.pause()
+        compositor = app.screen._compositor
+        behind = app.screen.query_one("#behind")
+        front = app.screen.query_one("#front", Static)
+        renders: list[Region] = []
+        render_lines = behind.render_lines
+        behind.render_lines = lambda crop: renders.append(crop) or render_lines(crop)
+        inside, across = front.region, front.region.grow((1, 0, 1, 0))  # the front widget; with the padding
+
+        def painted(crop: Region) -> list[list]:
+            """The cells of ``crop`` as the update would send them."""
+            chops = compositor._render_chops(crop, lambda y: True)
+            lines = []
+            for y in crop.line_range:
+                row: list = [None] * 30
+                for x, strip in chops[y].items():
+                    if strip is not None:
+                        cells = cells_of(strip, ColorSystem.TRUECOLOR)
+                        row[x:x + len(cells)] = cells
+                lines.append(row[crop.x:crop.right])
+            return lines
+
+        ours = painted(inside), painted(across)
+        assert renders == [Region(0, 0, 30, 10)]  # only where its padding shows
+        compositor._get_renders = lambda crop=None: Compositor._get_renders(compositor, crop)
+        assert (painted(inside), painted(across)) == ours  # what Textual's own compositor paints
+
+
+async def test_a_scrollbar_is_drawn_from_its_renderable_with_textuals_cells():
+    from textual.app import App, ComposeResult
+    from textual.containers import VerticalScroll
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    from keeltui.terminal.textual_seam import paint_changed_cells_only, scrollbar_lines
+
+    class Log(Screen):
+        def __init__(self) -> None:
+            super().__init__()
+            paint_changed_cells_only(self)
+
+        def compose(self) -> ComposeResult:
+            with VerticalScroll():
+                yield Static("\n".join(f"line {i}" for i in range(300)))
+
+    class Probe(App):
+        def on_mount(self) -> None:
+            self.push_screen(Log())
+
+    app = Probe()
+    async with app.run_test(size=(40, 20)) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one(VerticalScroll)
+        bar = log.vertical_scrollbar
+        rendered: list[Region] = []
+        render_lines = bar.render_lines
+        bar.render_lines = lambda crop: rendered.append(crop) or render_lines(crop)
+
+        def cells(strips: list[Strip]) -> list[list]:
+            return [cells_of(strip, ColorSystem.TRUECOLOR) for strip in strips]
+
+        for y in [0, 1, 7, 100, 150, 279, 280, 281]:  # each eighth of a cell the thumb can end on, and the ends
+            log.scroll_to(y=y, animate=False)
+            await pilot.pause()
+            for over in (False, True):
+                bar.mouse_over = over
+                assert cells(scrollbar_lines(bar)) == cells(render_lines(Region(0, 0, *bar.size))), (y, over)
+        rendered.clear()
+        chops = app.screen._compositor._render_chops(bar.region, lambda y: True)
+        assert rendered == []  # a partial update draws the bar without the widget's rendering
+        assert [chops[y][bar.region.x] for y in bar.region.line_range] == scrollbar_lines(bar)

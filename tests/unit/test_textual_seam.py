@@ -24,6 +24,10 @@ def test_the_compositor_updates_keep_the_shape_the_seam_subclasses():
     assert _params(Compositor.render_partial_update) == ["self"]
     assert _params(Compositor.render_full_update) == ["self", "simplify"]
     assert _params(Compositor.__init__) == ["self"]
+    # SpanCompositor._get_renders: the widgets overlapping a crop, front first, as (region, clip, lines).
+    assert _params(Compositor._get_renders) == ["self", "crop"]
+    assert isinstance(Compositor.visible_widgets, property)
+    assert _params(Compositor._render_chops) == ["self", "crop", "is_rendered_line"]
     update = ChopsUpdate([{0: None}], [(0, 0, 1)], [[1]])
     assert (update.chops, update.spans, update.chop_ends) == ([{0: None}], [(0, 0, 1)], [[1]])
 
