@@ -446,6 +446,11 @@ def hidden(area: Region, in_front: Sequence[Region]) -> bool:
     return True
 
 
+def covers(lines: Sequence[Strip], area: Region) -> bool:
+    """Whether ``lines`` paint every cell of ``area`` (one full-width line per row)."""
+    return len(lines) >= area.height and all(line.cell_length >= area.width for line in lines[:area.height])
+
+
 class SpanCompositor(Compositor):
     def __init__(self) -> None:
         super().__init__()
@@ -478,11 +483,15 @@ class SpanCompositor(Compositor):
                 continue
             if hidden(visible.intersection(crop), in_front):
                 continue
-            in_front.append(visible)
             if isinstance(widget, ScrollBar) and visible == region:
-                yield region, clip, scrollbar_lines(widget)
+                lines = scrollbar_lines(widget)
             else:
-                yield region, clip, widget.render_lines(visible.translate((-region.x, -region.y)))
+                lines = widget.render_lines(visible.translate((-region.x, -region.y)))
+            # Only lines that fill the region hide what is behind it: a short line (a
+            # widget mid-change, a custom render_lines) leaves cells the one behind paints.
+            if covers(lines, visible):
+                in_front.append(visible)
+            yield region, clip, lines
 
     def render_partial_update(self) -> ChopsUpdate | None:
         update = super().render_partial_update()

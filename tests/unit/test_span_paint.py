@@ -213,6 +213,47 @@ async def test_a_partial_update_renders_no_widget_hidden_behind_others_and_paint
         assert (painted(inside), painted(across)) == ours  # what Textual's own compositor paints
 
 
+async def test_a_widget_whose_lines_fall_short_does_not_hide_the_one_behind():
+    # Under load a full frame had cells nothing painted (a None strip): a widget in front
+    # was taken as covering its region though its lines were shorter than it.
+    from textual.app import App, ComposeResult
+    from textual.containers import Vertical
+    from textual.screen import Screen
+    from textual.widget import Widget
+
+    from keeltui.terminal.textual_seam import paint_changed_cells_only
+
+    class Short(Widget):
+        def render_lines(self, crop: Region) -> list[Strip]:
+            return [Strip([Segment("ab")], 2) for _ in range(crop.height)]  # 2 cells of a wider widget
+
+    class Room(Screen):
+        DEFAULT_CSS = "#behind { background: $panel; } Short { height: 100%; }"
+
+        def __init__(self) -> None:
+            super().__init__()
+            paint_changed_cells_only(self)
+
+        def compose(self) -> ComposeResult:
+            with Vertical(id="behind"):
+                yield Short()
+
+    class Probe(App):
+        def on_mount(self) -> None:
+            self.push_screen(Room())
+
+    app = Probe()
+    async with app.run_test(size=(20, 6)) as pilot:
+        await pilot.pause()
+        compositor = app.screen._compositor
+        ours = compositor.render_full_update()
+        assert all(strip is not None for line in ours.strips for strip in line)
+        compositor._get_renders = lambda crop=None: Compositor._get_renders(compositor, crop)
+        textuals = compositor.render_full_update()
+        text = lambda update: ["".join(strip.text for strip in line) for line in update.strips]  # noqa: E731
+        assert text(ours) == text(textuals)
+
+
 async def test_a_scrollbar_is_drawn_from_its_renderable_with_textuals_cells():
     from textual.app import App, ComposeResult
     from textual.containers import VerticalScroll
