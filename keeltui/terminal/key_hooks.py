@@ -199,5 +199,7 @@ class KeyHookApp(App):
         # runs each class's handler: the default is prevented, or App's would run the
         # bindings a second time.
         event.prevent_default()
+        if not self.screen_stack:  # the app is closing: a key kept back until now has no place
+            return
         if not await run_app_bindings(self, event.key):
             await self.key_unbound(event)

@@ -12,6 +12,7 @@ import pytest
 
 from keeltui_dev.loopback import Reply
 from tests.e2e.test_chief_streaming_e2e import PLACEHOLDER, _config
+from tests.support.terminal_model import Terminal
 from tests.support.tmux import keeltui_command
 
 
@@ -27,6 +28,15 @@ def _out_of_order(screen: str) -> list[tuple[int, int]]:
 
 def _coloured(tmux) -> str:
     return tmux._tmux("capture-pane", "-p", "-e", check=False).stdout
+
+
+def _looks(coloured: str, width: int) -> list[list[tuple]]:
+    """Each row of a coloured capture as a person sees it: a blank erased by the terminal
+    (EL/ECH: the default foreground) looks the same as a space written in any foreground."""
+    rows = coloured.splitlines()
+    screen = Terminal(width, len(rows))
+    screen.feed("".join(f"\x1b[{y + 1};1H{row}" for y, row in enumerate(rows)))
+    return [screen.look(y) for y in range(len(rows))]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
@@ -62,8 +72,9 @@ def test_the_terminal_shows_what_a_full_repaint_shows_after_a_scrolling_reply(tm
     repainted = ""
     for _ in range(100):  # until the full repaint has landed (it shows the reply's last word again)
         repainted = _coloured(tmux)
-        if repainted == before:
+        if _looks(repainted, width) == _looks(before, width):
             break
         time.sleep(0.2)
-    assert repainted == before, "\n".join(
-        f"row {y}: {a!r}\n   vs {b!r}" for y, (a, b) in enumerate(zip(before.splitlines(), repainted.splitlines(), strict=False)) if a != b)
+    assert _looks(repainted, width) == _looks(before, width), "\n".join(
+        f"row {y}: {a!r}\n   vs {b!r}" for y, (a, b) in enumerate(zip(before.splitlines(), repainted.splitlines(), strict=False))
+        if _looks(a, width) != _looks(b, width))

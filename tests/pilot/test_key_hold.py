@@ -99,3 +99,4 @@ async def test_a_key_behind_a_slow_handler_waits_for_it_however_long_it_takes(mo
         burst(app, "a", "b")
         await wait_for(pilot, lambda: len(app.seen) == 4, what="both keys typed and seen by the box")
         assert app.seen == ["key a", "box saw a", "key b", "box saw ab"]
+
