@@ -159,16 +159,17 @@ def test_hidden_is_every_cell_behind_a_region_in_front(area, in_front, hidden_):
     assert hidden(area, in_front) is hidden_
 
 
-async def test_a_partial_update_renders_no_widget_hidden_behind_others_and_paints_the_same():
+def painted_app(css: str, *front):
+    """An app whose screen is painted by keeltui's compositor: ``front`` (widgets) inside a
+    container ``#behind``, styled by ``css``."""
     from textual.app import App, ComposeResult
     from textual.containers import Vertical
     from textual.screen import Screen
-    from textual.widgets import Static
 
     from keeltui.terminal.textual_seam import paint_changed_cells_only
 
     class Room(Screen):
-        DEFAULT_CSS = "#behind { background: $panel; padding: 1; } #front { height: 4; background: $boost; }"
+        DEFAULT_CSS = css
 
         def __init__(self) -> None:
             super().__init__()
@@ -176,14 +177,20 @@ async def test_a_partial_update_renders_no_widget_hidden_behind_others_and_paint
 
         def compose(self) -> ComposeResult:
             with Vertical(id="behind"):
-                yield Static("the front line", id="front")
-                yield Static("below it", id="below")
+                yield from front
 
     class Probe(App):
         def on_mount(self) -> None:
             self.push_screen(Room())
 
-    app = Probe()
+    return Probe()
+
+
+async def test_a_partial_update_renders_no_widget_hidden_behind_others_and_paints_the_same():
+    from textual.widgets import Static
+
+    app = painted_app("#behind { background: $panel; padding: 1; } #front { height: 4; background: $boost; }",
+                      Static("the front line", id="front"), Static("below it", id="below"))
     async with app.run_test(size=(30, 10)) as pilot:
         await pilot.pause()
         compositor = app.screen._compositor
@@ -216,33 +223,13 @@ async def test_a_partial_update_renders_no_widget_hidden_behind_others_and_paint
 async def test_a_widget_whose_lines_fall_short_does_not_hide_the_one_behind():
     # Under load a full frame had cells nothing painted (a None strip): a widget in front
     # was taken as covering its region though its lines were shorter than it.
-    from textual.app import App, ComposeResult
-    from textual.containers import Vertical
-    from textual.screen import Screen
     from textual.widget import Widget
-
-    from keeltui.terminal.textual_seam import paint_changed_cells_only
 
     class Short(Widget):
         def render_lines(self, crop: Region) -> list[Strip]:
             return [Strip([Segment("ab")], 2) for _ in range(crop.height)]  # 2 cells of a wider widget
 
-    class Room(Screen):
-        DEFAULT_CSS = "#behind { background: $panel; } Short { height: 100%; }"
-
-        def __init__(self) -> None:
-            super().__init__()
-            paint_changed_cells_only(self)
-
-        def compose(self) -> ComposeResult:
-            with Vertical(id="behind"):
-                yield Short()
-
-    class Probe(App):
-        def on_mount(self) -> None:
-            self.push_screen(Room())
-
-    app = Probe()
+    app = painted_app("#behind { background: $panel; } Short { height: 100%; }", Short())
     async with app.run_test(size=(20, 6)) as pilot:
         await pilot.pause()
         compositor = app.screen._compositor
