@@ -230,9 +230,12 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
 
 
 def run_app(config: Config, store: Store) -> int:
-    from keeltui.terminal.keyinput import install as install_alt_enter
+    from keeltui.keys.keymap import keys_in_use
+    from keeltui.terminal.keyinput import install as install_key_input
 
-    install_alt_enter()  # Alt+Enter from tmux/SSH (ESC CR) is a new line, never a send
+    # Alt+Enter from tmux/SSH (ESC CR) is a new line, never a send; Escape and the keys
+    # typed right behind it (one read over SSH) stay Escape and those keys.
+    install_key_input(keys_in_use(config.keys))
     from keeltui.infra.logfile import install_log_file, log_path
 
     install_log_file(log_path(config))  # warnings go to a 0600 file, never onto the screen

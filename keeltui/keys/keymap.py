@@ -95,6 +95,11 @@ def action(binding_id: str) -> KeyAction:
     raise KeyError(binding_id)
 
 
+def keys_in_use(remaps: dict[str, str]) -> frozenset[str]:
+    """Every key some binding answers, with the owner's ``[keys]`` remaps applied."""
+    return frozenset(key for entry in ACTIONS for key in remaps.get(entry.id, entry.keys).split(","))
+
+
 TYPING_PLACES = ("app", "room", "tutor", "search")
 """Places whose bindings also fire while a text field there has the focus."""
 TYPING_KEYS = ("enter", "space", "backspace", "delete")
