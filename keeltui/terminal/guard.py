@@ -1,4 +1,4 @@
-"""Give the terminal back on SIGTERM, SIGINT and SIGHUP.
+"""Give the terminal back on SIGTERM, SIGINT and SIGHUP, and leave a terminal that hung up.
 
 Python's default for SIGTERM and SIGHUP ends the process at once: the alternate
 screen, mouse tracking and bracketed paste stay on and the cursor stays hidden, so
@@ -6,12 +6,20 @@ the owner's shell is unusable until ``reset``. Here each of them asks the app to
 the ordinary way, which restores the terminal and cancels the workers (a streaming
 reply is then settled as cut off, see ``ChiefTurns.reply``). A second signal while
 that exit hangs writes the restoring sequences itself and leaves at once.
+
+A terminal can also go without a SIGHUP: the app is not its session's controlling
+process (started from a script with ``setsid``, a pty whose owner died), and the other
+end of the pty simply closes. Textual's input thread then reads an empty string forever,
+a core spinning in a process nobody sees. The terminal is looked at once a second (one
+``poll``): when it has hung up, the app leaves as on SIGHUP.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+import select
 import signal
 import sys
 import threading
@@ -34,6 +42,8 @@ RESTORE = (
 # its full queue blocked the exit; keeltui/terminal/hungup.py closes that). The watchdog stays for
 # whatever else may hang: a process nobody can see must never linger.
 EXIT_GRACE_SECS = 5.0
+HANGUP_CHECK_SECS = 1.0  # one poll(2) a second: the spinning input thread costs far more
+log = logging.getLogger("keeltui.terminal")
 
 
 def exit_code(signum: int) -> int:
@@ -61,6 +71,34 @@ def install_signal_exit(app) -> None:
     for signum in SIGNALS:
         with suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no such signal here
             loop.add_signal_handler(signum, on_signal, signum)
+
+    stdin = sys.__stdin__
+    hangup = getattr(signal, "SIGHUP", None)
+    if app.is_headless or stdin is None or hangup is None or not stdin.isatty():
+        return  # a test's app, or no terminal to lose
+    fd = stdin.fileno()
+
+    def look_at_the_terminal() -> None:
+        if received:
+            return  # leaving already
+        if terminal_hung_up(fd):
+            log.warning("the terminal hung up without a SIGHUP: leaving as on one")
+            on_signal(hangup)
+        else:
+            loop.call_later(HANGUP_CHECK_SECS, look_at_the_terminal)
+
+    loop.call_later(HANGUP_CHECK_SECS, look_at_the_terminal)
+
+
+def terminal_hung_up(fd: int) -> bool:
+    """Whether the terminal on ``fd`` hung up (the other end of its pty closed) or is gone."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    try:
+        ready = poller.poll(0)
+    except OSError:
+        return True
+    return any(events & (select.POLLHUP | select.POLLNVAL) for _, events in ready)
 
 
 # While a child (the editor, the pager) has the terminal, Ctrl+C in it reaches this
