@@ -14,10 +14,10 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import CodeBlock, Heading, ListElement, ListItem, Markdown
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import Syntax
 from rich.text import Text
 
 from keeltui.text.markdown_look import CODE_LABEL
+from keeltui.text.quick_syntax import QuickSyntax
 
 
 class NumberedItem(ListItem):
@@ -57,8 +57,9 @@ class LabelledCode(CodeBlock):
         # above its code and one below (a streamed block is rendered in pieces by that shape).
         shown = self.lexer_name if self.lexer_name and self.lexer_name != "text" else ""
         yield _label_line(shown, label, options.max_width)
-        yield Syntax(str(self.text).rstrip(), self.lexer_name, theme=self.theme, word_wrap=True, padding=(0, 1),
-                     background_color=background.name if background is not None else None)
+        # Syntax's cells, drawn straight from the tokens (a streaming block renders every line).
+        yield QuickSyntax(str(self.text).rstrip(), self.lexer_name, theme=self.theme,
+                          background_color=background.name if background is not None else None)
         yield _label_line("", label, options.max_width)
 
 
