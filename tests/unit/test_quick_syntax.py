@@ -23,8 +23,8 @@ def reference(code: str, lexer: str, theme: str, background: str | None) -> Synt
     return Syntax(code, lexer, theme=theme, word_wrap=True, padding=(0, 1), background_color=background)
 
 
-_CODE_LINE = st.text(alphabet=st.sampled_from(list("abcxyz019 _=+-*/()[]{}:;,.#'\"\\\t") + ["é", "漢", "字", "→", "\u200b", "\u0301", "😀", "\u00a0"]),
-                     max_size=30)
+_CHARACTERS = [*"abcxyz019 _=+-*/()[]{}:;,.#'\"\\\t", "é", "漢", "字", "→", "\u200b", "\u0301", "😀", "\u00a0"]
+_CODE_LINE = st.text(alphabet=st.sampled_from(_CHARACTERS), max_size=30)
 
 
 @settings(max_examples=300, deadline=None)
