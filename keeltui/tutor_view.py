@@ -200,8 +200,13 @@ class TutorPane(Vertical):
         return self.query_one(PlanMap)
 
     @property
+    def composed(self) -> bool:
+        """Whether the pane's parts are there (it is mounted after the first frame, then composes)."""
+        return bool(self.query(ContentSwitcher))
+
+    @property
     def in_session(self) -> bool:
-        return self.query_one(ContentSwitcher).current == "tutor-session" and self.session_id is not None
+        return self.composed and self.query_one(ContentSwitcher).current == "tutor-session" and self.session_id is not None
 
     def _visible(self) -> bool:
         # A pane in a hidden tab has no region; never pull focus there. The region lags a
@@ -524,6 +529,8 @@ class TutorPane(Vertical):
 
     def focus_input(self) -> None:
         """The app's `i` key: the composer in a session, else the picker."""
+        if not self.composed:
+            return  # it gives the keys their place itself once it shows (Ready)
         if self.in_session:
             self.composer.focus_input()
         else:

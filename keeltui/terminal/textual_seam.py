@@ -55,7 +55,6 @@ from textual.geometry import Region, Size
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets._footer import FooterKey as FooterKey  # one footer key: textual.widgets does not export it
 
 from keeltui.text import erase
 
@@ -537,10 +536,3 @@ def set_virtual_size(widget: Widget, size: Size) -> None:
     widget.set_reactive(Widget.virtual_size, size)
     widget._scroll_update(size)
 
-
-# -- the footer (keeltui/panes/common/footer.py chooses its keys itself) ---------------------
-
-
-def footer_bindings_ready(footer) -> bool:
-    """Whether Textual's ``Footer`` has heard the screen's bindings (it composes nothing before)."""
-    return bool(footer._bindings_ready)

@@ -52,3 +52,58 @@ async def test_on_the_log_its_keys_come_first_and_snooze_shows_once(make_app, si
         assert line.count("Focus") == 1, line
         words = descriptions(line)
         assert len(words) == len(set(words)), line
+
+
+# -- one widget drawing one line (issue 19: a binding change rebuilt ten widgets) --------
+
+
+def _footer(app):
+    from keeltui.panes.common.footer import KeelFooter
+
+    return app.screen.query_one(KeelFooter)
+
+
+async def test_a_change_of_bindings_repaints_the_footer_and_mounts_nothing(make_app):
+    # Textual's footer removed and mounted a widget per key on every change of bindings
+    # (each focus change, each reply started or stopped): 15-40 ms of styling each time,
+    # twice when Escape stopped a reply. Here the keys change on the same single line.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: "esc Leave input" in footer_line(app), what="the composer's keys")
+        footer = _footer(app)
+        await pilot.press("escape")  # the focus leaves the composer for the log
+        await wait_for(pilot, lambda: "c Copy" in footer_line(app) or "i Write" in footer_line(app),
+                       what="the log's keys in the footer")
+        assert "esc Leave input" not in footer_line(app)
+        assert len(footer.children) == 0  # the keys are drawn, not mounted as widgets
+
+
+async def test_a_click_on_a_footer_key_presses_it(make_app):
+    from keeltui.panes.ambient.modals import SettingsScreen
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: "f2 Settings" in footer_line(app), what="F2 in the footer")
+        x = footer_line(app).index("f2 Settings") + 1
+        await pilot.click(_footer(app), offset=(x, 0))
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="the settings screen from a click")
+
+
+async def test_the_key_under_the_mouse_is_lit(make_app):
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: "f2 Settings" in footer_line(app), what="F2 in the footer")
+        footer = _footer(app)
+        x = footer_line(app).index("f2 Settings") + 1
+        plain = footer.render_line(0)
+        await pilot.hover(footer, offset=(x, 0))
+        await wait_for(pilot, lambda: footer.render_line(0) != plain, what="the key under the mouse lit")
+        lit = footer.render_line(0)
+        # That key's cells changed, and only those (" f2 Settings ": a blank either side).
+        start = x - 2
+        changed = [i for i, (a, b) in enumerate(zip(_cells(plain), _cells(lit), strict=True)) if a != b]
+        assert changed == list(range(start, start + len(" f2 Settings ")))
+
+
+def _cells(strip) -> list:
+    return [(ch, seg.style) for seg in strip for ch in seg.text]

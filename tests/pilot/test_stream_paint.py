@@ -95,7 +95,10 @@ async def test_the_first_words_land_in_the_box_without_moving_the_room(make_app,
     # The box takes its rows to grow into when it appears (with the header): the first
     # chunk only fills in its words, where a box that grew then moved every row on
     # screen and sent the whole room to the terminal again.
-    loopback.queue(Reply(chunks=["The tide ", "turns at seven."], chunk_delay=0.5, delay=1.5))
+    # The second chunk waits for the test: under load the first one must not come and go
+    # (the stream ending) between two looks at the log.
+    gate = threading.Semaphore(0)
+    loopback.queue(Reply(chunks=["The tide ", "turns at seven."], delay=1.5, gate=gate))
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await send(pilot, "when is the tide?")
@@ -110,6 +113,7 @@ async def test_the_first_words_land_in_the_box_without_moving_the_room(make_app,
         # Waited on the log, not the screen: reading the screen repaints all of it.
         await wait_for(pilot, lambda: "The tide" in (log.stream_text() or ""), timeout=20, what="the first chunk")
         await pilot.pause(0.3)
+        gate.release()
         sent = list(frames)
         lines = screen_text(app).splitlines()
         assert any("The tide" in line for line in lines)

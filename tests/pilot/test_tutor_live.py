@@ -105,10 +105,11 @@ async def test_tutor_keys_work_wherever_focus_is_in_the_pane(make_app, loopback)
         await pilot.press("escape")  # out of the composer, but still inside the pane
         tutor = pane(app)
         assert app.focused is not None and tutor in app.focused.ancestors
-        assert "Sessions" in screen_text(app)  # the footer keeps the pane's keys
+        # The footer keeps the pane's keys (it follows the bindings a message later).
+        await wait_for(pilot, lambda: "Sessions" in screen_text(app), what="the pane's keys in the footer")
         await pilot.press("tab")
         assert app.focused is not None and tutor in app.focused.ancestors
-        assert "Sessions" in screen_text(app)
+        await wait_for(pilot, lambda: "Sessions" in screen_text(app), what="the pane's keys in the footer after Tab")
         await pilot.press("ctrl+l")
         await wait_for(pilot, lambda: "New session" in screen_text(app), what="the session list")
 

@@ -25,7 +25,7 @@ HANDLED = [
     "textual.app:App", "textual.screen:Screen", "textual.widget:Widget", "textual.scroll_view:ScrollView",
     "textual.containers:Vertical", "textual.containers:Horizontal", "textual.containers:VerticalScroll",
     "textual.widgets:TextArea", "textual.widgets:Input", "textual.widgets:Static", "textual.widgets:OptionList",
-    "textual.widgets:TabbedContent", "textual.widgets:Footer", "textual.widgets:Button", "textual.widgets:Markdown",
+    "textual.widgets:TabbedContent", "textual.widgets:Button", "textual.widgets:Markdown",
     "textual.driver:Driver", "textual.drivers.linux_driver:LinuxDriver",
 ]
 """The classes keeltui subclasses: a method of the same private name overrides theirs."""

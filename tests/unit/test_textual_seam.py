@@ -176,16 +176,6 @@ def test_the_linux_driver_keeps_its_terminal_file():
     assert driver._file == "wrapped the terminal"
 
 
-def test_textual_keeps_the_footer_names_the_seam_reads():
-    from textual.widgets import Footer
-
-    assert _params(textual_seam.FooterKey.__init__) == [
-        "self", "key", "key_display", "description", "action", "disabled", "tooltip", "classes"]
-    footer = Footer()
-    assert textual_seam.footer_bindings_ready(footer) is False
-    assert "bindings_changed" in dir(Footer)
-
-
 def test_the_app_still_hands_keys_on_in_on_event_as_the_key_hold_expects():
     # keeltui/terminal/key_hooks.py keeps keys back by catching them in App.on_event before
     # Textual runs the priority bindings and hands them to the focused widget there.
