@@ -147,8 +147,9 @@ async def drift(pilot, app: KeelApp, script: Script, window: Window, message: st
 
 async def leave_composer(pilot) -> None:
     await pilot.press("escape")
-    # The room's single-letter keys (f, z) reach the room only once the composer let go.
-    await wait_for(pilot, lambda: getattr(pilot.app.focused, "id", None) != "composer-input", what="the composer left")
+    # The room's single-letter keys (f, z) reach the room only once its log has the keys
+    # (Escape hands them to the log a message later: not merely away from the composer).
+    await wait_for(pilot, lambda: pilot.app.focused is pilot.app.room.log_view, what="the log given the keys")
 
 
 # ---------------------------------------------------------------- drift surfaces
@@ -528,3 +529,20 @@ async def test_focus_dialog_blank_minutes_starts_an_open_ended_session(ambient_a
         await wait_for(pilot, lambda: "Focus session ended" in screen_text(app), what="the end in the room")
         assert any("Focus session ended" in row.content for row in held(app, "notice"))
         assert "Notice" in screen_text(app) and "Scheduled task" not in screen_text(app)
+
+
+async def test_a_click_on_the_banner_acts_and_leaves_the_keys_where_they_were(ambient_app, script, window, tmp_path):
+    # A clicked button used to take the keys: once the banner went, a letter typed reached
+    # neither the composer nor the room.
+    app = ambient_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await drift(pilot, app, script, window)
+        await wait_for(pilot, lambda: app.banner.has_class("-shown"))
+        composer = app.room.composer.input
+        composer.focus()
+        await wait_for(pilot, lambda: app.focused is composer, what="the composer with the keys")
+        await pilot.click("DriftBanner #snooze")
+        await wait_for(pilot, lambda: not app.banner.has_class("-shown"), what="the banner gone after snooze")
+        assert app.focused is composer
+        await pilot.press("o", "k")
+        await wait_for(pilot, lambda: composer.text.endswith("ok"), what="the letters in the composer")

@@ -17,6 +17,12 @@ from keeltui.text.durations import format_duration
 from keeltui.text.textsafe import one_line
 
 
+class BannerButton(Button, can_focus=False):
+    """A banner button: a click acts, and the keys stay where the owner was typing. A
+    focused button kept them after the banner went (a letter then reached neither the
+    composer nor the room); the keyboard has the chords the labels name."""
+
+
 class DriftBanner(Horizontal):
     DEFAULT_CSS = """
     DriftBanner {
@@ -56,8 +62,9 @@ class DriftBanner(Horizontal):
     def watch_line(self, line: str) -> None:
         if line and not self.query("Button"):
             # Mounted at the first drift, not at start: nothing to click before then.
-            self.mount(Button(self._snooze_label, id="snooze"), Button("F7 start focus", id="focus", variant="primary"),
-                       Button("F10 that was work", id="work"))
+            self.mount(BannerButton(self._snooze_label, id="snooze"),
+                       BannerButton("F7 start focus", id="focus", variant="primary"),
+                       BannerButton("F10 that was work", id="work"))
         self._fit_buttons()
         self.set_class(bool(line), "-shown")
         self.query_one("#drift-text", Static).update("⚠ " + one_line(line, 200) if line else "")
