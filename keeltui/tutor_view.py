@@ -20,6 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
+from textual.css.query import NoMatches
 from textual.widgets import ContentSwitcher, Input, OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
@@ -202,7 +203,11 @@ class TutorPane(Vertical):
     @property
     def composed(self) -> bool:
         """Whether the pane's parts are there (it is mounted after the first frame, then composes)."""
-        return bool(self.query(ContentSwitcher))
+        try:
+            self.query_one(ContentSwitcher)  # cached once found: asked on every bindings refresh
+        except NoMatches:
+            return False
+        return True
 
     @property
     def in_session(self) -> bool:

@@ -51,7 +51,7 @@ def alt_names(character: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-class AltEnterRewriter:
+class InputRewriter:
     """Rewrites Alt+Enter, and Escape followed by a character, in a stream of reads,
     including ESC at the end of one read and the rest at the start of the next.
 
@@ -130,20 +130,20 @@ def keep_alt_keys(keys: Collection[str]) -> None:
     _bound_alt_keys = frozenset(key for key in keys if key.startswith("alt+"))
 
 
-def alt_enter_parser(base: Any, input_fd: Callable[[], int] = _terminal_fd) -> Any:
+def input_parser(base: Any, input_fd: Callable[[], int] = _terminal_fd) -> Any:
     """A subclass of Textual's ``XTermParser`` (``base``) that reads Alt+Enter's spellings
     and Escape followed by a character, and answers a lone Escape after ESCDELAY, reading
     more from ``input_fd()``'s file."""
     from textual import constants
 
-    class AltEnterParser(base):
+    class KeelInputParser(base):
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
-            self._alt_enter = AltEnterRewriter(lambda: _bound_alt_keys)
+            self._rewriter = InputRewriter(lambda: _bound_alt_keys)
             self._input_fd = input_fd()
 
         def feed(self, data: str):
-            events = list(super().feed(self._alt_enter.rewrite(data) if data else data))
+            events = list(super().feed(self._rewriter.rewrite(data) if data else data))
             # ESC ends the read: wait here, where the input thread would only wait longer.
             # More bytes: the thread reads them next and the parser joins them to the ESC.
             # A millisecond over ESCDELAY: the parser's deadline (set in feed) has passed.
@@ -154,17 +154,17 @@ def alt_enter_parser(base: Any, input_fd: Callable[[], int] = _terminal_fd) -> A
         def tick(self):
             events = list(super().tick())
             if events:
-                self._alt_enter.timed_out()
+                self._rewriter.timed_out()
             return events
 
-    return AltEnterParser
+    return KeelInputParser
 
 
 _installed = False
 
 
 def install(bound_keys: Collection[str] = ()) -> None:
-    """Make Textual's Linux driver parse input through :func:`alt_enter_parser` (idempotent);
+    """Make Textual's Linux driver parse input through :func:`input_parser` (idempotent);
     ``bound_keys``: every key the app binds (its Alt keys stay Alt keys).
 
     Textual builds its parser inside the driver's input thread, so the driver module's
@@ -179,5 +179,5 @@ def install(bound_keys: Collection[str] = ()) -> None:
     except ImportError:  # not on a POSIX terminal: nothing to fix
         return
     # Textual types this module attribute as the class itself; replacing it is the point.
-    linux_driver.XTermParser = alt_enter_parser(linux_driver.XTermParser)  # type: ignore[misc]
+    linux_driver.XTermParser = input_parser(linux_driver.XTermParser)  # type: ignore[misc]
     _installed = True

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 from rich.syntax import Syntax, SyntaxTheme
@@ -49,39 +50,32 @@ class QuickSyntax:
                       background_color=self.background_color, tab_size=TAB_SIZE)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        lines = self._quick_lines(console, options.max_width)
+        lines = self._quick_lines(options.max_width)
         if lines is None:
             yield self.syntax()
             return
         yield from lines
 
-    def _quick_lines(self, console: Console, width: int) -> list[Segment] | None:
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.syntax())  # a container sizing it measures Syntax
+
+    def _quick_lines(self, width: int) -> list[Segment] | None:
         """The block's segments, or None where ``Syntax`` must draw it (a line to wrap)."""
-        theme = _theme(self.theme)
-        background = Style.parse(f"on {self.background_color}") if self.background_color is not None else Style()
-        base = theme.get_background_style() + background  # Syntax's base style
-        if base.transparent_background or width < 3:
+        look = _look(self.theme, self.background_color)
+        if look is None or width < 3:
             return None
         code_width = width - 2  # one cell of padding either side
         ends_on_newline = self.code.endswith("\n")
         code = self.code if ends_on_newline else self.code + "\n"
         code = code.expandtabs(TAB_SIZE)
-        rows = code.split("\n")[:-1]
-        if any(cell_len(row) > code_width for row in rows):
+        if any(cell_len(row) > code_width for row in code.split("\n")):
             return None
-        # Syntax: the line's Text (base style) with a span per token and "on <background>"
-        # over all; rendered with the background style laid under it, then padded in the
-        # base style: each cell's style is that chain, left to right.
-        under = base + background
-        on_background = console.get_style(f"on {self.background_color}") if self.background_color is not None else None
-        cell_style = _cell_styles(under, base, on_background, theme)
-        blank = under + base  # the spaces that fill a line: in the Text's style, outside every span
-        edge = Segment(" ", base)
+        edge = Segment(" ", look.base)
         out: list[Segment] = []
         row: list[Segment] = [edge]
         used = 0
         for token_type, text in _lexer(self.lexer).get_tokens(code):
-            style = cell_style(token_type)
+            style = look.cell(token_type)
             while text:
                 piece, newline, text = text.partition("\n")
                 if piece:
@@ -89,31 +83,49 @@ class QuickSyntax:
                     used += cell_len(piece)
                 if newline:
                     if used < code_width:
-                        row.append(Segment(" " * (code_width - used), blank))
+                        row.append(Segment(" " * (code_width - used), look.blank))
                     row += [edge, Segment.line()]
                     out += row
                     row, used = [edge], 0
         if ends_on_newline:  # Syntax keeps the empty line after the last newline
-            out += [edge, Segment(" " * code_width, blank), edge, Segment.line()]
+            out += [edge, Segment(" " * code_width, look.blank), edge, Segment.line()]
         return out
 
 
-def _cell_styles(under: Style, base: Style, on_background: Style | None, theme: SyntaxTheme):
-    cache: dict[object, Style] = {}
+class _Look:
+    """The styles of a block's cells for one theme and background, as ``Syntax`` chains them:
+    the line's Text (base style) with a span per token and "on <background>" over all,
+    rendered with the background style laid under it, then padded in the base style."""
 
-    def cell_style(token_type) -> Style:
-        style = cache.get(token_type)
+    def __init__(self, theme: SyntaxTheme, base: Style, background: Style | None) -> None:
+        self._theme = theme
+        self.base = base
+        self._background = background
+        self._under = base + (background or Style())
+        self.blank = self._under + base
+        """The spaces that fill a line: in the Text's style, outside every span."""
+        self._cells: dict[object, Style] = {}
+
+    def cell(self, token_type) -> Style:
+        style = self._cells.get(token_type)
         if style is None:
-            token_style = theme.get_style_for_token(token_type) if token_type is not None else None
-            chain = [base]
+            token_style = self._theme.get_style_for_token(token_type)
+            chain = [self.base]
             if token_style:  # Text.append_tokens adds no span for a null style
                 chain.append(token_style)
-            if on_background is not None:
-                chain.append(on_background)
-            style = cache[token_type] = under + Style.combine(chain)
+            if self._background is not None:
+                chain.append(self._background)
+            style = self._cells[token_type] = self._under + Style.combine(chain)
         return style
 
-    return cell_style
+
+@lru_cache(maxsize=16)
+def _look(theme_name: str, background_color: str | None) -> _Look | None:
+    """None where Syntax draws a transparent background (its own path, left to it)."""
+    theme = _theme(theme_name)
+    background = Style.parse(f"on {background_color}") if background_color is not None else None
+    base = theme.get_background_style() + (background or Style())  # Syntax's base style
+    return None if base.transparent_background else _Look(theme, base, background)
 
 
 __all__ = ["QuickSyntax"]

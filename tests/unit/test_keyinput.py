@@ -8,11 +8,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from textual import events as events_module
 
-from keeltui.terminal.keyinput import ALT_ENTER, ESCAPE_KEY, AltEnterRewriter, alt_enter_parser
+from keeltui.terminal.keyinput import ALT_ENTER, ESCAPE_KEY, InputRewriter, input_parser
 
 
 def test_esc_cr_and_its_burst_become_alt_enter():
-    rewrite = AltEnterRewriter().rewrite
+    rewrite = InputRewriter().rewrite
     assert rewrite("ab\x1b\rcd") == f"ab{ALT_ENTER}cd"
     assert rewrite("\x1b\r\x1b\r") == ALT_ENTER * 2
     assert rewrite("\u008d") == ALT_ENTER
@@ -21,13 +21,13 @@ def test_esc_cr_and_its_burst_become_alt_enter():
 
 
 def test_esc_and_cr_split_across_two_reads():
-    rewriter = AltEnterRewriter()
+    rewriter = InputRewriter()
     assert rewriter.rewrite("ab\x1b") == "ab\x1b"
     assert rewriter.rewrite("\rcd") == ALT_ENTER[1:] + "cd"
 
 
 def test_a_lone_escape_that_timed_out_leaves_the_next_enter_alone():
-    rewriter = AltEnterRewriter()
+    rewriter = InputRewriter()
     rewriter.rewrite("\x1b")
     rewriter.timed_out()
     assert rewriter.rewrite("\r") == "\r"
@@ -42,7 +42,7 @@ def terminal():
     from textual.drivers.linux_driver import XTermParser
 
     read_end, write_end = os.pipe()
-    parser = alt_enter_parser(XTermParser, input_fd=lambda: read_end)()
+    parser = input_parser(XTermParser, input_fd=lambda: read_end)()
     yield parser, write_end
     os.close(read_end)
     os.close(write_end)
@@ -102,12 +102,12 @@ def test_escape_at_the_end_of_one_read_and_typing_in_the_next(terminal):
 
 
 def test_an_alt_key_the_owner_bound_stays_an_alt_key():
-    rewriter = AltEnterRewriter(lambda: frozenset({"alt+k", "alt+shift+j"}))
+    rewriter = InputRewriter(lambda: frozenset({"alt+k", "alt+shift+j"}))
     assert rewriter.rewrite("\x1bk\x1bJ\x1bm") == f"\x1bk\x1bJ{ESCAPE_KEY}m"
 
 
 def test_pasted_text_is_left_as_it_came():
-    rewriter = AltEnterRewriter()
+    rewriter = InputRewriter()
     pasted = "\x1b[200~a\x1bxb\x1b[201~"
     assert rewriter.rewrite(pasted + "\x1bx") == pasted + f"{ESCAPE_KEY}x"
     # A paste that spans two reads.
@@ -140,7 +140,7 @@ def test_escape_and_typing_in_any_reads_come_out_as_typed(typed, cuts):
     from textual.drivers.linux_driver import XTermParser
 
     read_end, write_end = os.pipe()  # the terminal: nothing more comes after the last piece
-    parser = alt_enter_parser(XTermParser, input_fd=lambda: read_end)()
+    parser = input_parser(XTermParser, input_fd=lambda: read_end)()
     data = "".join("\x1b" if item == "ESC" else item for item in typed)
     pieces, start = [], 0
     for cut in sorted({c for c in cuts if 0 < c < len(data)}):

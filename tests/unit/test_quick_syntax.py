@@ -57,3 +57,13 @@ def test_a_line_too_long_for_the_block_is_wrapped_by_syntax():
     drawn = cells(quick, 40)
     assert drawn == cells(reference(code, "python", "monokai", "#272822"), 40)
     assert len(drawn) > 2  # wrapped
+
+
+def test_a_container_that_sizes_the_block_measures_it_as_syntax():
+    from rich.measure import Measurement
+
+    code = "x = 1\nlonger_name = 'a string'"
+    quick = QuickSyntax(code, "python", theme="monokai", background_color="#272822")
+    options = console.options.update(width=80)
+    assert Measurement.get(console, options, quick) == Measurement.get(console, options,
+                                                                        reference(code, "python", "monokai", "#272822"))

@@ -19,7 +19,6 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.geometry import Size
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
@@ -35,15 +34,17 @@ PALETTE_EDGE = "▏"  # Textual's "vkey" border, its left side
 
 
 @dataclass(frozen=True)
-class Shown:
-    """A key on the footer line: where it stands and what a click on it presses."""
+class Offered:
+    """A key the footer shows."""
 
     key: str
     """The key a click presses (``App.simulate_key``)."""
-    start: int
-    end: int
+    shown_key: str
+    words: str
     enabled: bool
     tooltip: str
+    palette: bool
+    """The command palette's key: docked at the right edge, as Textual's footer docks it."""
 
 
 class KeelFooter(Widget, can_focus=False):
@@ -79,11 +80,11 @@ class KeelFooter(Widget, can_focus=False):
     def __init__(self) -> None:
         super().__init__()
         self._ready = False  # the screen's bindings have been heard (none to show before)
-        self._keys: list[tuple[str, str, str, bool, str, bool]] = []
-        """(key, shown key, words, enabled, tooltip, is the palette's) of the keys shown."""
+        self._keys: list[Offered] = []
         self._line = Strip.blank(0)
-        self._shown: list[Shown] = []
-        self._hover: int | None = None
+        self._spans: list[tuple[int, int, Offered]] = []
+        """Where each key stands on the line: (first cell, cell after it, the key)."""
+        self._hover: str | None = None  # the key under the mouse
         self._drawn_for: tuple | None = None
         self._choosing = False  # a choice is asked for after the next refresh
 
@@ -118,7 +119,7 @@ class KeelFooter(Widget, can_focus=False):
         active = self.screen.active_bindings
         focused = self.screen.focused
         chain = list(focused.ancestors_with_self) if focused is not None else []
-        offered: dict[str, tuple] = {}
+        offered: dict[str, Offered] = {}
         candidates: list[FooterKey] = []
         for key, (namespace, binding, enabled, tooltip) in active.items():
             if not binding.show:
@@ -134,8 +135,8 @@ class KeelFooter(Widget, can_focus=False):
             cells = Text(shown_key + binding.description).cell_len + KEY_PADDING + (PALETTE_EXTRA if is_palette else 0)
             action = binding.action.removeprefix("app.").removeprefix("screen.")
             candidates.append(FooterKey(binding_id, action, binding.description, depth, cells))
-            offered[binding_id] = (binding.key, shown_key, binding.description, enabled,
-                                   tooltip or binding.tooltip, is_palette)
+            offered[binding_id] = Offered(binding.key, shown_key, binding.description, enabled,
+                                          tooltip or binding.tooltip, is_palette)
         keys = [offered[choice.binding_id] for choice in choose(candidates, self.size.width or self.app.size.width)]
         if keys != self._keys:
             self._keys = keys
@@ -144,82 +145,72 @@ class KeelFooter(Widget, can_focus=False):
 
     # -- drawing: one line -----------------------------------------------------------
 
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return 1
-
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         look = (width, self._hover, self.app.theme, self._keys)
         if self._drawn_for != look:
-            self._line, self._shown = self._draw(width)
+            self._line, self._spans = self._draw(width)
             self._drawn_for = look
         return self._line if y == 0 else Strip.blank(width, self.rich_style)
 
-    def _draw(self, width: int) -> tuple[Strip, list[Shown]]:
+    def _draw(self, width: int) -> tuple[Strip, list[tuple[int, int, Offered]]]:
         base = self.rich_style
         item = base + self.get_component_rich_style("footer-key--item")
-        key_style = self.get_component_rich_style("footer-key--key")
-        words_style = self.get_component_rich_style("footer-key--description")
-        hover = self.get_component_rich_style("footer-key--hover")
+        styles = (self.get_component_rich_style("footer-key--key"),
+                  self.get_component_rich_style("footer-key--description"), item)
         # A lit key: its parts as set (their own colours, if any) over the hover colours, as
         # Textual's footer key draws its parts over its own background when it is hovered.
-        lit_key = self.get_component_rich_style("footer-key--key", partial=True)
-        lit_words = self.get_component_rich_style("footer-key--description", partial=True)
+        lit_styles = (self.get_component_rich_style("footer-key--key", partial=True),
+                      self.get_component_rich_style("footer-key--description", partial=True),
+                      item + self.get_component_rich_style("footer-key--hover"))
+
+        def label(offered: Offered) -> Text:
+            return self._label(offered, *(lit_styles if offered.key == self._hover else styles))
+
         segments: list[Segment] = []
-        shown: list[Shown] = []
+        spans: list[tuple[int, int, Offered]] = []
         at = 0
-        palette: tuple | None = None
-        for index, entry in enumerate(self._keys):
-            key, shown_key, words, enabled, tooltip, is_palette = entry
-            if is_palette:
-                palette = (index, entry)  # docked at the right edge, drawn last
-                continue
-            lit = index == self._hover
-            label = self._label(shown_key, words, lit_key if lit else key_style, lit_words if lit else words_style,
-                                item + hover if lit else item, enabled)
-            segments += label.render(self.app.console)
-            shown.append(Shown(key, at, at + label.cell_len, enabled, tooltip))
-            at += label.cell_len
+        for offered in self._keys:
+            if not offered.palette:
+                text = label(offered)
+                segments += text.render(self.app.console)
+                spans.append((at, at + text.cell_len, offered))
+                at += text.cell_len
         tail: list[Segment] = []
+        palette = next((offered for offered in self._keys if offered.palette), None)
         if palette is not None:
-            index, (key, shown_key, words, enabled, tooltip, _) = palette
-            edge = self.get_component_rich_style("footer-key--palette-edge")
-            lit = index == self._hover
-            label = self._label(shown_key, words, lit_key if lit else key_style, lit_words if lit else words_style,
-                                item + hover if lit else item, enabled)
-            label.append(" ", item)  # the palette key's padding on its right
-            start = width - label.cell_len - 1
+            text = label(palette)
+            text.append(" ", item)  # the palette key's padding on its right
+            start = width - text.cell_len - 1
             if start >= at:
-                tail = [Segment(PALETTE_EDGE, item + edge), *label.render(self.app.console)]
-                shown.append(Shown(key, start, width, enabled, tooltip))
+                edge = self.get_component_rich_style("footer-key--palette-edge")
+                tail = [Segment(PALETTE_EDGE, item + edge), *text.render(self.app.console)]
+                spans.append((start, width, palette))
         used = at + sum(segment.cell_length for segment in tail)
         # The rest of the line as Textual fills a container's blank cells: its background only.
         if width > used:
             segments.append(Segment(" " * (width - used), Style.from_color(bgcolor=base.bgcolor)))
-        return Strip([*segments, *tail]).crop(0, width), shown
+        return Strip([*segments, *tail]).crop(0, width), spans
 
     @staticmethod
-    def _label(shown_key: str, words: str, key_style: Style, words_style: Style, item: Style, enabled: bool) -> Text:
+    def _label(offered: Offered, key_style: Style, words_style: Style, item: Style) -> Text:
         """One key as Textual's ``FooterKey`` draws it (not compact)."""
-        label = (Text.assemble((f" {shown_key} ", key_style), (f"{words} ", words_style)) if words
-                 else Text.assemble((shown_key, key_style)))
-        label.stylize_before(item + Style(dim=True) if not enabled else item)
+        label = (Text.assemble((f" {offered.shown_key} ", key_style), (f"{offered.words} ", words_style))
+                 if offered.words else Text.assemble((offered.shown_key, key_style)))
+        label.stylize_before(item if offered.enabled else item + Style(dim=True))
         return label
 
     # -- the mouse: a key is pressed by a click, as Textual's footer does ----------------
 
-    def _at(self, x: int) -> int | None:
-        for index, shown in enumerate(self._shown):
-            if shown.start <= x < shown.end:
-                return index
-        return None
+    def _at(self, x: int) -> Offered | None:
+        return next((offered for start, end, offered in self._spans if start <= x < end), None)
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
-        hover = self._at(event.x)
-        hovered = self._keys_index(hover)
-        if hovered != self._hover:
-            self._hover = hovered
-            self.tooltip = self._shown[hover].tooltip or None if hover is not None else None
+        under = self._at(event.x)
+        hover = under.key if under is not None else None
+        if hover != self._hover:
+            self._hover = hover
+            self.tooltip = (under.tooltip or None) if under is not None else None
             self.refresh()
 
     def on_leave(self, event: events.Leave) -> None:
@@ -228,19 +219,11 @@ class KeelFooter(Widget, can_focus=False):
             self.tooltip = None
             self.refresh()
 
-    def _keys_index(self, shown_index: int | None) -> int | None:
-        """The entry in ``_keys`` a shown key came from (the palette's is drawn last)."""
-        if shown_index is None:
-            return None
-        key = self._shown[shown_index].key
-        return next((i for i, entry in enumerate(self._keys) if entry[0] == key), None)
-
     def on_mouse_down(self, event: events.MouseDown) -> None:
-        index = self._at(event.x)
-        if index is None:
+        offered = self._at(event.x)
+        if offered is None:
             return
-        shown = self._shown[index]
-        if shown.enabled:
-            self.app.simulate_key(shown.key)
+        if offered.enabled:
+            self.app.simulate_key(offered.key)
         else:
             self.app.bell()
