@@ -66,6 +66,12 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("toggle_version", "enter", "row", "show or hide an earlier version"),
     # The owner's own editor and pager, and code blocks (issue 22).
     KeyAction("editor", "ctrl+n", "composer", "write the draft in $VISUAL/$EDITOR (Enter still sends)"),
+    # Readline's Alt words in a composer. Bound, they stay Alt keys when tmux sends them as
+    # ESC and the letter (keeltui/terminal/keyinput.py reads an unbound ESC <letter> as
+    # Escape then the letter: Alt+F would leave the composer and start a focus session).
+    KeyAction("word_left", "alt+b", "composer", "a word back, as in readline (also Ctrl+←)"),
+    KeyAction("word_right", "alt+f", "composer", "a word on, as in readline (also Ctrl+→)"),
+    KeyAction("delete_word_right", "alt+d", "composer", "delete the word after the cursor, as in readline"),
     KeyAction("pager", "v", "row", "read the focused message in $PAGER"),
     KeyAction("copy_code", "y", "row", "copy the focused reply's code block (a chooser when there are several)"),
     KeyAction("toggle_thinking", "t", "row", "show or hide a reply's thinking"),

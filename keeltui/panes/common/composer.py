@@ -100,7 +100,12 @@ class Composer(Horizontal):
 
     # Ctrl+O / Ctrl+R live on the tutor pane, so they work wherever focus is inside it.
 
-    BINDINGS = [bind("editor", "open_editor", "Editor", show=False)]  # the README lists it; the footer stays as it was
+    BINDINGS = [  # the README lists them; the footer stays as it was
+        bind("editor", "open_editor", "Editor", show=False),
+        bind("word_left", "word('left')", "Word back", show=False),
+        bind("word_right", "word('right')", "Word on", show=False),
+        bind("delete_word_right", "word('delete')", "Delete word", show=False),
+    ]
 
     verdict_mode: reactive[bool] = reactive(False)
     busy: reactive[bool] = reactive(False)
@@ -187,6 +192,12 @@ class Composer(Horizontal):
         text = self.input.text.strip()
         self.input.clear()
         return text
+
+    def action_word(self, move: str) -> None:
+        """Alt+B, Alt+F, Alt+D: readline's word keys, carried out by the text field's own actions."""
+        field = self.input
+        {"left": field.action_cursor_word_left, "right": field.action_cursor_word_right,
+         "delete": field.action_delete_word_right}[move]()
 
     def action_open_editor(self) -> None:
         self.post_message(self.EditorWanted(self))
