@@ -29,6 +29,8 @@ import sys
 from collections.abc import Callable, Collection
 from typing import Any
 
+from keeltui.keys.keyspec import character_key  # pure: Textual's key names without Textual
+
 ALT_ENTER = "\x1b[13;3u"
 # ESC CR: tmux, xterm with metaSendsEscape, ssh. U+008D: xterm's eight-bit Meta in UTF-8.
 # CSI 27;3;13~: xterm's modifyOtherKeys.
@@ -43,8 +45,6 @@ PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"  # bracketed paste: pasted byt
 
 def alt_names(character: str) -> tuple[str, ...]:
     """The names Textual may give Alt+``character`` (``alt+x``; ``alt+shift+x`` for ``X``)."""
-    from keeltui.keys.keyspec import character_key
-
     names = [f"alt+{character_key(character)}", f"alt+{character}"]
     if character.isupper():
         names.append(f"alt+shift+{character.lower()}")
