@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from keeltui.shell.health import Health
+from keeltui.shell.store_watch import StoreWatch
 from keeltui.shell.global_keys import GlobalKeys
 from keeltui.shell.status_keeping import StatusKeeping
 from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on
@@ -39,7 +40,6 @@ from keeltui.wiring import Services, wire
 if TYPE_CHECKING:
     from textual.timer import Timer
 
-    from keeltui.adapters.file_watch import FileWatch
     from keeltui.brain import Brain
     from keeltui.panes.ambient.controller import AmbientController
     from keeltui.tutor_view import TutorPane
@@ -47,13 +47,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("keeltui.app")
 
 STORE_POLL_SECS = 0.5
-STORE_WATCHED_POLL_SECS = 10.0
-"""With a watch on the database's folder (keeltui/adapters/file_watch.py) the poll is only a
-safety net, for writes inotify cannot see (a database on a network share written from
-another machine): an idle app then wakes for its store once in ten seconds, not twice a second."""
 
 
-class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
+class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
     TITLE = "keeltui"
     CSS_PATH = "keeltui.tcss"
     ENABLE_COMMAND_PALETTE = True
@@ -73,7 +69,6 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         self.config, self.store, self.clock = config, self.services.store, clock
         self._data_version = -1
         self._store_timer: Timer | None = None
-        self._store_watch: FileWatch | None = None
         self._status_path = config.status_file_path()
         self._config_stamp = config_stamp(config.source_path or None)
         self.ambient: AmbientController | None = None  # the ambient controller, mounted after the first frame
@@ -164,40 +159,6 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         self.main_screen.mount_tutor(self.tutor)
 
     # -- the store is the source of truth: the watcher ------------------------------------
-
-    def _watch_store(self) -> None:
-        """After the first frame: be told when the database's files are written, and poll
-        only as a safety net (the 0.5 s poll stays where inotify is not there)."""
-        if not self.ui_alive or self._store_watch is not None:
-            return
-        from keeltui.adapters.file_watch import watch_files
-
-        name = self.store.path.name
-        watch = watch_files(self.store.path.parent, (name, f"{name}-wal", f"{name}-journal"))
-        if watch is None:
-            return
-        import asyncio
-
-        self._store_watch = watch
-        asyncio.get_running_loop().add_reader(watch.fileno(), self._store_files_written)
-        if self._store_timer is not None:
-            self._store_timer.stop()
-        self._store_timer = self.set_interval(STORE_WATCHED_POLL_SECS, self._poll_store)
-        self._poll_store()  # a commit between the last poll and the watch
-
-    def _store_files_written(self) -> None:
-        """The event loop saw the watch readable: drain it; check the store if ours was written."""
-        if self._store_watch is not None and self._store_watch.changed():
-            self.call_later(self._poll_store)  # in the app's queue, like a timer's tick
-
-    def _unwatch_store(self) -> None:
-        watch, self._store_watch = self._store_watch, None
-        if watch is not None:
-            import asyncio
-
-            with suppress(Exception):  # the loop may be closing
-                asyncio.get_running_loop().remove_reader(watch.fileno())
-            watch.close()
 
     def _poll_store(self) -> None:
         with self._store_guarded():  # a damaged page, a vanished file: say so, keep running
