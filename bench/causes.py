@@ -106,17 +106,23 @@ CAUSES: dict[str, str] = {
     "status": (
         "The fast path (`keeltui/status/fast.py`: once the open app, or an earlier `keeltui status`, has stamped "
         "the config and `KEEL_*` overrides it validated, or with no config file and no override) reads the status "
-        "file with `json` and finds `[paths] status_file` with a one-line scan; what is left over `python -c pass` "
-        "is `json` and the `keeltui.cli.commands` module body (no pathlib, argparse or dataclasses). A config nothing has "
+        "file with json's C scanner (not the `json` package, which imports re and enum) and finds `[paths] status_file` "
+        "with a one-line scan; the console script (`keeltui/__main__.py`) answers before `keeltui.cli.commands` loads. "
+        "What is left over `python -c pass` is ten small modules and the files read (no pathlib, re, argparse or "
+        "dataclasses). `make install` puts the repo on sys.path with a plain .pth line, so Python's own start imports "
+        "no setuptools finder (pathlib, re, urllib.parse): the floor got cheaper too. A config nothing has "
         "validated takes the full path once (argparse, typed config): by design, so a broken config still exits 2."
     ),
     "report": (
-        "The app polls `PRAGMA data_version` every 0.5 s (`STORE_POLL_SECS` in app.py), so a report needs up "
-        "to 0.5 s plus a refresh."
+        "The app watches the database's folder (inotify, `keeltui/adapters/file_watch.py`) and checks `PRAGMA "
+        "data_version` when its files are written, so a report needs a refresh and no poll's wait (where inotify "
+        "is not there: a poll every 0.5 s, `STORE_POLL_SECS` in app.py)."
     ),
     "idle": (
         "The composer's cursor does not blink (a blinking cursor repaints twice a second forever); what is "
-        "left is the store poll (0.5 s), the 1 s ambient timer and the evidence poll, none of which writes to "
+        "left is the 1 s ambient timer, the evidence poll, the judge each cadence while the brain gives bad answers "
+        "(the loopback brain answers the judge with prose) and the store's 10 s safety poll (the store itself is "
+        "watched by inotify), none of which writes to "
         "the terminal unless something changed (tests/e2e/test_chief_e2e.py checks that an idle app writes "
         "nothing)."
     ),

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from keeltui.shell.health import Health
+from keeltui.shell.store_watch import StoreWatch
 from keeltui.shell.global_keys import GlobalKeys
 from keeltui.shell.status_keeping import StatusKeeping
 from keeltui.chief.quiet import QUIET_STATE_KEY, quiet_mode_on
@@ -37,6 +38,7 @@ from keeltui.terminal.exit_hooks import CrashLineApp
 from keeltui.wiring import Services, wire
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
 
     from keeltui.brain import Brain
     from keeltui.panes.ambient.controller import AmbientController
@@ -47,7 +49,7 @@ log = logging.getLogger("keeltui.app")
 STORE_POLL_SECS = 0.5
 
 
-class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
+class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
     TITLE = "keeltui"
     CSS_PATH = "keeltui.tcss"
     ENABLE_COMMAND_PALETTE = True
@@ -66,6 +68,7 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         self.services = services if services is not None else wire(config, store, brain, clock=clock)
         self.config, self.store, self.clock = config, self.services.store, clock
         self._data_version = -1
+        self._store_timer: Timer | None = None
         self._status_path = config.status_file_path()
         self._config_stamp = config_stamp(config.source_path or None)
         self.ambient: AmbientController | None = None  # the ambient controller, mounted after the first frame
@@ -128,7 +131,8 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
         self.quiet = quiet_mode_on(self.store)
         if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
             self.room.composer.focus_input()
-        self.set_interval(STORE_POLL_SECS, self._poll_store)
+        self._store_timer = self.set_interval(STORE_POLL_SECS, self._poll_store)
+        self.call_after_refresh(self._watch_store)
         # Rewritten unchanged now and then: a line that stops being refreshed reads as stale.
         self.set_interval(STATUS_HEARTBEAT_SECS, self._status_heartbeat)
         self.call_after_refresh(self._mount_later)
@@ -225,6 +229,7 @@ class KeelApp(StatusKeeping, Health, GlobalKeys, CrashLineApp):
             self.notify("Quiet Mode on." if self.quiet else "Quiet Mode off.", timeout=2)
 
     async def on_unmount(self) -> None:
+        self._unwatch_store()
         with suppress(Exception):  # closing must never turn an exit into a traceback
             await self.brain.aclose()
 

@@ -4,8 +4,7 @@ The core (keeltui/chief/interrupted.py) decides what a dead writer's row means; 
 is handed this probe, so deciding never touches the system.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: `keeltui status` imports this on every tmux tick.
 import os
 
 

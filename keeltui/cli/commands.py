@@ -186,7 +186,7 @@ def import_run_app():
 def cmd_status(args) -> int:
     from keeltui.status.file import read_status, remember_validated
     from keeltui.infra.paths import config_stamp
-    from keeltui.status.render import tmux_escape
+    from keeltui.status.line import tmux_escape
 
     stamp = config_stamp(args.config)
     config = _load_config(args)
@@ -456,10 +456,17 @@ COMMANDS["day"] = cmd_day
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Any command; the console script (keeltui/__main__.py) does the same without loading
+    this module for ``keeltui status``."""
     argv = sys.argv[1:] if argv is None else argv
     fast = fast_status(argv)  # tmux's status tick: keeltui/status/fast.py, or None for the full path
     if fast is not None:
         return fast
+    return full_main(argv)
+
+
+def full_main(argv: list[str]) -> int:
+    """Every command the full way (``keeltui status`` included: it validates the config)."""
     if not argv or (len(argv) == 2 and argv[0] == "--config"):
         # Plain `keeltui`: straight to the app; the parser is not on the first frame's path.
         import types

@@ -4,8 +4,8 @@ os only: the status fast path (keeltui/status/fast.py) and keeltui/infra/paths.p
 and the fast path runs on every tmux status tick.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` (one more module to import on every tmux tick):
+# the annotations below are valid at run time.
 import os
 
 APP_NAME = "keeltui"

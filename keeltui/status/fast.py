@@ -1,24 +1,24 @@
-"""``keeltui status`` without argparse, pathlib or the typed config: tmux runs it on every
-status tick, so it costs what reading the status file costs and nothing more.
+"""``keeltui status`` without argparse, pathlib, json or the typed config: tmux runs it on
+every status tick, so it costs what reading the status file costs and nothing more.
 
-Imported by keeltui/cli/commands.py before anything else; it imports only os, sys, the status
-line's constants (keeltui/status/render.py) and, to read the file the app wrote, json. It
-prints only when it is sure the full path would print the same: the config it reads was
+The console script (keeltui/__main__.py) calls it before anything else; it imports only
+os, sys (both loaded by Python's start), the status line's words (keeltui/status/line.py),
+the XDG folders (keeltui/infra/xdg.py) and the process probe, and reads the app's JSON with
+the C scanner the json package itself uses (the package would import re, enum and more:
+a third of what Python's own start costs). It prints only when it is sure the full path would print the same: the config it reads was
 validated (by the running app or an earlier full ``keeltui status``), or there is no
 config file and no environment override, so the defaults apply and they are valid.
 Anything else returns None and the caller takes the full path, which validates and
 reports (exit 2 for a bad config).
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: that is one more module to import, and the
+# annotations here are valid at run time.
 import os
 import sys
 
-from keeltui.status.render import IDLE, tmux_escape
 from keeltui.infra.xdg import config_stamp, default_config_file, xdg_dir
-
-NOT_RUNNING = "keeltui not running"
+from keeltui.status.line import IDLE, NOT_RUNNING, tmux_escape
 
 
 def status_file_from(text: str) -> str | None:
@@ -77,11 +77,9 @@ def read_payload(path: str) -> tuple[str, str]:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except (OSError, ValueError):
-        return NOT_RUNNING, ""  # no file (the app never ran here): json is not even imported
-    import json
-
+        return NOT_RUNNING, ""  # no file (the app never ran here)
     try:
-        payload = json.loads(text)
+        payload = json_loads(text)
         line = str(payload.get("line", IDLE))
         pid = payload.get("pid")
         stamp = str(payload.get("config", ""))
@@ -100,6 +98,44 @@ def read_payload(path: str) -> tuple[str, str]:
             since = time.strftime("%H:%M", time.localtime(at))
             return f"{line} (stale: not updated since {since})", stamp
     return line, stamp
+
+
+class _JsonContext:
+    """What the C scanner reads from a ``json.JSONDecoder``: the defaults of ``json.loads``
+    (NaN and Infinity are read as floats, as json's own ``parse_constant`` does)."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = float
+
+
+_JSON_SPACE = " \t\n\r"
+
+
+def json_loads(text: str):
+    """``json.loads(text)`` for a str, through ``_json.make_scanner`` (the scanner json.loads
+    runs) when CPython has it. Raises ValueError, as json.loads does, for text that is not
+    one JSON value."""
+    try:
+        from _json import make_scanner
+    except ImportError:  # another Python: the package, slower to import, same answer
+        import json
+
+        return json.loads(text)
+    if text.startswith("\ufeff"):
+        raise ValueError("Unexpected UTF-8 BOM")  # json.loads refuses it too
+    start = len(text) - len(text.lstrip(_JSON_SPACE))
+    try:
+        # typeshed types the context as the scanner itself; the C code reads only the six attributes.
+        value, end = make_scanner(_JsonContext)(text, start)  # type: ignore[arg-type]
+    except StopIteration as exc:  # no value where one should start
+        raise ValueError(f"Expecting value: char {exc.value}") from None
+    if text[end:].strip(_JSON_SPACE):
+        raise ValueError(f"Extra data: char {end}")
+    return value
 
 
 def validated_path(path: str) -> str:

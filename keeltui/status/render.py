@@ -8,16 +8,11 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-IDLE = "idle"
-QUIET = "◌ Quiet Mode"
-AMBIENT_OFF = "ambient off"
-SNOOZED = "◌ snoozed"
-AWAY = "away"
-NO_EVIDENCE = "ambient: no evidence — see keeltui doctor"
+from keeltui.status.line import AMBIENT_OFF, AWAY, IDLE, NO_EVIDENCE, QUIET, SNOOZED, tmux_escape
 
-
-# What the status line shows. A namedtuple, not a dataclass: this module is on the
-# path of `keeltui status`, which tmux runs every few seconds.
+# What the status line shows. A namedtuple, not a dataclass: the app writes the line on
+# every change and nothing here should cost more than the line. (`keeltui status`'s fast
+# path does not import this module: keeltui/status/line.py holds what it prints.)
 StatusState = namedtuple(
     "StatusState",
     ["quiet", "ambient_line", "focus_text", "context_text", "judge", "snoozed_until", "ambient_off", "away",
@@ -73,9 +68,4 @@ def ambient_state_text(state: StatusState) -> str:
     return line
 
 
-def tmux_escape(line: str) -> str:
-    """tmux expands #(...) and #[...] in status-right: double every '#'."""
-    return line.replace("#", "##")
-
-
-__all__ = ["StatusState", "render_status", "tmux_escape"]
+__all__ = ["AMBIENT_OFF", "AWAY", "IDLE", "NO_EVIDENCE", "QUIET", "SNOOZED", "StatusState", "render_status", "tmux_escape"]

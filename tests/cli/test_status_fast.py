@@ -8,33 +8,37 @@ import ast
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from keeltui.status.file import write_status
 from keeltui.infra.paths import config_stamp
 from keeltui.status.render import StatusState, render_status
 
 # Everything `keeltui status` may import on its fast path beyond what Python's start
-# (site) has loaded: keeltui's status modules and json, which reads the file the app writes.
+# (site) has loaded: keeltui's status modules, the XDG folders, the process probe and the
+# C half of json (the json package would bring re, enum and more: as much again as the
+# rest of the call).
 FAST_PATH_MODULES = {
-    "keeltui", "keeltui.cli", "keeltui.cli.commands", "keeltui.status", "keeltui.status.fast", "keeltui.status.render",
-    "keeltui.infra", "keeltui.infra.xdg",
-    "keeltui.adapters", "keeltui.adapters.process_probe", "json", "json.decoder", "json.scanner", "json.encoder", "_json",
-    # namedtuple's own imports (the status line's state), when site has not loaded them already
-    "collections", "keyword", "operator", "reprlib", "itertools", "heapq", "_collections", "_heapq", "_operator",
+    "keeltui", "keeltui.__main__", "keeltui.status", "keeltui.status.fast", "keeltui.status.line",
+    "keeltui.infra", "keeltui.infra.xdg", "keeltui.adapters", "keeltui.adapters.process_probe", "_json",
 }
 
-# "fast": main() as the console script calls it; "full": argparse and the typed config, always.
+# "fast": the console script's main(), as tmux runs it; "full": argparse and the typed config, always.
 PROBE = """
 import sys
 before = set(sys.modules)
-from keeltui.cli import commands as cli
 mode, argv = sys.argv[1], sys.argv[2:]
 try:
     if mode == "fast":
-        code = cli.main(argv)
+        from keeltui.__main__ import main
+        sys.argv = ["keeltui", *argv]
+        code = main()
     else:
+        from keeltui.cli import commands as cli
         args = cli.build_parser().parse_args(argv)
         code = cli._guarded(cli.COMMANDS[args.command], args)
 except SystemExit as exc:  # a bad config: exit 2 after its one line
@@ -191,3 +195,83 @@ def test_a_status_file_that_is_not_the_apps_reads_as_not_running(tmp_path, text)
     assert read_payload(str(path)) == (NOT_RUNNING, "")  # no file at all
     path.write_text(text)
     assert read_payload(str(path)) == (NOT_RUNNING, "")
+
+
+def imported_by(argv: list[str], env: dict) -> set[str]:
+    """The modules ``python -X importtime`` names for a run of ``argv``."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", *argv], capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 0, proc.stderr[-500:]
+    return {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")} - {
+        "imported package"}
+
+
+def test_tmuxs_call_of_the_console_script_loads_only_the_fast_path(home, tmp_path):
+    """What tmux runs, the installed ``keeltui`` script, imports nothing more than the fast
+    path (no module of all the commands, no json package) beyond Python's own start."""
+    script = Path(sys.executable).with_name("keeltui")
+    if not script.exists():
+        pytest.skip(f"no console script beside {sys.executable} (keeltui is not installed in this Python)")
+    startup = imported_by(["-c", "pass"], home)
+    for app_ran in (False, True):  # no status file (never ran); the file a running app wrote
+        if app_ran:
+            as_app(home, tmp_path / "state" / "keeltui" / "status", "⚠ #3 on reddit")
+        for argv in (["status", "--tmux"], ["status"]):
+            extra = imported_by([str(script), *argv], home) - startup
+            assert extra <= FAST_PATH_MODULES, f"keeltui {' '.join(argv)} imported {sorted(extra - FAST_PATH_MODULES)}"
+
+
+def test_pythons_start_in_this_venv_runs_no_import_hook(home):
+    """``make install`` puts the repo on sys.path with a plain line in a .pth file: every
+    start of the venv's Python (each `keeltui status` tmux runs) pays no import hook, and so
+    none of what one imports (pathlib, re, importlib.util, urllib.parse)."""
+    proc = subprocess.run([sys.executable, "-c", "import sys; print(repr((sorted(sys.modules), sys.path)))"],
+                          capture_output=True, text=True, timeout=60, env=home, cwd="/")
+    modules, path = ast.literal_eval(proc.stdout)
+    loaded = set(modules)
+    assert not {name for name in loaded if name.startswith("__editable__")}, sorted(loaded)
+    assert not loaded & {"pathlib", "re", "importlib.util", "urllib.parse"}, sorted(loaded)
+    import keeltui
+
+    assert str(Path(keeltui.__file__).resolve().parent.parent) in path  # the plain path line: the repo itself
+
+
+def _json_both(text: str):
+    """(json.loads's answer, the fast path's): a value, or ValueError for both."""
+    import json
+
+    from keeltui.status.fast import json_loads
+
+    answers = []
+    for loads in (json.loads, json_loads):
+        try:
+            answers.append(("value", loads(text)))
+        except ValueError:
+            answers.append(("error", None))
+    return answers
+
+
+@pytest.mark.parametrize("text", [
+    '{"line": "⚠ #3 on reddit", "pid": 12, "config": "/c:1:2\\u0000KEEL_X=1", "at": 1.5e9}',
+    '  \n{"line": "\\ud83d\\ude00 \\"quoted\\" \\\\ back"}\t\r\n', '{"at": NaN, "b": -Infinity}', "[1, 2]", '"x"',
+    "", " ", "\ufeff{}", '{"a": 1} {"b": 2}', '{"a": 1}x', '{"line": "half', "{'a': 1}", '{"a": 1,}', "nul", "1e999",
+])
+def test_the_fast_path_reads_json_as_json_loads_does(text):
+    json_answer, fast_answer = _json_both(text)
+    assert repr(fast_answer) == repr(json_answer)  # repr: NaN is not equal to itself
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+                    max_leaves=12))
+def test_any_json_the_app_could_write_reads_back_the_same(value):
+    import json
+
+    for text in (json.dumps(value, ensure_ascii=False), json.dumps(value)):
+        json_answer, fast_answer = _json_both(text)
+        assert repr(fast_answer) == repr(json_answer)
+
+
+@given(st.text(alphabet='{}[]":,. 0123456789eE+-tfnrulasNIaiy\\\\u\n\t\ufeff', max_size=30))
+def test_any_text_reads_as_json_loads_reads_it(text):
+    json_answer, fast_answer = _json_both(text)
+    assert repr(fast_answer) == repr(json_answer)
