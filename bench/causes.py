@@ -116,7 +116,7 @@ CAUSES: dict[str, str] = {
     "report": (
         "The app watches the database's folder (inotify, `keeltui/adapters/file_watch.py`) and checks `PRAGMA "
         "data_version` when its files are written, so a report needs a refresh and no poll's wait (where inotify "
-        "is not there: a poll every 0.5 s, `STORE_POLL_SECS` in app.py)."
+        "is not there: a poll every 0.5 s, `STORE_POLL_SECS` in keeltui/shell/store_watch.py)."
     ),
     "idle": (
         "The composer's cursor does not blink (a blinking cursor repaints twice a second forever); what is "

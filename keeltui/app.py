@@ -38,15 +38,11 @@ from keeltui.terminal.exit_hooks import CrashLineApp
 from keeltui.wiring import Services, wire
 
 if TYPE_CHECKING:
-    from textual.timer import Timer
-
     from keeltui.brain import Brain
     from keeltui.panes.ambient.controller import AmbientController
     from keeltui.tutor_view import TutorPane
 
 log = logging.getLogger("keeltui.app")
-
-STORE_POLL_SECS = 0.5
 
 
 class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
@@ -67,8 +63,6 @@ class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
         # One composition root (keeltui.wiring); these attributes are its parts, handed down.
         self.services = services if services is not None else wire(config, store, brain, clock=clock)
         self.config, self.store, self.clock = config, self.services.store, clock
-        self._data_version = -1
-        self._store_timer: Timer | None = None
         self._status_path = config.status_file_path()
         self._config_stamp = config_stamp(config.source_path or None)
         self.ambient: AmbientController | None = None  # the ambient controller, mounted after the first frame
@@ -131,8 +125,7 @@ class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
         self.quiet = quiet_mode_on(self.store)
         if not self.quiet:  # in Quiet Mode the hidden composer must not take what is typed
             self.room.composer.focus_input()
-        self._store_timer = self.set_interval(STORE_POLL_SECS, self._poll_store)
-        self.call_after_refresh(self._watch_store)
+        self._start_store_watch()
         # Rewritten unchanged now and then: a line that stops being refreshed reads as stale.
         self.set_interval(STATUS_HEARTBEAT_SECS, self._status_heartbeat)
         self.call_after_refresh(self._mount_later)
@@ -159,13 +152,6 @@ class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
         self.main_screen.mount_tutor(self.tutor)
 
     # -- the store is the source of truth: the watcher ------------------------------------
-
-    def _poll_store(self) -> None:
-        with self._store_guarded():  # a damaged page, a vanished file: say so, keep running
-            version = self.store.data_version()
-            if version != self._data_version:
-                self._data_version = version
-                self.refresh_from_store()
 
     def refresh_from_store(self) -> None:
         if not self.ui_alive:

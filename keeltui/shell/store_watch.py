@@ -1,13 +1,17 @@
-"""The store watcher's wake-up: told when the database's files are written (inotify, from
-keeltui/adapters/file_watch.py) instead of asking SQLite twice a second, so an idle app
-wakes for its store only when something was written. The App keeps the check itself
-(``_poll_store``) and the timer; this part swaps the half-second poll for the watch after
-the first frame."""
+"""The store watcher: another process's commit (``keeltui report``, ``keeltui quiet on``, a
+second app) reaches the open app's room.
+
+The check itself is cheap (SQLite's ``PRAGMA data_version``); what costs an idle app is
+waking up to make it. So after the first frame the app is told when the database's files
+are written (inotify, keeltui/adapters/file_watch.py) and polls only as a safety net, for
+writes inotify cannot see (a database on a network share written from another machine).
+Where inotify is not there, the half-second poll stays.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from contextlib import suppress
+from contextlib import AbstractContextManager, suppress
 from typing import TYPE_CHECKING
 
 from textual.app import App
@@ -18,29 +22,44 @@ if TYPE_CHECKING:
     from keeltui.adapters.file_watch import FileWatch
     from keeltui.store import Store
 
+STORE_POLL_SECS = 0.5
+"""The poll where the database's folder cannot be watched, and until the watch is set up."""
 STORE_WATCHED_POLL_SECS = 10.0
-"""With a watch on the database's folder (keeltui/adapters/file_watch.py) the poll is only a
-safety net, for writes inotify cannot see (a database on a network share written from
-another machine): an idle app then wakes for its store once in ten seconds, not twice a second."""
+"""The poll beside a watch: an idle app wakes for its store once in ten seconds, not twice a second."""
 
 
 class StoreWatch(App):
-    """Mixed into KeelApp, which has the store, the timer and the check (``_poll_store``)."""
+    """Mixed into KeelApp, which has the store and what a change refreshes."""
 
     _store_watch: FileWatch | None = None
+    _store_timer: Timer | None = None
+    _data_version = -1
+    """The store's change counter when the app last read it (a new value: someone wrote)."""
 
     if TYPE_CHECKING:  # what KeelApp provides
         store: Store
-        _store_timer: Timer | None
 
         @property
         def ui_alive(self) -> bool: ...
 
-        def _poll_store(self) -> None: ...
+        def _store_guarded(self) -> AbstractContextManager[None]: ...
+
+        def refresh_from_store(self) -> None: ...
+
+    def _start_store_watch(self) -> None:
+        """At mount: poll now, and swap the poll for the watch after the first frame."""
+        self._store_timer = self.set_interval(STORE_POLL_SECS, self._poll_store)
+        self.call_after_refresh(self._watch_store)
+
+    def _poll_store(self) -> None:
+        with self._store_guarded():  # a damaged page, a vanished file: say so, keep running
+            version = self.store.data_version()
+            if version != self._data_version:
+                self._data_version = version
+                self.refresh_from_store()
 
     def _watch_store(self) -> None:
-        """After the first frame: be told when the database's files are written, and poll
-        only as a safety net (the 0.5 s poll stays where inotify is not there)."""
+        """Be told when the database's files are written, and poll only as a safety net."""
         if not self.ui_alive or self._store_watch is not None:
             return
         from keeltui.adapters.file_watch import watch_files
