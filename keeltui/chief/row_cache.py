@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 Line = tuple[Any, ...]
@@ -26,6 +28,16 @@ SEGMENT_BYTES = 128
 def line_bytes(line: Line) -> int:
     """About the memory ``line`` holds (``sys.getsizeof`` summed, styles not counted: shared)."""
     return LINE_BYTES + sum(SEGMENT_BYTES + len(segment[0]) for segment in line)
+
+
+def lines_bytes(lines: Sequence[Line]) -> int:
+    """``line_bytes`` summed over ``lines``, counted in C: a 5 000-line reply kept when it
+    ends (or the owner stops it) is counted in a few milliseconds, not thirty."""
+    segments = list(chain.from_iterable(lines))
+    return LINE_BYTES * len(lines) + SEGMENT_BYTES * len(segments) + sum(map(len, map(_TEXT, segments)))
+
+
+_TEXT = itemgetter(0)
 
 
 def compact(lines: Iterable[Iterable[Any]]) -> tuple[Line, ...]:
@@ -61,7 +73,7 @@ class RowCache:
         """Keep ``lines`` for ``key``; the oldest rows go while a bound is passed. The row just
         put stays even alone over the bytes bound: it is the one being drawn."""
         kept = tuple(lines)
-        size = sum(line_bytes(line) for line in kept)
+        size = lines_bytes(kept)
         old = self._rows.pop(key, None)
         if old is not None:
             self.bytes -= old[1]

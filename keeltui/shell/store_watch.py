@@ -11,12 +11,14 @@ Where inotify is not there, the half-second poll stays.
 from __future__ import annotations
 
 import asyncio
-from contextlib import AbstractContextManager, suppress
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING
 
 from textual.app import App
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from textual.timer import Timer
 
     from keeltui.adapters.file_watch import FileWatch
@@ -42,7 +44,8 @@ class StoreWatch(App):
         @property
         def ui_alive(self) -> bool: ...
 
-        def _store_guarded(self) -> AbstractContextManager[None]: ...
+        @contextmanager
+        def _store_guarded(self) -> Iterator[None]: ...
 
         def refresh_from_store(self) -> None: ...
 

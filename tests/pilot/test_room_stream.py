@@ -40,6 +40,7 @@ async def test_escape_stops_a_long_code_block_and_its_end_renders_only_what_chan
         newest = code(before_escape - 1).strip()
         await wait_for(pilot, lambda: newest in screen_text(app), timeout=60, what=f"code line {before_escape - 1} on screen")
         reply_id, rendered = log.streaming_row_id, log.lines_rendered
+        streamed = log._stream.lines  # the reply's lines as it streams (the row's lines once it stops)
         # The next chunks are on their way when the owner presses Escape.
         for _ in range(50):
             gate.release()
@@ -54,6 +55,11 @@ async def test_escape_stops_a_long_code_block_and_its_end_renders_only_what_chan
         assert log.lines_rendered - rendered <= landed + 2 * FENCE_PIECE + 10, (log.lines_rendered - rendered, landed)
         last = stored.rstrip("\n").rsplit("\n", 1)[-1].strip()
         await wait_for(pilot, lambda: last in screen_text(app), what="the last line kept, on screen")
+        # Nor copied: the stopped row keeps the very lines the stream made (a 5 000-line
+        # block made into the cache's form at the stop held Escape some 60 ms).
+        body = streamed.settled + streamed.tail
+        kept = log._box_lines(log.row(reply_id))
+        assert len(body) > before_escape and all(a is b for a, b in zip(kept[-len(body):], body, strict=True))
 
 
 async def test_each_flush_renders_the_new_lines_and_the_finished_row_draws_as_after_a_restart(make_app, loopback):

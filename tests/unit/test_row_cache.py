@@ -6,7 +6,10 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 
-from keeltui.chief.row_cache import RowCache, compact, line_bytes
+from hypothesis import given
+from hypothesis import strategies as st
+
+from keeltui.chief.row_cache import RowCache, compact, line_bytes, lines_bytes
 
 BOLD = Style(bold=True)
 
@@ -46,3 +49,9 @@ def test_a_row_alone_over_the_bytes_bound_is_kept_while_it_is_drawn():
 def test_the_estimate_follows_the_text_held():
     short, long = compact([[Segment("a")]])[0], compact([[Segment("a" * 1_000)]])[0]
     assert line_bytes(long) - line_bytes(short) == 999
+
+
+@given(st.lists(st.lists(st.tuples(st.text(max_size=30), st.none() | st.just(BOLD), st.none()), max_size=6), max_size=20))
+def test_a_rows_bytes_counted_at_once_are_its_lines_bytes_summed(rows):
+    kept = compact(rows)
+    assert lines_bytes(kept) == sum(line_bytes(line) for line in kept)

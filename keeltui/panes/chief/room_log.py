@@ -31,7 +31,7 @@ from textual.worker import Worker
 
 from keeltui.chief.context import Row
 from keeltui.chief.room_window import RoomWindow
-from keeltui.chief.row_cache import Line, RowCache, compact
+from keeltui.chief.row_cache import Line, RowCache
 from keeltui.chief.row_colours import COMPONENTS, badge_components, log_css
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief.thinking import thinking_block
@@ -41,7 +41,7 @@ from keeltui.chief.welcome import welcome_lines
 from keeltui.panes.common.bindings import bind
 from keeltui.panes.chief.row_render import (
     MARGIN, RowLook, RowShape, block_strips, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
-    render_strips, row_lines, row_thinking, with_clock,
+    kept_line, render_strips, row_lines, row_thinking, with_clock,
 )
 from keeltui.panes.chief.room_stream import LiveReply, StreamLines, finished_lines, stream_lines
 from keeltui.panes.chief.row_source import RowSource
@@ -691,8 +691,7 @@ class RoomLog(ScrollView, can_focus=True):
     def _keep(self, key: tuple, strips: list[Strip]) -> tuple[Line, ...]:
         """Cache a row's lines, each made exactly the box's width (drawn as they are)."""
         cells = self._width - 2 * MARGIN
-        return self.cache.put(key, compact(
-            strip if strip.cell_length == cells else strip.extend_cell_length(cells).crop(0, cells) for strip in strips))
+        return self.cache.put(key, [kept_line(strip, cells) for strip in strips])
 
     def _background(self, row: Row) -> Style:
         if row.id == self.match:
@@ -828,7 +827,7 @@ class RoomLog(ScrollView, can_focus=True):
 
     # -- streaming ---------------------------------------------------------------------
 
-    def _stream_line(self, row: Row, stream: LiveReply, line: int) -> Strip | None:
+    def _stream_line(self, row: Row, stream: LiveReply, line: int) -> Strip | Line | None:
         head = stream.head or self._stream_head(row, stream)
         if line < len(head):
             return head[line]
@@ -968,7 +967,7 @@ class RoomLog(ScrollView, can_focus=True):
             return
         self._refresh_changed(index, stream, before)
 
-    def _grow(self, index: int, height: int, stream: LiveReply, before: tuple[int, list[Strip]]) -> None:
+    def _grow(self, index: int, height: int, stream: LiveReply, before: tuple[int, list[Line]]) -> None:
         """The streaming box took more lines. If the view did not scroll (the room still
         fits, or the owner reads above), only the new text and what lies below it change."""
         anchor = self._anchor()
@@ -982,7 +981,7 @@ class RoomLog(ScrollView, can_focus=True):
         below = self.window.top(index) + height - 1
         self.refresh_lines(below, max(1, self.window.total - below))
 
-    def _refresh_changed(self, index: int, stream: LiveReply, before: tuple[int, list[Strip]]) -> None:
+    def _refresh_changed(self, index: int, stream: LiveReply, before: tuple[int, list[Line]]) -> None:
         """Refresh only the lines of the body that changed (the new words' lines)."""
         settled_before, tail_before = before
         old = tail_before
@@ -1050,8 +1049,9 @@ class RoomLog(ScrollView, can_focus=True):
             return
         if stream.drawn_for != (self._width, self.app.theme):
             return  # drawn for another width or theme: the row is rendered anew
-        lines = finished_lines(self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream)
-        self._keep(self._cache_key(row), lines)
+        # Kept as they were streamed (each made a kept line when it was rendered).
+        self.cache.put(self._cache_key(row), finished_lines(
+            self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream))
 
     def stream_text(self) -> str | None:
         return self._stream.text if self._stream is not None else None

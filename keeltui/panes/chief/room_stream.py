@@ -5,21 +5,25 @@ A flush renders only what changed: settled blocks once, and of the open block on
 newest lines (a long code block is rendered in pieces, once each); the text is read the
 same way, only what came since the last flush (SettledSplit, FenceReader). When the reply
 ends, the lines already rendered become the stored row's, so the end of a long reply
-(or the owner's Escape) never re-renders all of it at once.
+(or the owner's Escape) never re-renders all of it at once. Each line is made the form the
+room's cache keeps (``kept_line``) when it is rendered, not when the reply ends: at the end
+of a 5 000-line block that made the Escape that stopped it wait some 60 ms.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Generator
+from typing import Generic, TypeVar
 
 from rich.console import Console
 from textual.strip import Strip
 from textual.timer import Timer
 
 from keeltui.chief.context import Row
+from keeltui.chief.row_cache import Line
 from keeltui.chief.streaming import SettledSplit, StreamBuffer
-from keeltui.panes.chief.row_render import RowLook, RowShape, box_line, inner_width, render_strips, turn_head
+from keeltui.panes.chief.row_render import MARGIN, RowLook, RowShape, box_line, inner_width, kept_line, render_strips, turn_head
 from keeltui.text.textsafe import clean_text
 
 FENCE_PIECE = 20
@@ -33,6 +37,8 @@ FENCES = ("```", "~~~")
 
 
 FenceParts = tuple[list[str], str, list[str], list[str] | None]
+L = TypeVar("L")
+"""A drawn line: the room's are kept lines (``Line``), a test's may be strips."""
 
 
 class FenceReader:
@@ -81,7 +87,7 @@ def shows_text(block: str) -> bool:
     return block.lstrip().startswith(FENCES) or bool(clean_text(block).strip())
 
 
-class StreamLines:
+class StreamLines(Generic[L]):
     """A streaming reply's body lines: settled blocks rendered once, the tail each time.
 
     ``render(text)`` is handed a block's text and returns its inner lines; a flush costs
@@ -93,18 +99,18 @@ class StreamLines:
     text after it is rendered on its own, below a blank line, as Markdown draws it.
     """
 
-    def __init__(self, render: Callable[[str], list[Strip]], gap: Strip) -> None:
+    def __init__(self, render: Callable[[str], list[L]], gap: L) -> None:
         self._render = render
         self._gap = gap
         """The blank line between two blocks."""
-        self.settled: list[Strip] = []
+        self.settled: list[L] = []
         self._settled_blocks = 0
-        self.tail: list[Strip] = []
+        self.tail: list[L] = []
         self._fence: tuple[int, str, str] | None = None
         """The code block whose pieces are kept: (settled blocks before it, the text
         before it in its block, its opening line)."""
-        self._before: list[Strip] = []
-        self._fence_lines: list[Strip] = []
+        self._before: list[L] = []
+        self._fence_lines: list[L] = []
         self._fence_done = 0
         self._pad = gap
         """The code block's padding row below its last line."""
@@ -138,7 +144,7 @@ class StreamLines:
             tail_lines.insert(0, self._gap)
         self.settled, self._settled_blocks, self.tail = settled, len(blocks), tail_lines
 
-    def _block_lines(self, block: str, index: int) -> Generator[None, None, list[Strip]]:
+    def _block_lines(self, block: str, index: int) -> Generator[None, None, list[L]]:
         """Block ``index``'s lines; a code block's from its pieces (the block that settles is
         the tail that was rendered in pieces: they are kept, not rendered again whole)."""
         parts = self._fences.parts(block)
@@ -180,7 +186,7 @@ class StreamLines:
 class LiveReply:
     """The reply this process streams into: its text so far and its rendered lines."""
 
-    def __init__(self, row_id: int, text: str, buffer: StreamBuffer, lines: StreamLines, drawn_for: tuple) -> None:
+    def __init__(self, row_id: int, text: str, buffer: StreamBuffer, lines: StreamLines[Line], drawn_for: tuple) -> None:
         self.row_id = row_id
         self.text = text
         self.buffer = buffer
@@ -212,28 +218,29 @@ class LiveReply:
 
 
 def stream_lines(row: Row, width: int, look: RowLook, render_block: Callable[[str, int], list[Strip]],
-                 counted: Callable[[int], None] | None = None) -> StreamLines:
+                 counted: Callable[[int], None] | None = None) -> StreamLines[Line]:
     """The box lines of a reply streaming into a log ``width`` wide (``render_block(text, cells)``:
     one block's inner lines, the same function the stored row is drawn with). Each line
-    is boxed (the bar, the padding) once, when it is rendered, not at every draw;
-    ``counted(n)`` hears how many lines each render made."""
-    cells = inner_width(row, width)
+    is boxed (the bar, the padding) and kept (``kept_line``) once, when it is rendered, not
+    at every draw nor when the reply ends; ``counted(n)`` hears how many lines each render made."""
+    cells, box = inner_width(row, width), width - 2 * MARGIN
 
-    def render(text: str) -> list[Strip]:
-        lines = [box_line(row, look, line) for line in render_block(text, cells)]
+    def render(text: str) -> list[Line]:
+        lines = [kept_line(box_line(row, look, line), box) for line in render_block(text, cells)]
         if counted is not None:
             counted(len(lines))
         return lines
 
-    return StreamLines(render, box_line(row, look, Strip.blank(cells)))
+    return StreamLines(render, kept_line(box_line(row, look, Strip.blank(cells)), box))
 
 
 def finished_lines(console: Console, row: Row, speaker: str, width: int, look: RowLook, shape: RowShape,
-                   reply: LiveReply) -> list[Strip]:
-    """The box lines of the stored ``row`` the reply became, from the lines it streamed
-    (its header rendered anew: the row's status and failure words are the stored ones)."""
-    cells = inner_width(row, width)
-    head = [box_line(row, look, line) for part in turn_head(row, speaker, shape)
+                   reply: LiveReply) -> list[Line]:
+    """The box lines of the stored ``row`` the reply became, as the room keeps them, from the
+    lines it streamed (its header rendered anew: the row's status and failure words are the
+    stored ones)."""
+    cells, box = inner_width(row, width), width - 2 * MARGIN
+    head = [kept_line(box_line(row, look, line), box) for part in turn_head(row, speaker, shape)
             for line in render_strips(console, part, cells, look.text)]
     return head + reply.lines.settled + reply.lines.tail  # the tail starts with its gap
 

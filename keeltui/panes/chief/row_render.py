@@ -28,6 +28,7 @@ from textual.color import Color
 from textual.strip import Strip
 
 from keeltui.chief.context import Row
+from keeltui.chief.row_cache import Line
 from keeltui.chief.row_colours import badge_component
 from keeltui.chief.row_time import clock, report_source
 from keeltui.chief.streaming import body_blocks
@@ -194,6 +195,14 @@ def box_line(row: Row, look: RowLook, inner: Strip) -> Strip:
         return Strip.join([Strip([Segment(" ")], 1), inner, Strip([Segment(" ")], 1)])
     bar = look.user_bar if row.role == "user" else look.assistant_bar
     return Strip.join([Strip([Segment(BAR, bar), Segment(" ")], 2), inner, Strip([Segment(" ")], 1)])
+
+
+def kept_line(strip: Strip, cells: int) -> Line:
+    """A box line as the room keeps it: exactly ``cells`` wide, as a tuple of its segments
+    (keeltui/chief/row_cache.py says why not a strip)."""
+    if strip.cell_length != cells:
+        strip = strip.extend_cell_length(cells).crop(0, cells)
+    return tuple(strip)
 
 
 def themed(console: Console, look: RowLook):
