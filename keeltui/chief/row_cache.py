@@ -33,8 +33,8 @@ def line_bytes(line: Line) -> int:
 def lines_bytes(lines: Sequence[Line]) -> int:
     """``line_bytes`` summed over ``lines``, counted in C: a 5 000-line reply kept when it
     ends (or the owner stops it) is counted in a few milliseconds, not thirty."""
-    segments = list(chain.from_iterable(lines))
-    return LINE_BYTES * len(lines) + SEGMENT_BYTES * len(segments) + sum(map(len, map(_TEXT, segments)))
+    segments = sum(map(len, lines))
+    return LINE_BYTES * len(lines) + SEGMENT_BYTES * segments + sum(map(len, map(_TEXT, chain.from_iterable(lines))))
 
 
 _TEXT = itemgetter(0)

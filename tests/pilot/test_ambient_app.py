@@ -242,6 +242,14 @@ async def test_quiet_mode_hides_the_drift_everywhere(ambient_app, script, window
         assert DRIFT not in screen_text(app)
 
 
+async def banner_drawn(pilot, app) -> None:
+    """The banner and its buttons on screen: a click is aimed at what is drawn (the buttons
+    are mounted with the first line, and a loaded machine lays them out a frame or more after
+    the banner is shown; a click aimed before that hit whatever the empty region covered)."""
+    await wait_for(pilot, lambda: app.banner.has_class("-shown") and "F7 start focus" in screen_text(app),
+                   what="the banner's buttons on screen")
+
+
 # ---------------------------------------------------------------- focus mode
 
 
@@ -249,7 +257,7 @@ async def test_focus_from_the_banner_silences_the_sentinel_and_reports(ambient_a
     app = ambient_app()
     async with app.run_test(size=SIZE) as pilot:
         await drift(pilot, app, script, window)
-        await wait_for(pilot, lambda: app.banner.has_class("-shown"))
+        await banner_drawn(pilot, app)
         await pilot.click("DriftBanner #focus")
         await wait_for(pilot, lambda: isinstance(app.screen, FocusPrompt), what="the focus prompt")
         assert app.screen.query_one("#commitment").value == FIRST_TASK  # today's first open task
@@ -537,7 +545,7 @@ async def test_a_click_on_the_banner_acts_and_leaves_the_keys_where_they_were(am
     app = ambient_app()
     async with app.run_test(size=SIZE) as pilot:
         await drift(pilot, app, script, window)
-        await wait_for(pilot, lambda: app.banner.has_class("-shown"))
+        await banner_drawn(pilot, app)
         composer = app.room.composer.input
         composer.focus()
         await wait_for(pilot, lambda: app.focused is composer, what="the composer with the keys")

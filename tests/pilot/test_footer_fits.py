@@ -107,3 +107,19 @@ async def test_the_key_under_the_mouse_is_lit(make_app):
 
 def _cells(strip) -> list:
     return [(ch, seg.style) for seg in strip for ch in seg.text]
+
+
+async def test_the_frame_that_changes_the_keys_shows_them(make_app):
+    # The footer chose its keys only after the next frame: a tutor plan was drawn with the
+    # old keys under it, and "Decline plan" came a frame later (60-120 ms under load).
+    from keeltui.panes.chief.room_controls import REPLY_IDLE, REPLY_STREAMING
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: "esc Leave input" in footer_line(app), what="the composer's keys")
+        footer = _footer(app)
+        app.room.reply_phase = REPLY_STREAMING  # what a reply's first chunk does
+        # No frame in between: what the footer draws now is what the next frame shows.
+        assert "esc Stop" in footer.render_line(0).text
+        app.room.reply_phase = REPLY_IDLE
+        assert "esc Stop" not in footer.render_line(0).text and "esc Leave input" in footer.render_line(0).text

@@ -140,7 +140,9 @@ class Replies:
         room, row = self.room, message.row
         self.settled(row)
         if row is not None and row.status == chief_controls.STOPPED:
-            room.post_message(StatusMessage(STOPPED_LINE))
+            # Straight to the app, which shows it: bubbled up through the room, the container
+            # and the screen, it reached the status line a frame after the stopped row.
+            room.app.post_message(StatusMessage(STOPPED_LINE))
         if row is not None:
             room.end_stream(row)
             if row.status != chief_controls.STOPPED:  # stopped: the owner was there

@@ -1028,8 +1028,9 @@ class RoomLog(ScrollView, can_focus=True):
         stream = self._stream
         self._end_timer()
         self._stream = None
+        adopted = False
         if stream is not None and stream.row_id == row.id:
-            self._adopt(stream, row)
+            adopted = self._adopt(stream, row)
         elif stream is not None:
             stream.buffer.drain()
         index = self.window.index_of(row.id)
@@ -1037,21 +1038,27 @@ class RoomLog(ScrollView, can_focus=True):
             self.update_rows([row])
             return
         anchor = self._anchor()
-        self.window.update(index, row, self._estimate(row))
+        if adopted:  # its lines are kept: its height is known (estimating it read all its text)
+            self.window.update(index, row)
+            self.window.set_height(index, self._row_height(index))
+        else:
+            self.window.update(index, row, self._estimate(row))
         self._relayout(anchor)
         self.refresh()
 
-    def _adopt(self, stream: LiveReply, row: Row) -> None:
+    def _adopt(self, stream: LiveReply, row: Row) -> bool:
         """The stored row is drawn from the lines its stream rendered, when they show its text
-        (a long reply is not rendered again whole at its end, nor when the owner stops it)."""
+        (a long reply is not rendered again whole at its end, nor when the owner stops it);
+        whether it is."""
         stream.catch_up()
         if stream.text != row.content or self._plain or self._width <= 0 or self.is_folded(row):
-            return
+            return False
         if stream.drawn_for != (self._width, self.app.theme):
-            return  # drawn for another width or theme: the row is rendered anew
+            return False  # drawn for another width or theme: the row is rendered anew
         # Kept as they were streamed (each made a kept line when it was rendered).
         self.cache.put(self._cache_key(row), finished_lines(
             self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream))
+        return True
 
     def stream_text(self) -> str | None:
         return self._stream.text if self._stream is not None else None

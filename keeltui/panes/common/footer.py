@@ -89,7 +89,8 @@ class KeelFooter(Widget, can_focus=False):
         self._choosing = False  # a choice is asked for after the next refresh
 
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        # Immediate: heard inside the refresh_bindings() that changed the keys, not a hop later.
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed, immediate=True)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
@@ -97,6 +98,10 @@ class KeelFooter(Widget, can_focus=False):
     def bindings_changed(self, screen: Screen) -> None:
         self._ready = True
         if self.is_attached and screen is self.screen:
+            # Now, so the frame that shows the change (a plan waiting for its verdict, a
+            # reply streaming) shows its keys; chosen after a refresh it came a frame late,
+            # 60-120 ms on a loaded machine. And again after the refresh (_choose_soon).
+            self._choose()
             self._choose_soon()
 
     def on_resize(self, event: events.Resize) -> None:
