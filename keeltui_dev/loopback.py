@@ -80,6 +80,8 @@ class LoopbackBrain:
         self._lock = threading.Lock()
         self.chunks_sent = 0
         self.last_chunk_sent_at = 0.0
+        self.gets = 0
+        """GET requests answered so far (an app's start-up check lists the models)."""
         brain = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -89,6 +91,8 @@ class LoopbackBrain:
                 pass
 
             def do_GET(self):
+                with brain._lock:
+                    brain.gets += 1
                 if brain.models_delay:
                     time.sleep(brain.models_delay)
                 try:

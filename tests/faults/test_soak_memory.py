@@ -7,6 +7,7 @@ not timed (the week's figures are `python -m bench --only soak`)."""
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -41,6 +42,12 @@ def test_rss_fds_threads_and_wal_stay_bounded_as_reports_land_in_an_open_app(tmp
                           f'[paths]\ndatabase = "{db}"\nstatus_file = "{tmp_path / "status"}"\n')
     tmux.start(keeltui_command(config), e2e_env)
     tmux.wait_text("Write to the Chief")
+    # Start-up over: the brain client loaded and its check made (its connection stays
+    # open). Reports land at once now, so the warm-up could end before it did.
+    deadline = time.monotonic() + 120
+    while loopback.gets < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert loopback.gets >= 1, "the app never checked the brain"
     pid = tmux.pane_pid()
     writer = Store(db)
     n = 0
