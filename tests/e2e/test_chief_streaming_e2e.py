@@ -104,9 +104,26 @@ def test_view_follows_the_bottom_and_stays_put_when_scrolled_up(tmp_path, loopba
     screen = tmux.wait_text("para20")
     assert MARKER not in screen
     _wheel_up(tmux, 3)
-    held = tmux.wait_text(MARKER)
-    # The rows without the scrollbar's column: its thumb shrinks as the reply grows below.
-    held_lines = [line[:tmux.width - 1].rstrip() for line in held.splitlines() if "para" in line]
+
+    def rows(screen: str) -> list[str]:
+        # The rows without the scrollbar's column: its thumb shrinks as the reply grows below.
+        return [line[:tmux.width - 1].rstrip() for line in screen.splitlines() if "para" in line]
+
+    def first_para(lines: list[str]) -> int:
+        return int(lines[0].split("para")[1].split()[0])
+
+    held_lines = rows(tmux.wait_text(MARKER))
+    # The marker comes with the first wheel step; on a loaded machine the other two may be
+    # read after it. Each of those moves the view up, never down: wait for them to land
+    # (a chunk arriving with the view unchanged), then hold the view.
+    for _ in range(3):
+        sent = loopback.chunks_sent
+        tmux.wait_for(lambda s: loopback.chunks_sent > sent, what="a chunk")
+        now = rows(tmux.wait_text(MARKER))
+        if now == held_lines:
+            break
+        assert first_para(now) < first_para(held_lines), f"the view moved down while scrolled up: {now[:2]}"
+        held_lines = now
     sent = loopback.chunks_sent
     tmux.wait_for(lambda s: loopback.chunks_sent >= sent + 4, what="more chunks")
     screen = tmux.wait_text(MARKER)

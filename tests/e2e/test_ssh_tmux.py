@@ -44,17 +44,25 @@ def test_line_mode_chat_on_the_same_room(tmp_path, loopback, tmux, e2e_env):
     # Keys typed before the prompt is up meet the terminal in cooked mode (CR becomes LF
     # and Escape is echoed), as they would for a person: type once the prompt shows.
     tmux.wait_for(lambda s: s.rstrip().endswith("Owner>"), what="the prompt")
+
+    def prompt_after(answer: str) -> None:
+        """The prompt back, below ``answer``: keys sent before it meet the cooked terminal."""
+        tmux.wait_for(lambda s: answer in s and s.rstrip().endswith("Owner>")
+                      and s.rstrip().rindex("Owner>") > s.rindex(answer), what=f"the prompt after {answer!r}")
+
     tmux.type("first line")
     tmux.send("Escape", "Enter")  # Alt+Enter: a new line, not a send
     tmux.type("second line")
     tmux.send("Enter")
     tmux.wait_text("First answer.")
+    prompt_after("Chief: First answer.")
     tmux.send("Up")  # history recalls the last message
     tmux.wait_text("second line")
     tmux.send("C-u", "C-u")
     tmux.type("again")
     tmux.send("Enter")
     tmux.wait_text("Second answer.")
+    prompt_after("Chief: Second answer.")  # Ctrl-D before it is read in cooked mode, as EOF of nothing
     tmux.send("C-d")
     tmux.wait_for(lambda _: tmux.pane_dead(), what="chat to exit")
     rows = Store(tmp_path / "k.db").messages(1)
