@@ -18,9 +18,14 @@ def test_reports_landing_while_the_line_chat_waits_are_printed(tmp_path, loopbac
     tmux.wait_text("Ctrl-D to leave")
     tmux.wait_text("Owner>")
     tmux.type("half a thought")  # typed but not sent: a report must not eat it
+    tmux.wait_text("Owner> half a thought")  # echoed: the prompt holds it
     out = run_keeltui(config, "report", "--source", "followup:plumber", "The plumber confirmed Tuesday")
     assert out.returncode == 0, out.stderr
-    screen = tmux.wait_text("[Follow-up] The plumber confirmed Tuesday")
+    # The report is printed, then the prompt drawn again below it with what was typed (a
+    # capture between the two shows the report alone: wait for both).
+    screen = tmux.wait_for(lambda s: "[Follow-up] The plumber confirmed Tuesday" in s
+                           and s.rstrip().splitlines()[-1].startswith("Owner> half a thought"),
+                           what="the report above the prompt, which keeps what was typed")
     # Printed above the prompt, which keeps what was typed.
     lines = screen.rstrip().splitlines()
     report_line = max(i for i, line in enumerate(lines) if "The plumber confirmed Tuesday" in line)
