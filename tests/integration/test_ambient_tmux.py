@@ -50,7 +50,9 @@ def test_tmux_source_reads_the_active_pane(tmux_server):
 def test_tmux_source_sees_the_command_path_and_window_not_the_host_name(tmux_server, tmp_path):
     socket, env, tmux = tmux_server
     # A real client attached (in a second server's pane), so client_activity exists.
-    tmux("new-window", "-t", "t", "-n", "services", "-c", "/etc", "less /etc/services")
+    # "t:" names the session (a new window at its next free index); a bare "t" is resolved as
+    # a window target too, and once failed with "index 0 in use".
+    tmux("new-window", "-t", "t:", "-n", "services", "-c", "/etc", "less /etc/services")
     attach = f"keel-attach-{socket}"
     subprocess.run(["tmux", "-L", attach, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30",
                     f"tmux -L {socket} attach -t t"], env=env, check=True)
