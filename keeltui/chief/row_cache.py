@@ -11,7 +11,7 @@ Two bounds: a row count, and an estimate of the bytes held, since one row can be
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Sequence
 from itertools import chain
 from operator import itemgetter
 from typing import Any
@@ -25,24 +25,16 @@ SEGMENT_BYTES = 128
 """A segment: its tuple, its string's header and the line's pointer to it (styles are shared)."""
 
 
-def line_bytes(line: Line) -> int:
-    """About the memory ``line`` holds (``sys.getsizeof`` summed, styles not counted: shared)."""
-    return LINE_BYTES + sum(SEGMENT_BYTES + len(segment[0]) for segment in line)
-
-
 def lines_bytes(lines: Sequence[Line]) -> int:
-    """``line_bytes`` summed over ``lines``, counted in C: a 5 000-line reply kept when it
-    ends (or the owner stops it) is counted in a few milliseconds, not thirty."""
+    """About the memory ``lines`` hold (``sys.getsizeof`` summed, styles not counted:
+    shared): per line its tuple, per segment its tuple and string. Counted in C: a
+    5 000-line reply kept when it ends (or the owner stops it) is counted in a few
+    milliseconds, not thirty."""
     segments = sum(map(len, lines))
     return LINE_BYTES * len(lines) + SEGMENT_BYTES * segments + sum(map(len, map(_TEXT, chain.from_iterable(lines))))
 
 
 _TEXT = itemgetter(0)
-
-
-def compact(lines: Iterable[Iterable[Any]]) -> tuple[Line, ...]:
-    """Rendered lines (strips, or any iterables of segments) as the cache keeps them."""
-    return tuple(tuple(line) for line in lines)
 
 
 class RowCache:
@@ -53,7 +45,7 @@ class RowCache:
         self.max_bytes = max_bytes
         self._rows: OrderedDict[Hashable, tuple[tuple[Line, ...], int]] = OrderedDict()
         self.bytes = 0
-        """The estimated bytes held (``line_bytes`` summed over every line)."""
+        """The estimated bytes held (``lines_bytes`` of every row)."""
 
     def __len__(self) -> int:
         return len(self._rows)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from keeltui.keys.keymap import ACTIONS, KeyAction, key_label
+from keeltui.keys.keymap import ACTIONS, KeyAction, key_label, keys_of
 
 # The places, in the order a person meets them; the registry's ``where`` names them.
 PLACES: tuple[tuple[str, str], ...] = (
@@ -48,7 +48,7 @@ def help_sections(keymap: Mapping[str, str] | None = None,
     remaps = keymap or {}
     entries: dict[str, list[tuple[str, str]]] = {where: [] for where, _ in PLACES}
     for entry in actions:
-        keys = remaps.get(entry.id) or entry.keys
+        keys = keys_of(entry, remaps)
         entries.setdefault(entry.where, []).append((key_label(keys), entry.does))
     for where, keys, does in FIXED:
         entries[where].append((keys, does))

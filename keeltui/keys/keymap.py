@@ -9,6 +9,7 @@ so config and the CLI can read it cheaply.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -101,9 +102,14 @@ def action(binding_id: str) -> KeyAction:
     raise KeyError(binding_id)
 
 
-def keys_in_use(remaps: dict[str, str]) -> frozenset[str]:
+def keys_of(entry: KeyAction, remaps: Mapping[str, str]) -> str:
+    """``entry``'s keys (comma-separated), the owner's ``[keys]`` remap in place of the default."""
+    return remaps.get(entry.id) or entry.keys
+
+
+def keys_in_use(remaps: Mapping[str, str]) -> frozenset[str]:
     """Every key some binding answers, with the owner's ``[keys]`` remaps applied."""
-    return frozenset(key for entry in ACTIONS for key in remaps.get(entry.id, entry.keys).split(","))
+    return frozenset(key for entry in ACTIONS for key in keys_of(entry, remaps).split(","))
 
 
 TYPING_PLACES = ("app", "room", "tutor", "search")
@@ -136,8 +142,8 @@ def remap_problem(remaps: dict[str, str]) -> tuple[str, str] | None:
     the defaults already have on purpose (Escape leaves the composer and stops a reply)
     are not new, so they are not refused.
     """
-    def keys_of(entry: KeyAction, table: dict[str, str]) -> set[str]:
-        return set(table.get(entry.id, entry.keys).split(","))
+    def key_set(entry: KeyAction, table: dict[str, str]) -> set[str]:
+        return set(keys_of(entry, table).split(","))
 
     for binding_id, keys in remaps.items():
         entry = action(binding_id)
@@ -149,8 +155,8 @@ def remap_problem(remaps: dict[str, str]) -> tuple[str, str] | None:
         for other in ACTIONS:
             if other.id == binding_id or not _places_meet(entry, other):
                 continue
-            shared = keys_of(entry, remaps) & keys_of(other, remaps)
-            if shared and not keys_of(entry, {}) & keys_of(other, {}):
+            shared = key_set(entry, remaps) & key_set(other, remaps)
+            if shared and not key_set(entry, {}) & key_set(other, {}):
                 key = sorted(shared)[0]
                 return binding_id, (f"{key!r} is also the key of {other.id!r} ({other.does}, {other.where}): "
                                     f"one of the two would never fire")

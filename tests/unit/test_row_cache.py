@@ -9,9 +9,19 @@ from rich.style import Style
 from hypothesis import given
 from hypothesis import strategies as st
 
-from keeltui.chief.row_cache import RowCache, compact, line_bytes, lines_bytes
+from keeltui.chief.row_cache import LINE_BYTES, SEGMENT_BYTES, RowCache, lines_bytes
 
 BOLD = Style(bold=True)
+
+
+def compact(lines) -> tuple:
+    """Lines as the room keeps them: tuples of segments."""
+    return tuple(tuple(line) for line in lines)
+
+
+def line_bytes(line) -> int:
+    """The estimate for one line, segment by segment (what ``lines_bytes`` counts in C)."""
+    return LINE_BYTES + sum(SEGMENT_BYTES + len(segment[0]) for segment in line)
 
 
 def lines(n: int, text: str = "x" * 60) -> tuple:

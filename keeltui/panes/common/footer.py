@@ -86,10 +86,11 @@ class KeelFooter(Widget, can_focus=False):
         """Where each key stands on the line: (first cell, cell after it, the key)."""
         self._hover: str | None = None  # the key under the mouse
         self._drawn_for: tuple | None = None
-        self._choosing = False  # a choice is asked for after the next refresh
+        self._stale = False  # the bindings changed since the keys were chosen
 
     def on_mount(self) -> None:
-        # Immediate: heard inside the refresh_bindings() that changed the keys, not a hop later.
+        # Immediate: heard inside the refresh_bindings() that changed the keys, so the frame
+        # that draws the change repaints the footer too (a hop later it could miss it).
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed, immediate=True)
 
     def on_unmount(self) -> None:
@@ -98,29 +99,20 @@ class KeelFooter(Widget, can_focus=False):
     def bindings_changed(self, screen: Screen) -> None:
         self._ready = True
         if self.is_attached and screen is self.screen:
-            # Now, so the frame that shows the change (a plan waiting for its verdict, a
-            # reply streaming) shows its keys; chosen after a refresh it came a frame late,
-            # 60-120 ms on a loaded machine. And again after the refresh (_choose_soon).
-            self._choose()
-            self._choose_soon()
+            self._stale = True
+            self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
         if self._ready:
-            self._choose_soon()
-
-    def _choose_soon(self) -> None:
-        # After the refresh, as Textual's footer rebuilt itself: the bindings are read from
-        # every place in the focus chain, and one being mounted right now (the tutor pane
-        # composing) cannot answer yet. Several changes in one go are one choice.
-        if not self._choosing:
-            self._choosing = True
-            self.call_after_refresh(self._choose)
+            self._stale = True  # the keys that fit change with the width
 
     def _choose(self) -> None:
-        """The keys to show, from the screen's active bindings (repainted when they changed)."""
-        self._choosing = False
-        if not self.is_attached:
-            return
+        """The keys to show, from the screen's active bindings. Chosen as the line is drawn:
+        the frame that shows a change (a plan waiting for its verdict, a reply streaming)
+        shows its keys, and several changes before a frame are one choice. (Chosen a frame
+        later, as Textual's footer rebuilt itself, the plan came with the old keys under it
+        for 60-120 ms on a loaded machine.)"""
+        self._stale = False
         active = self.screen.active_bindings
         focused = self.screen.focused
         chain = list(focused.ancestors_with_self) if focused is not None else []
@@ -143,14 +135,13 @@ class KeelFooter(Widget, can_focus=False):
             offered[binding_id] = Offered(binding.key, shown_key, binding.description, enabled,
                                           tooltip or binding.tooltip, is_palette)
         keys = [offered[choice.binding_id] for choice in choose(candidates, self.size.width or self.app.size.width)]
-        if keys != self._keys:
-            self._keys = keys
-            self._drawn_for = None
-            self.refresh()
+        self._keys = keys
 
     # -- drawing: one line -----------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
+        if self._stale and self.is_attached:
+            self._choose()
         width = self.size.width
         look = (width, self._hover, self.app.theme, self._keys)
         if self._drawn_for != look:
