@@ -66,6 +66,10 @@ KEY_JOURNEY_CHECK_SECS = 1.0
 """How often a key's journey is looked at while keys wait behind it: it goes on while the
 place it waits in is still running (a slow handler on a loaded machine is not cut short:
 the keys behind it would overtake it); a place that closed under it ends it."""
+_REPORTS = (events.AppFocus, events.AppBlur)
+"""The terminal's focus reports: they wait behind the keys it sent before them. Handed on
+ahead of them, a key handed on next would tell Textual the owner is back (a key is a sign
+of focus), and a long reply would land without its bell."""
 KEY_JOURNEY_AT_MOST_SECS = 10.0  # a handler that never finishes: the keys behind it go on anyway
 
 
@@ -82,7 +86,7 @@ class KeyHookApp(App):
     taken when it and what its handlers posted up the same way have been handled.
     """
 
-    _waiting: list[events.Event]  # keys and pastes kept back, in order
+    _waiting: list[events.Event]  # keys, pastes and focus reports kept back, in order
     _hold: bool = False  # held until the place that takes them is there (hold_keys)
     _in_flight: events.Event | None = None  # the key handed on whose journey has not ended
     _in_flight_timer: Timer | None = None
@@ -120,6 +124,8 @@ class KeyHookApp(App):
 
     async def _take(self, event: events.Event) -> None:
         await super().on_event(event)
+        if isinstance(event, _REPORTS):
+            return  # handled here and now: nothing to follow
         if event.is_forwarded:  # no priority binding took it: a widget's queue has it now
             target = self.focused or self.screen
             self._in_flight = event
@@ -184,6 +190,9 @@ class KeyHookApp(App):
         self.call_later(self._take_waiting)
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, _REPORTS) and self._waiting:
+            self._waiting.append(event)  # after the keys the terminal sent before it
+            return
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             if self._hold or self._in_flight is not None or self._waiting:
                 self._waiting.append(event)

@@ -60,7 +60,8 @@ class QuickSyntax:
         return Measurement.get(console, options, self.syntax())  # a container sizing it measures Syntax
 
     def _quick_lines(self, width: int) -> list[Segment] | None:
-        """The block's segments, or None where ``Syntax`` must draw it (a line to wrap)."""
+        """The block's segments, or None where ``Syntax`` must draw it (a line to wrap, a
+        character of no width)."""
         look = _look(self.theme, self.background_color)
         if look is None or width < 3:
             return None
@@ -70,6 +71,8 @@ class QuickSyntax:
         code = code.expandtabs(TAB_SIZE)
         if any(cell_len(row) > code_width for row in code.split("\n")):
             return None
+        if any(cell_len(ch) == 0 for ch in set(code) if ch != "\n"):
+            return None  # a combining mark or a zero-width space: Syntax's wrapping counts them its own way
         edge = Segment(" ", look.base)
         out: list[Segment] = []
         row: list[Segment] = [edge]

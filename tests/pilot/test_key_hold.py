@@ -100,3 +100,24 @@ async def test_a_key_behind_a_slow_handler_waits_for_it_however_long_it_takes(mo
         await wait_for(pilot, lambda: len(app.seen) == 4, what="both keys typed and seen by the box")
         assert app.seen == ["key a", "box saw a", "key b", "box saw ab"]
 
+
+
+async def test_a_focus_report_after_held_keys_is_taken_after_them():
+    """The terminal reports it lost the focus after keys it sent (a reply is asked, then the
+    owner looks away): the report waits behind them. It went straight through, and the held
+    keys, handed on after it, told the app the owner was back (Textual takes a key as a
+    sign of focus): the bell for the long reply that landed next never rang."""
+    app = Holder()
+    async with app.run_test(size=(40, 5)) as pilot:
+        app.hold_keys()
+        await pilot.press(*"ab")
+        app.post_message(events.AppBlur())
+        await pilot.pause()
+        assert app.app_focus  # not before the keys typed ahead of it
+        app.call_later(app.release_keys)
+        await wait_for(pilot, lambda: _typed(app) == "ab" and not app.holding_keys and not app._waiting,
+                       what="the keys typed")
+        await pilot.pause()
+        assert not app.app_focus
+        app.post_message(events.AppFocus())
+        await wait_for(pilot, lambda: app.app_focus, what="the focus back")

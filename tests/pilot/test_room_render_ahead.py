@@ -79,3 +79,39 @@ async def test_a_row_changed_after_it_was_rendered_ahead_is_drawn_fresh(make_app
         app.theme = "textual-light" if app.theme != "textual-light" else "nord"
         await settled(pilot, log)
         assert drawn_fresh(app, log, restyled)
+
+
+async def test_a_page_up_renders_no_row_once_the_rows_ahead_are_measured(make_app, tmp_path):
+    """The render-ahead measures what it renders: the key only moves the view and draws.
+    (It rendered and measured a screen of rows above the new view, every press.)"""
+    seed_room(tmp_path / "k.db", 2_000, text)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "Answer 1999." in screen_text(app), what="the newest row")
+        await pilot.press("escape")
+        log = app.room.log_view
+        for _ in range(3):
+            await settled(pilot, log)
+            rendered = log.lines_rendered
+            log.page(-1)  # what PageUp does, with nothing else run between
+            assert log.lines_rendered == rendered
+            await pilot.pause()
+
+
+async def test_the_render_ahead_serves_the_side_the_view_is_heading_to_first(make_app, tmp_path):
+    """A held PageUp needs the rows above; PageDown those below: that side is rendered first."""
+    seed_room(tmp_path / "k.db", 2_000, text)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "Answer 1999." in screen_text(app), what="the newest row")
+        await pilot.press("escape")
+        log = app.room.log_view
+        for direction in (-1, -1, 1):
+            await settled(pilot, log)
+            log.page(direction)
+            shown = set(rows_in_view(log))
+            order = [row.id for row in log._rows_ahead() if row.id not in shown]
+            first, last = min(shown), max(shown)
+            heading = [row_id for row_id in order if (row_id < first if direction < 0 else row_id > last)]
+            assert heading and order[:len(heading)] == heading, (direction, order)
+            await pilot.pause()

@@ -93,5 +93,6 @@ async def test_each_flush_renders_the_new_lines_and_the_finished_row_draws_as_af
         assert log.lines_rendered - before <= FENCE_PIECE + 10, log.lines_rendered - before
         row = log.row(reply_id)
         drawn = ["".join(segment.text for segment in line) for line in log._box_lines(row)]
-        fresh = [line.text for line in row_lines(row, log.companion_name, log._width, log.look(), log._shape(row), app.console)]
+        fresh = ["".join(segment.text for segment in line)
+                 for line in row_lines(row, log.companion_name, log._width, log.look(), log._shape(row), app.console)]
         assert drawn == fresh  # what the stream left is what the stored row renders to

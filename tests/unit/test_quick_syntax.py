@@ -3,7 +3,7 @@ code block is rendered line by line, and Syntax's wrapping machinery was most of
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 from rich.syntax import Syntax
@@ -32,6 +32,7 @@ _CODE_LINE = st.text(alphabet=st.sampled_from(_CHARACTERS), max_size=30)
        lexer=st.sampled_from(["python", "rust", "json", "bash", "text", "", "no-such-language"]),
        theme=st.sampled_from(["monokai", "friendly"]), background=st.sampled_from(["#272822", "#f0f0f0", None]),
        width=st.integers(3, 60))
+@example(lines=["\t\u0301 "], newline=False, lexer="python", theme="monokai", background="#272822", width=7)
 def test_quick_syntax_draws_the_cells_syntax_draws(lines, newline, lexer, theme, background, width):
     code = "\n".join(lines) + ("\n" if newline else "")
     quick = QuickSyntax(code, lexer, theme=theme, background_color=background)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 
-from keeltui.panes.chief.row_render import DEFAULT_LOOK, body_strips
+from keeltui.panes.chief.row_render import DEFAULT_LOOK, body_lines
 from keeltui.text.markdown_look import markdown_theme
 from dataclasses import replace
 
@@ -16,7 +16,7 @@ LOOK = replace(DEFAULT_LOOK, markdown=markdown_theme(COLOURS, dark=True))
 
 def lines(text: str) -> list[str]:
     console = Console(width=40, color_system="truecolor")
-    return [strip.text.rstrip() for strip in body_strips(console, text, 40, LOOK)]
+    return ["".join(segment.text for segment in line).rstrip() for line in body_lines(console, text, 40, LOOK)]
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -37,7 +37,7 @@ def test_markdown_lines(text, expected):
 
 def _style_at(text: str, needle: str):
     console = Console(width=40, color_system="truecolor")
-    for strip in body_strips(console, text, 40, LOOK):
+    for strip in body_lines(console, text, 40, LOOK):
         for seg in strip:
             if needle in seg.text:
                 return seg.style

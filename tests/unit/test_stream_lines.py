@@ -5,47 +5,48 @@ the whole block draws (issue 19: a 5 000-line block must not make every flush sl
 from __future__ import annotations
 
 from rich.console import Console
-from textual.strip import Strip
+from rich.segment import Segment
 
 from keeltui.panes.chief.room_stream import FENCE_PIECE, StreamLines
-from keeltui.panes.chief.row_render import render_strips
+from keeltui.panes.chief.row_render import inner_lines
 from keeltui.panes.tutor.chat_message import block_renderable
 from rich.style import Style
 
 CONSOLE = Console(width=80, force_terminal=True, color_system="truecolor")
 
 
-def lines_of(text: str) -> list[Strip]:
-    return render_strips(CONSOLE, block_renderable(text), 60, Style())
+def lines_of(text: str) -> list[list[Segment]]:
+    return inner_lines(CONSOLE, block_renderable(text), 60, Style())
 
 
 def streamed(text: str, step: int) -> tuple[StreamLines, list[int]]:
     """``text`` streamed ``step`` characters a flush; the lines each flush rendered."""
     rendered: list[int] = []
 
-    def render(block: str) -> list[Strip]:
+    def render(block: str) -> list[list[Segment]]:
         lines = lines_of(block)
         rendered[-1] += len(lines)
         return lines
 
-    stream = StreamLines(render, Strip.blank(60))
+    stream = StreamLines(render, [Segment(' ' * 60)])
     for end in range(step, len(text) + step, step):
         rendered.append(0)
         stream.update(text[:end])
     return stream, rendered
 
 
-def as_text(lines: list[Strip]) -> list[tuple[str, list]]:
+def as_text(lines: list[list[Segment]]) -> list[tuple[str, list]]:
     """Each line's text and each cell's style (how a line is cut into segments, and an empty
     style from none, are not seen)."""
-    return [(line.text, [segment.style or None for segment in line for _ in segment.text]) for line in lines]
+    return [("".join(segment.text for segment in line), [segment.style or None for segment in line for _ in segment.text])
+            for line in lines]
 
 
 def test_an_open_code_block_streamed_in_pieces_draws_what_the_whole_block_draws():
     code = "\n".join(f"total_{i} = add({i}, 'x')  # line {i}" for i in range(3 * FENCE_PIECE + 7))
     text = "Here it is:\n\n```python\n" + code + "\n"
     stream, _ = streamed(text, 97)
-    whole = StreamLines(lines_of, Strip.blank(60))
+    whole = StreamLines(lines_of, [Segment(' ' * 60)])
     whole.update(text)
     assert as_text(stream.settled + stream.tail) == as_text(whole.settled + whole.tail)
     assert as_text(stream.tail[1:]) == as_text(lines_of("```python\n" + code + "\n"))  # below the gap
@@ -57,14 +58,14 @@ def test_each_flush_renders_the_newest_lines_not_the_whole_block():
     assert max(rendered[-20:]) < 3 * FENCE_PIECE, rendered[-20:]  # bounded, however long the block grew
 
 
-def whole_lines(text: str) -> list[Strip]:
+def whole_lines(text: str) -> list[list[Segment]]:
     """What a stored row draws for ``text``: each block rendered whole, a blank line between."""
     from keeltui.chief.streaming import body_blocks
 
-    out: list[Strip] = []
+    out: list[list[Segment]] = []
     for block in body_blocks(text):
         if out:
-            out.append(Strip.blank(60))
+            out.append([Segment(' ' * 60)])
         out.extend(lines_of(block))
     return out
 
@@ -97,7 +98,7 @@ def test_a_code_block_that_settles_keeps_its_pieces():
 def test_each_piece_is_a_step_the_caller_may_stop_between():
     code = "\n".join(f"s_{i} = {i}" for i in range(5 * FENCE_PIECE))
     text = "```python\n" + code + "\n"
-    stream = StreamLines(lines_of, Strip.blank(60))
+    stream = StreamLines(lines_of, [Segment(' ' * 60)])
     steps = stream.steps(text)
     next(steps)  # one piece rendered
     assert stream.tail == [] and stream.settled == []  # what is drawn changes at the end only
@@ -141,9 +142,9 @@ def test_a_long_code_block_is_rendered_a_few_lines_at_a_time():
     # at 500 lines/s waits behind one small render (~0.4 ms a line), not behind 40 lines.
     sizes: list[int] = []
 
-    def render(block: str) -> list[Strip]:
+    def render(block: str) -> list[list[Segment]]:
         sizes.append(block.count("\n") + 1)
-        return [Strip.blank(1)] * sizes[-1]
+        return [[Segment(' ')]] * sizes[-1]
 
-    StreamLines(render, Strip.blank(60)).update("```python\n" + "\n".join(f"value_{i} = {i}" for i in range(400)))
+    StreamLines(render, [Segment(' ' * 60)]).update("```python\n" + "\n".join(f"value_{i} = {i}" for i in range(400)))
     assert len(sizes) > 10 and max(sizes) <= 22, sizes  # 20 code lines and the fence's two

@@ -40,8 +40,8 @@ from keeltui.chief.row_time import day_label, starts_day
 from keeltui.chief.welcome import welcome_lines
 from keeltui.panes.common.bindings import bind
 from keeltui.panes.chief.row_render import (
-    MARGIN, RowLook, RowShape, block_strips, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
-    kept_line, render_strips, row_lines, row_thinking, with_clock,
+    MARGIN, RowLook, RowShape, block_lines, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
+    inner_lines, row_lines, row_thinking, with_clock,
 )
 from keeltui.panes.chief.room_stream import LiveReply, StreamLines, finished_lines, stream_lines
 from keeltui.panes.chief.row_source import RowSource
@@ -137,6 +137,8 @@ class RoomLog(ScrollView, can_focus=True):
         self._ahead: Worker[None] | None = None
         self._ahead_again = False
         """The view moved since the render-ahead chose its rows."""
+        self._heading = -1
+        """Which way the view last moved (-1 up, 1 down): the render-ahead serves that side first."""
         self.lines_rendered = 0
         """Lines rendered from text so far (rows and streams): what the tests count to prove
         that a flush or a reply's end renders the lines that changed, not the whole reply."""
@@ -421,6 +423,7 @@ class RoomLog(ScrollView, can_focus=True):
             self._following = True
         elif round(new) < round(old):
             self._following = False
+        self._heading = -1 if new < old else 1
         self._adjusting = True
         try:
             self._relayout(self._anchor())
@@ -431,6 +434,7 @@ class RoomLog(ScrollView, can_focus=True):
     def page(self, direction: int) -> None:
         """One screen up (-1) or down (1) from wherever the view stands, at once."""
         height = max(1, self.scrollable_content_region.height)
+        self._heading = direction
         if direction < 0:
             self._fill()
         y = round(self.scroll_y) + direction * height
@@ -683,15 +687,10 @@ class RoomLog(ScrollView, can_focus=True):
         key = self._cache_key(row)
         lines = self.cache.get(key)
         if lines is None:
-            strips = row_lines(row, self._speaker(row), self._width, self.look(), self._shape(row), self.app.console)
-            self.lines_rendered += len(strips)
-            lines = self._keep(key, strips)
+            rendered = row_lines(row, self._speaker(row), self._width, self.look(), self._shape(row), self.app.console)
+            self.lines_rendered += len(rendered)
+            lines = self.cache.put(key, rendered)
         return lines
-
-    def _keep(self, key: tuple, strips: list[Strip]) -> tuple[Line, ...]:
-        """Cache a row's lines, each made exactly the box's width (drawn as they are)."""
-        cells = self._width - 2 * MARGIN
-        return self.cache.put(key, [kept_line(strip, cells) for strip in strips])
 
     def _background(self, row: Row) -> Style:
         if row.id == self.match:
@@ -738,8 +737,9 @@ class RoomLog(ScrollView, can_focus=True):
             self._ahead = self.run_worker(self._render_ahead(), group="render-ahead", exit_on_error=True)
 
     async def _render_ahead(self) -> None:
-        """Read and render the rows ``AHEAD_SCREENS`` above and below the view, nearest first,
-        into the cache, a slice of ``SLICE_SECS`` at a time; start over when the view moves."""
+        """Read and render the rows ``AHEAD_SCREENS`` above and below the view, the side it
+        is heading to first, into the cache, a slice of ``SLICE_SECS`` at a time; start over
+        when the view moves."""
         while self._ahead_again:
             self._ahead_again = False
             await asyncio.sleep(PAUSE_SECS)  # the frame that asked goes out first
@@ -766,19 +766,24 @@ class RoomLog(ScrollView, can_focus=True):
         return self.window.rows[0].id, self.window.rows[-1].id, self.window.no_older, self.window.at_latest
 
     def _rows_ahead(self) -> list[Row]:
-        """The rows within ``AHEAD_SCREENS`` of the view, nearest it first."""
+        """The rows within ``AHEAD_SCREENS`` of the view: those in it, then those on the side
+        it is heading to, then the other side, each nearest it first."""
         height = max(1, self.scrollable_content_region.height)
         y = round(self.scroll_y)
         reach = AHEAD_SCREENS * height
         indexes = self.window.rows_in(y - reach, 2 * reach + height)
         top, bottom = y, y + height
 
-        def distance(index: int) -> int:
+        def order(index: int) -> tuple[bool, int]:
             start = self.window.top(index)
             end = start + self.window.heights[index]
-            return max(0, top - end, start - bottom)
+            if end <= top:
+                return self._heading > 0, top - end
+            if start >= bottom:
+                return self._heading < 0, start - bottom
+            return False, -1
 
-        return [self.window.rows[i] for i in sorted(indexes, key=distance)]
+        return [self.window.rows[i] for i in sorted(indexes, key=order)]
 
     def render_line(self, y: int) -> Strip:
         width = self._width
@@ -794,7 +799,7 @@ class RoomLog(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         row = self.window.rows[index]
         cells = width - 2 * MARGIN
-        # A cached row's lines are the box's width (``_keep``); a streaming reply's may not be.
+        # A row's lines are the box's width (``box_line``); a day's name in the gap is not.
         if isinstance(box, Strip) and box.cell_length != cells:
             box = box.extend_cell_length(cells).crop(0, cells)
         # One strip, the row's background and the widget's style applied in one pass (a
@@ -827,7 +832,7 @@ class RoomLog(ScrollView, can_focus=True):
 
     # -- streaming ---------------------------------------------------------------------
 
-    def _stream_line(self, row: Row, stream: LiveReply, line: int) -> Strip | Line | None:
+    def _stream_line(self, row: Row, stream: LiveReply, line: int) -> Line | None:
         head = stream.head or self._stream_head(row, stream)
         if line < len(head):
             return head[line]
@@ -840,7 +845,7 @@ class RoomLog(ScrollView, can_focus=True):
             return body[1][line]
         return None
 
-    def _stream_head(self, row: Row, stream: LiveReply) -> list[Strip]:
+    def _stream_head(self, row: Row, stream: LiveReply) -> list[Line]:
         """The header and the thinking above a streaming reply's text, rebuilt when the
         thinking grew, its seconds ticked, it ended, or the owner (un)folded it."""
         text, secs, live = self._thinking_of(row)
@@ -855,7 +860,7 @@ class RoomLog(ScrollView, can_focus=True):
                 parts.append(block)
             look = self.look()
             stream.head = [box_line(row, look, line) for part in parts
-                           for line in render_strips(self.app.console, part, cells, Style())]
+                           for line in inner_lines(self.app.console, part, cells, Style())]
         return stream.head
 
     def _stream_rows(self, stream: LiveReply) -> int:
@@ -866,13 +871,13 @@ class RoomLog(ScrollView, can_focus=True):
 
     def _stream_lines(self, row: Row, text: str) -> tuple[StreamLines, tuple]:
         """The reply's lines for ``text`` at the log's width and theme (and what they were drawn for)."""
-        lines = stream_lines(row, self._width or 80, self.look(), self._block_strips, self._count_rendered)
+        lines = stream_lines(row, self._width or 80, self.look(), self._block_lines, self._count_rendered)
         lines.update(text)
         return lines, (self._width, self.app.theme)
 
-    def _block_strips(self, text: str, cells: int) -> list[Strip]:
+    def _block_lines(self, text: str, cells: int) -> list[list[Segment]]:
         """One block of a reply's body, ``cells`` wide: the stored row is drawn by the same."""
-        return block_strips(self.app.console, text, cells, self.look())
+        return block_lines(self.app.console, text, cells, self.look())
 
     def _count_rendered(self, lines: int) -> None:
         self.lines_rendered += lines
@@ -1055,7 +1060,7 @@ class RoomLog(ScrollView, can_focus=True):
             return False
         if stream.drawn_for != (self._width, self.app.theme):
             return False  # drawn for another width or theme: the row is rendered anew
-        # Kept as they were streamed (each made a kept line when it was rendered).
+        # Kept as they were streamed (each line boxed, the kept form, when it was rendered).
         self.cache.put(self._cache_key(row), finished_lines(
             self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream))
         return True

@@ -6,7 +6,7 @@ newest lines (a long code block is rendered in pieces, once each); the text is r
 same way, only what came since the last flush (SettledSplit, FenceReader). When the reply
 ends, the lines already rendered become the stored row's, so the end of a long reply
 (or the owner's Escape) never re-renders all of it at once. Each line is made the form the
-room's cache keeps (``kept_line``) when it is rendered, not when the reply ends: at the end
+room's cache keeps (``box_line``) when it is rendered, not when the reply ends: at the end
 of a 5 000-line block that made the Escape that stopped it wait some 60 ms.
 """
 
@@ -17,13 +17,13 @@ from collections.abc import Callable, Generator
 from typing import Generic, TypeVar
 
 from rich.console import Console
-from textual.strip import Strip
+from rich.segment import Segment
 from textual.timer import Timer
 
 from keeltui.chief.context import Row
 from keeltui.chief.row_cache import Line
 from keeltui.chief.streaming import SettledSplit, StreamBuffer
-from keeltui.panes.chief.row_render import MARGIN, RowLook, RowShape, box_line, inner_width, kept_line, render_strips, turn_head
+from keeltui.panes.chief.row_render import RowLook, RowShape, blank_inner, box_line, inner_width, inner_lines, turn_head
 from keeltui.text.textsafe import clean_text
 
 FENCE_PIECE = 20
@@ -194,7 +194,7 @@ class LiveReply:
         self.reserved = 0
         self.timer: Timer | None = None
         self.drawn_at = 0.0
-        self.head: list[Strip] = []
+        self.head: list[Line] = []
         """The header and the thinking block above the text (their box lines)."""
         self.head_key: tuple | None = None
         self.drawn_for = drawn_for
@@ -217,21 +217,21 @@ class LiveReply:
         return piece
 
 
-def stream_lines(row: Row, width: int, look: RowLook, render_block: Callable[[str, int], list[Strip]],
+def stream_lines(row: Row, width: int, look: RowLook, render_block: Callable[[str, int], list[list[Segment]]],
                  counted: Callable[[int], None] | None = None) -> StreamLines[Line]:
     """The box lines of a reply streaming into a log ``width`` wide (``render_block(text, cells)``:
     one block's inner lines, the same function the stored row is drawn with). Each line
-    is boxed (the bar, the padding) and kept (``kept_line``) once, when it is rendered, not
-    at every draw nor when the reply ends; ``counted(n)`` hears how many lines each render made."""
-    cells, box = inner_width(row, width), width - 2 * MARGIN
+    is boxed (the bar, the padding: ``box_line``, the form the room keeps) once, when it is
+    rendered, not at every draw nor when the reply ends; ``counted(n)`` hears how many lines each render made."""
+    cells = inner_width(row, width)
 
     def render(text: str) -> list[Line]:
-        lines = [kept_line(box_line(row, look, line), box) for line in render_block(text, cells)]
+        lines = [box_line(row, look, line) for line in render_block(text, cells)]
         if counted is not None:
             counted(len(lines))
         return lines
 
-    return StreamLines(render, kept_line(box_line(row, look, Strip.blank(cells)), box))
+    return StreamLines(render, box_line(row, look, blank_inner(cells)))
 
 
 def finished_lines(console: Console, row: Row, speaker: str, width: int, look: RowLook, shape: RowShape,
@@ -239,9 +239,9 @@ def finished_lines(console: Console, row: Row, speaker: str, width: int, look: R
     """The box lines of the stored ``row`` the reply became, as the room keeps them, from the
     lines it streamed (its header rendered anew: the row's status and failure words are the
     stored ones)."""
-    cells, box = inner_width(row, width), width - 2 * MARGIN
-    head = [kept_line(box_line(row, look, line), box) for part in turn_head(row, speaker, shape)
-            for line in render_strips(console, part, cells, look.text)]
+    cells = inner_width(row, width)
+    head = [box_line(row, look, line) for part in turn_head(row, speaker, shape)
+            for line in inner_lines(console, part, cells, look.text)]
     return head + reply.lines.settled + reply.lines.tail  # the tail starts with its gap
 
 

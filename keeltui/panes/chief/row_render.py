@@ -25,7 +25,6 @@ from rich.style import Style
 from rich.text import Text
 from rich.theme import Theme
 from textual.color import Color
-from textual.strip import Strip
 
 from keeltui.chief.context import Row
 from keeltui.chief.row_cache import Line
@@ -121,10 +120,10 @@ def estimate_height(row: Row, width: int, shape: RowShape) -> int:
 # -- rendering -----------------------------------------------------------------------
 
 
-def render_strips(console: Console, renderable: RenderableType, width: int, style: Style) -> list[Strip]:
+def inner_lines(console: Console, renderable: RenderableType, width: int, style: Style) -> list[list[Segment]]:
+    """``renderable``'s lines, each exactly ``width`` cells (Rich pads and crops them)."""
     options = console.options.update(width=width, highlight=False, height=None)
-    lines = console.render_lines(renderable, options, style=style, pad=True)
-    return [Strip(line, width) for line in lines]
+    return console.render_lines(renderable, options, style=style, pad=True)
 
 
 def turn_head(row: Row, speaker: str, shape: RowShape) -> list[RenderableType]:
@@ -189,20 +188,22 @@ def row_renderables(row: Row, speaker: str, look: RowLook | None = None, shape: 
     return turn_renderables(row, speaker, shape)
 
 
-def box_line(row: Row, look: RowLook, inner: Strip) -> Strip:
-    """A text line of the row's box: the bar (a turn) and the padding around ``inner``."""
+def box_line(row: Row, look: RowLook, inner: list[Segment]) -> Line:
+    """A text line of the row's box as the room keeps it: the bar (a turn) and the padding
+    around ``inner``. ``inner`` is the text's width exactly (``inner_lines``), so the
+    line is the box's: it is built once as a tuple of segments, no strip (row_cache.py
+    says why), and nothing is measured or cut again when it is kept or drawn."""
     if is_system(row):
-        return Strip.join([Strip([Segment(" ")], 1), inner, Strip([Segment(" ")], 1)])
-    bar = look.user_bar if row.role == "user" else look.assistant_bar
-    return Strip.join([Strip([Segment(BAR, bar), Segment(" ")], 2), inner, Strip([Segment(" ")], 1)])
+        return (_SPACE, *inner, _SPACE)
+    return (Segment(BAR, look.user_bar if row.role == "user" else look.assistant_bar), _SPACE, *inner, _SPACE)
 
 
-def kept_line(strip: Strip, cells: int) -> Line:
-    """A box line as the room keeps it: exactly ``cells`` wide, as a tuple of its segments
-    (keeltui/chief/row_cache.py says why not a strip)."""
-    if strip.cell_length != cells:
-        strip = strip.extend_cell_length(cells).crop(0, cells)
-    return tuple(strip)
+_SPACE = Segment(" ")
+
+
+def blank_inner(cells: int) -> list[Segment]:
+    """An empty text line ``cells`` wide (the gap between a reply's blocks)."""
+    return [Segment(" " * cells)]
 
 
 def themed(console: Console, look: RowLook):
@@ -210,36 +211,36 @@ def themed(console: Console, look: RowLook):
     return console.use_theme(look.markdown) if look.markdown is not None else nullcontext()
 
 
-def block_strips(console: Console, block: str, width: int, look: RowLook) -> list[Strip]:
+def block_lines(console: Console, block: str, width: int, look: RowLook) -> list[list[Segment]]:
     """One block of a reply's body, without the blank lines Rich leaves around it."""
     options = console.options.update(width=width, highlight=False, height=None)
     with themed(console, look):
         lines = console.render_lines(block_renderable(block, look.dark), options, style=look.text, pad=True)
-    return [Strip(line, width) for line in trim_blank(lines)]
+    return trim_blank(lines)
 
 
-def body_strips(console: Console, text: str, width: int, look: RowLook) -> list[Strip]:
+def body_lines(console: Console, text: str, width: int, look: RowLook) -> list[list[Segment]]:
     """A reply's body as one document: its blocks one blank line apart (as while it streamed)."""
-    out: list[Strip] = []
+    out: list[list[Segment]] = []
     for block in body_blocks(text):
-        lines = block_strips(console, block, width, look)
+        lines = block_lines(console, block, width, look)
         if out and lines:
-            out.append(Strip.blank(width))
+            out.append(blank_inner(width))
         out.extend(lines)
     return out
 
 
-def row_lines(row: Row, speaker: str, width: int, look: RowLook, shape: RowShape, console: Console) -> list[Strip]:
+def row_lines(row: Row, speaker: str, width: int, look: RowLook, shape: RowShape, console: Console) -> list[Line]:
     """The row's box lines (no gap line, no background), ``width - 2 * MARGIN`` cells each."""
     cells = inner_width(row, width)
     style = look.system_text if is_system(row) else look.text
     with themed(console, look):
         if not is_system(row) and not shape.folded and not shape.plain and clean_text(row.content).strip():
-            head = [line for part in turn_head(row, speaker, shape) for line in render_strips(console, part, cells, style)]
-            inner = head + body_strips(console, row.content, cells, look)
+            head = [line for part in turn_head(row, speaker, shape) for line in inner_lines(console, part, cells, style)]
+            inner = head + body_lines(console, row.content, cells, look)
         else:
             inner = [line for part in row_renderables(row, speaker, look, shape)
-                     for line in render_strips(console, part, cells, style)]
+                     for line in inner_lines(console, part, cells, style)]
     return [box_line(row, look, line) for line in inner]
 
 
