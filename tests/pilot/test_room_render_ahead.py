@@ -32,13 +32,18 @@ async def settled(pilot, log) -> None:
     await wait_for(pilot, lambda: not log.rendering_ahead, what="the rows around the view rendered ahead")
 
 
+async def opened(pilot, app, newest: int):
+    """The room open on its newest row, the keys in the room; its log."""
+    await wait_for(pilot, lambda: f"Answer {newest}." in screen_text(app), what="the newest row")
+    await pilot.press("escape")  # the room takes the keys
+    return app.room.log_view
+
+
 async def test_two_page_ups_find_every_row_they_show_rendered_ahead(make_app, tmp_path):
     seed_room(tmp_path / "k.db", 2_000, text)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: "Answer 1999." in screen_text(app), what="the newest row")
-        await pilot.press("escape")  # the room takes the keys
-        log = app.room.log_view
+        log = await opened(pilot, app, 1999)
         await settled(pilot, log)
         ahead, rendered = cached_rows(log), log.lines_rendered
         before = rows_in_view(log)
@@ -60,9 +65,7 @@ async def test_a_row_changed_after_it_was_rendered_ahead_is_drawn_fresh(make_app
     seed_room(tmp_path / "k.db", 400, text)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: "Answer 399." in screen_text(app), what="the newest row")
-        await pilot.press("escape")
-        log = app.room.log_view
+        log = await opened(pilot, app, 399)
         await settled(pilot, log)
         above = sorted(row_id for row_id in cached_rows(log) if row_id < rows_in_view(log)[0])
         edited, folded, restyled = above[-1], above[-3], above[-5]  # assistant rows, rendered ahead
@@ -81,15 +84,13 @@ async def test_a_row_changed_after_it_was_rendered_ahead_is_drawn_fresh(make_app
         assert drawn_fresh(app, log, restyled)
 
 
-async def test_a_page_up_renders_no_row_once_the_rows_ahead_are_measured(make_app, tmp_path):
-    """The render-ahead measures what it renders: the key only moves the view and draws.
-    (It rendered and measured a screen of rows above the new view, every press.)"""
+async def test_a_page_up_renders_no_row_once_the_rows_ahead_are_rendered(make_app, tmp_path):
+    """Once the rows around the view are rendered ahead, the key only moves the view and
+    draws: measuring the rows it brings into view finds them in the cache."""
     seed_room(tmp_path / "k.db", 2_000, text)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: "Answer 1999." in screen_text(app), what="the newest row")
-        await pilot.press("escape")
-        log = app.room.log_view
+        log = await opened(pilot, app, 1999)
         for _ in range(3):
             await settled(pilot, log)
             rendered = log.lines_rendered
@@ -103,9 +104,7 @@ async def test_the_render_ahead_serves_the_side_the_view_is_heading_to_first(mak
     seed_room(tmp_path / "k.db", 2_000, text)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: "Answer 1999." in screen_text(app), what="the newest row")
-        await pilot.press("escape")
-        log = app.room.log_view
+        log = await opened(pilot, app, 1999)
         for direction in (-1, -1, 1):
             await settled(pilot, log)
             log.page(direction)
