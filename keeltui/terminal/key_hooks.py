@@ -66,11 +66,11 @@ KEY_JOURNEY_CHECK_SECS = 1.0
 """How often a key's journey is looked at while keys wait behind it: it goes on while the
 place it waits in is still running (a slow handler on a loaded machine is not cut short:
 the keys behind it would overtake it); a place that closed under it ends it."""
+KEY_JOURNEY_AT_MOST_SECS = 10.0  # a handler that never finishes: the keys behind it go on anyway
 _REPORTS = (events.AppFocus, events.AppBlur)
 """The terminal's focus reports: they wait behind the keys it sent before them. Handed on
 ahead of them, a key handed on next would tell Textual the owner is back (a key is a sign
 of focus), and a long reply would land without its bell."""
-KEY_JOURNEY_AT_MOST_SECS = 10.0  # a handler that never finishes: the keys behind it go on anyway
 
 
 class KeyHookApp(App):
@@ -124,9 +124,7 @@ class KeyHookApp(App):
 
     async def _take(self, event: events.Event) -> None:
         await super().on_event(event)
-        if isinstance(event, _REPORTS):
-            return  # handled here and now: nothing to follow
-        if event.is_forwarded:  # no priority binding took it: a widget's queue has it now
+        if event.is_forwarded:  # (a focus report never is: the app handles it)  # no priority binding took it: a widget's queue has it now
             target = self.focused or self.screen
             self._in_flight = event
             self._in_flight_since = monotonic()

@@ -40,8 +40,8 @@ from keeltui.chief.row_time import day_label, starts_day
 from keeltui.chief.welcome import welcome_lines
 from keeltui.panes.common.bindings import bind
 from keeltui.panes.chief.row_render import (
-    MARGIN, RowLook, RowShape, block_lines, box_line, estimate_height, markdown_look, folds, has_thinking, inner_width,
-    inner_lines, row_lines, row_thinking, with_clock,
+    MARGIN, RowLook, RowShape, block_lines, boxed, estimate_height, markdown_look, folds, has_thinking, inner_width,
+    row_lines, row_thinking, with_clock,
 )
 from keeltui.panes.chief.room_stream import LiveReply, StreamLines, finished_lines, stream_lines
 from keeltui.panes.chief.row_source import RowSource
@@ -858,9 +858,7 @@ class RoomLog(ScrollView, can_focus=True):
             block = thinking_block(text, secs, live=live, unfolded=unfolded)
             if block is not None:
                 parts.append(block)
-            look = self.look()
-            stream.head = [box_line(row, look, line) for part in parts
-                           for line in inner_lines(self.app.console, part, cells, Style())]
+            stream.head = boxed(self.app.console, row, self.look(), parts, cells, Style())
         return stream.head
 
     def _stream_rows(self, stream: LiveReply) -> int:

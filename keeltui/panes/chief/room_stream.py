@@ -23,7 +23,7 @@ from textual.timer import Timer
 from keeltui.chief.context import Row
 from keeltui.chief.row_cache import Line
 from keeltui.chief.streaming import SettledSplit, StreamBuffer
-from keeltui.panes.chief.row_render import RowLook, RowShape, blank_inner, box_line, inner_width, inner_lines, turn_head
+from keeltui.panes.chief.row_render import RowLook, RowShape, blank_inner, box_line, boxed, inner_width, turn_head
 from keeltui.text.textsafe import clean_text
 
 FENCE_PIECE = 20
@@ -239,9 +239,7 @@ def finished_lines(console: Console, row: Row, speaker: str, width: int, look: R
     """The box lines of the stored ``row`` the reply became, as the room keeps them, from the
     lines it streamed (its header rendered anew: the row's status and failure words are the
     stored ones)."""
-    cells = inner_width(row, width)
-    head = [box_line(row, look, line) for part in turn_head(row, speaker, shape)
-            for line in inner_lines(console, part, cells, look.text)]
+    head = boxed(console, row, look, turn_head(row, speaker, shape), inner_width(row, width), look.text)
     return head + reply.lines.settled + reply.lines.tail  # the tail starts with its gap
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from contextlib import nullcontext
 from math import ceil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from rich.console import Console, RenderableType
 from rich.segment import Segment
@@ -236,12 +236,14 @@ def row_lines(row: Row, speaker: str, width: int, look: RowLook, shape: RowShape
     style = look.system_text if is_system(row) else look.text
     with themed(console, look):
         if not is_system(row) and not shape.folded and not shape.plain and clean_text(row.content).strip():
-            head = [line for part in turn_head(row, speaker, shape) for line in inner_lines(console, part, cells, style)]
-            inner = head + body_lines(console, row.content, cells, look)
-        else:
-            inner = [line for part in row_renderables(row, speaker, look, shape)
-                     for line in inner_lines(console, part, cells, style)]
-    return [box_line(row, look, line) for line in inner]
+            return (boxed(console, row, look, turn_head(row, speaker, shape), cells, style)
+                    + [box_line(row, look, line) for line in body_lines(console, row.content, cells, look)])
+        return boxed(console, row, look, row_renderables(row, speaker, look, shape), cells, style)
+
+
+def boxed(console: Console, row: Row, look: RowLook, parts: Sequence[RenderableType], cells: int, style: Style) -> list[Line]:
+    """``parts`` drawn one below the other, ``cells`` wide, each line in the row's box."""
+    return [box_line(row, look, line) for part in parts for line in inner_lines(console, part, cells, style)]
 
 
 def markdown_look(variables: Mapping[str, str], dark: bool) -> Theme:
