@@ -47,7 +47,6 @@ from itertools import repeat
 from rich.cells import cell_len
 from rich.console import Console
 from rich.color import ColorSystem
-from rich.control import Control
 from rich.segment import Segment
 from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
@@ -167,15 +166,58 @@ class Shown:
             return x, x + len(cells)
         shown = self.lines[y][x:x + len(cells)]
         shown += [None] * (len(cells) - len(shown))
-        differ = [i for i, (old, new) in enumerate(zip(shown, cells, strict=False)) if old != new]
-        if not differ:
+        if shown == cells:
             return None
-        start, end = differ[0], differ[-1] + 1
+        start, end = _first_difference(shown, cells), len(cells) - _last_difference(shown, cells)
         while start > 0 and cells[start][0] == "":
             start -= 1  # not from a wide character's second cell
         while end < len(cells) and cells[end][0] == "":
             end += 1  # nor up to its first
         return x + start, x + end
+
+
+def _first_difference(a: list, b: list) -> int:
+    """The first index where the equally long ``a`` and ``b`` differ (they do somewhere).
+
+    Found by halving with slice comparisons, which compare in C: a screenful of cells is
+    compared each frame, and a Python loop looked at every one of them."""
+    low, high = 0, len(a) - 1  # a[:low] == b[:low]; a difference lies in [low, high]
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _last_difference(a: list, b: list) -> int:
+    """How many cells at the end of ``a`` and ``b`` are equal, up to the last difference."""
+    low, high = 0, len(a) - 1  # the last ``low`` are equal; the last difference is within the rest
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle:len(a) - low] == b[len(b) - middle:len(b) - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _unsent(spans: Sequence[tuple[int, int]], width: int) -> list[tuple[int, int]]:
+    """The runs of ``[0, width)`` that no span covers."""
+    gaps: list[tuple[int, int]] = []
+    reached = 0
+    for x1, x2 in sorted(spans):
+        if x2 <= x1:
+            continue
+        if x1 > reached:
+            gaps.append((reached, min(x1, width)))
+        reached = max(reached, x2)
+        if reached >= width:
+            break
+    if reached < width:
+        gaps.append((reached, width))
+    return [(a, b) for a, b in gaps if a < b]
 
 
 def cells_of(strip: Strip, color_system: ColorSystem) -> list[Cell]:
@@ -322,23 +364,22 @@ class SpanUpdate(ChopsUpdate):
         assert shown is not None
         for y in range(top, bottom + 1):
             row, spans = rows[y]
-            sent = [False] * width
-            for x1, x2 in spans:
-                sent[max(0, x1):min(width, x2)] = [True] * (min(width, x2) - max(0, x1))
+            unsent = _unsent(spans, width)
             if y > bottom - lines:
-                if not all(sent):
+                if unsent:
                     return False
                 continue
             below = shown.lines[y + lines]
-            if any(not sent[x] and (below[x] is None or below[x] != row[x]) for x in range(width)):
-                return False
+            for x1, x2 in unsent:
+                part = below[x1:x2]
+                if None in part or part != row[x1:x2]:
+                    return False
         return True
 
     def render_segments(self, console: Console) -> str:
         sequences: list[str] = []
         append = sequences.append
         color_system = console._color_system or ColorSystem.TRUECOLOR
-        move_to = Control.move_to
         scroll = self._scroll(color_system)
         width = self.shown.size.width if self.shown is not None else None
         if scroll:
@@ -360,7 +401,7 @@ class SpanUpdate(ChopsUpdate):
                                   self.background_erase)
                 for number, (start, end, how) in enumerate(runs):
                     if cursor != x + start:
-                        append(move_to(x + start, y).segment.text)
+                        append(f"\x1b[{y + 1};{x + start + 1}H")
                     part = piece.crop(start, end)
                     if how is None:
                         current = styled_runs(part, color_system, sequences, current)

@@ -18,7 +18,8 @@ run's style as it would for the spaces, then sends the erase.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -99,25 +100,43 @@ def plan(cells: Sequence[Cell], x: int, width: int | None, background_erase: boo
     """
     runs: list[Run] = []
     end = len(cells)
-    text = i = 0  # the characters from ``text`` on are not placed in a run yet
-    while i < end:
+    text = 0  # the characters from ``text`` on are not placed in a run yet
+    for i, j in _blank_runs(cells):
         cell = cells[i]
-        if cell[0] != " ":  # most cells: one look
-            i += 1
-            continue
-        j = i + 1
-        while j < end and cells[j] == cell:
-            j += 1
         to_edge = width is not None and x + j >= width
         if erasable(cell, background_erase) and j - i > _erase_cost(j - i, to_edge, j == end):
             if text < i:
                 runs.append(Run(text, i, None))
             runs.append(Run(i, j, "EL" if to_edge else "ECH"))
             text = j
-        i = j
     if text < end:
         runs.append(Run(text, end, None))
     return runs
+
+
+def _blank_runs(cells: Sequence[Cell]) -> Iterator[tuple[int, int]]:
+    """The runs ``[i, j)`` of equal cells that are spaces, in order.
+
+    The spaces are found in the line's text, not cell by cell (a screenful of cells is
+    planned each frame); a wide character's second cell ("") keeps the columns in step."""
+    chars = "".join([cell[0] or "\0" for cell in cells])
+    for match in _SPACES.finditer(chars):
+        i, end = match.span()
+        while i < end:
+            cell = cells[i]
+            j = end if cells[i:end] == [cell] * (end - i) else _same_until(cells, i, end)
+            yield i, j
+            i = j
+
+
+def _same_until(cells: Sequence[Cell], i: int, end: int) -> int:
+    cell, j = cells[i], i + 1
+    while j < end and cells[j] == cell:
+        j += 1
+    return j
+
+
+_SPACES = re.compile(" +")
 
 
 def erase_codes(run: Run, last: bool) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rich.color import ColorSystem
 from rich.console import Console
@@ -18,6 +20,7 @@ from textual.geometry import Region, Size
 from keeltui.terminal.textual_seam import (
     Shown,
     SpanUpdate,
+    _unsent,
     bands,
     best_shift,
     cells_of,
@@ -284,3 +287,38 @@ async def test_a_scrollbar_is_drawn_from_its_renderable_with_textuals_cells():
         chops = app.screen._compositor._render_chops(bar.region, lambda y: True)
         assert rendered == []  # a partial update draws the bar without the widget's rendering
         assert [chops[y][bar.region.x] for y in bar.region.line_range] == scrollbar_lines(bar)
+
+
+_TEXTS = st.lists(st.tuples(st.text("ab 界", max_size=6), st.sampled_from([BG, BAR])), max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(old=_TEXTS, new=_TEXTS, x=st.integers(0, 3))
+def test_changed_is_the_run_from_the_first_to_the_last_cell_that_differs(old, new, x):
+    # Found by halving with slice comparisons (a screenful a frame): the same span as
+    # looking at every cell, widened to whole wide characters.
+    old_cells = cells_of(Strip([Segment(t, s) for t, s in old]), ColorSystem.TRUECOLOR)
+    new_cells = cells_of(Strip([Segment(t, s) for t, s in new]), ColorSystem.TRUECOLOR)
+    shown = Shown()
+    shown.forget(Size(20, 1))
+    shown.record(0, x, old_cells)
+    before = (shown.lines[0][x:x + len(new_cells)] + [None] * len(new_cells))[:len(new_cells)]
+    differ = [i for i, (a, b) in enumerate(zip(before, new_cells)) if a != b]
+    if not differ:
+        assert shown.changed(0, x, new_cells) is None
+        return
+    start, end = differ[0], differ[-1] + 1
+    while start > 0 and new_cells[start][0] == "":
+        start -= 1
+    while end < len(new_cells) and new_cells[end][0] == "":
+        end += 1
+    assert shown.changed(0, x, new_cells) == (x + start, x + end)
+
+
+@settings(max_examples=200, deadline=None)
+@given(spans=st.lists(st.tuples(st.integers(-2, 12), st.integers(0, 14)), max_size=5), width=st.integers(1, 12))
+def test_unsent_is_every_column_no_span_covers(spans, width):
+    covered = {c for x1, x2 in spans for c in range(max(0, x1), min(width, x2))}
+    gaps = _unsent(spans, width)
+    assert sorted(c for a, b in gaps for c in range(a, b)) == [c for c in range(width) if c not in covered]
+    assert all(a < b for a, b in gaps) and gaps == sorted(gaps)
