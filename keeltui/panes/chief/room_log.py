@@ -279,12 +279,18 @@ class RoomLog(ScrollView, can_focus=True):
         self._goto(self.window.top(index) + line)
 
     def _measure_view(self) -> bool:
-        """Render the rows in and near the view; whether a height changed."""
+        """Render the rows in the view and a screen above it; whether a height changed.
+
+        The screen above is measured before the view can move there: a PageUp then moves
+        exactly a screen (its heights are known when the page is counted). Below needs
+        nothing: the view's top row holds it in place while rows under it are measured,
+        which the render-ahead does once the frame is out (a jump, Home among them, waits
+        for the rows it shows, not for a screen more)."""
         if self._width <= 0:
             return False
         height = max(1, self.scrollable_content_region.height)
         changed = False
-        for index in self.window.rows_in(round(self.scroll_y) - height, 3 * height):
+        for index in self.window.rows_in(round(self.scroll_y) - height, 2 * height):
             if not self.window.known[index]:
                 changed |= self.window.set_height(index, self._row_height(index)) != 0
         return changed
