@@ -24,6 +24,7 @@ from textual.css.query import NoMatches
 from textual.widgets import ContentSwitcher, Input, OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
+from keeltui.keys.keyspec import typed_character
 from keeltui.values import Usage
 from keeltui.config import Config
 from keeltui.panes.tutor.assessment import AssessmentCard
@@ -587,7 +588,7 @@ class TutorPane(Vertical):
         # A text field consumes the characters it is typed, so any that bubbles up here
         # was typed elsewhere — or queued for the quiz in the same burst as the first
         # letter, after which focus already sits in the composer: never ask who has it.
-        if not event.is_printable or not event.character or not self.in_session:
+        if not typed_character(event.character) or not self.in_session:
             return  # on the session list, letters are its own keys (r renames, d deletes)
         if isinstance(self.app.focused, QuizCard) and event.character.isdigit():
             return  # the quiz's own binding answers it

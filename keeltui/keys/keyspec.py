@@ -11,6 +11,7 @@ with Textual's own names. Pure.
 from __future__ import annotations
 
 import unicodedata
+from typing import TypeGuard
 
 MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
 NAMED_KEYS = frozenset(
@@ -40,6 +41,14 @@ def character_key(character: str) -> str:
     except ValueError:
         name = {"\t": "tab"}.get(character, character)
     return _REPLACEMENTS.get(name, name)
+
+
+def typed_character(character: str | None) -> TypeGuard[str]:
+    """Whether ``character`` is one a person types into text: a printable one, or a space of
+    any width. Python calls a no-break space (Option+Space on a Mac) or an em space
+    unprintable, and Textual's ``Key.is_printable`` follows it: such a key was dropped."""
+    return character is not None and len(character) == 1 and (
+        character.isprintable() or unicodedata.category(character) == "Zs")
 
 
 def _is_character_name(name: str) -> bool:

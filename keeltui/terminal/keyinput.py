@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable, Collection
 from typing import Any
 
-from keeltui.keys.keyspec import character_key  # pure: Textual's key names without Textual
+from keeltui.keys.keyspec import character_key, typed_character  # pure: Textual's key names without Textual
 
 ALT_ENTER = "\x1b[13;3u"
 # ESC CR: tmux, xterm with metaSendsEscape, ssh. U+008D: xterm's eight-bit Meta in UTF-8.
@@ -66,7 +66,7 @@ class InputRewriter:
 
     def _escape_then(self, character: str) -> bool:
         """Whether ESC before ``character`` is the Escape key (see the module's docstring)."""
-        if not character.isprintable() or character in _INTRODUCERS:
+        if not typed_character(character) or character in _INTRODUCERS:
             return False
         bound = self._bound_alt_keys()
         return not any(name in bound for name in alt_names(character))

@@ -228,3 +228,31 @@ async def test_fuzz_every_typed_word_ends_in_one_sent_message_or_the_composer_in
             app.room.composer.focus_input()
             await pilot.press("enter")
             await wait_for(pilot, lambda: idle(app) and not app.room.composer.input.text, timeout=20, what="a sent remainder")
+
+
+async def test_a_no_break_space_is_typed_in_the_composer_and_after_escape_on_a_row(make_app, loopback):
+    # Option+Space on a Mac types U+00A0; Python (and Textual's Key.is_printable) call it
+    # unprintable, and the composer dropped it: "a b" arrived as "ab".
+    from textual import events
+
+    from tests.support.pilot import burst
+
+    loopback.queue(Reply(text="Noted."))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        field = app.room.composer.input
+        await wait_for(pilot, lambda: app.focused is field, what="the composer's focus")
+        burst(app, "a")
+        app.post_message(events.Key("no_break_space", "\xa0"))
+        burst(app, "b")
+        await wait_for(pilot, lambda: field.text == "a\xa0b", what="the no-break space typed between a and b")
+        assert "a b" in screen_text(app).replace("\xa0", " ")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Noted." in screen_text(app) and idle(app), timeout=20, what="the reply")
+        assert users(app) == [("a\xa0b", "complete")]
+        await pilot.press("escape")  # the keys go to the room's newest row
+        await wait_for(pilot, lambda: app.focused is not field, what="the keys on a row")
+        app.post_message(events.Key("em_space", "\u2003"))
+        burst(app, "c")
+        await wait_for(pilot, lambda: field.text == "\u2003c", what="the em space typed on a row, in the composer")
+        assert app.focused is field

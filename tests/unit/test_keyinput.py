@@ -4,7 +4,7 @@ import itertools
 import os
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from textual import events as events_module
 
@@ -130,6 +130,8 @@ _TYPED = st.one_of(
 
 @settings(max_examples=60, deadline=None)
 @given(typed=st.lists(_TYPED, min_size=1, max_size=12), cuts=st.lists(st.integers(0, 40), max_size=4))
+@example(typed=["ESC", "\xa0"], cuts=[])  # a no-break space (Option+Space on a Mac): both keys were lost
+@example(typed=["ESC", "\u2003", "a"], cuts=[1])
 def test_escape_and_typing_in_any_reads_come_out_as_typed(typed, cuts):
     # What a person typed, read in arbitrary pieces: Escape stays Escape and each character
     # stays itself, in order (a character that starts a terminal's sequence after ESC,

@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button
 
+from keeltui.keys.keyspec import typed_character
 from keeltui.panes.common.bindings import bind
 from keeltui.terminal.key_hooks import KeyHookTextArea, run_app_bindings, was_stopped
 
@@ -64,6 +65,12 @@ class ComposerInput(KeyHookTextArea):
             event.stop()
             event.prevent_default()
             self.insert("\n")
+            return True
+        if not event.is_printable and typed_character(event.character):
+            # A no-break or wide space: the TextArea types only what Python calls printable.
+            event.stop()
+            event.prevent_default()
+            self.insert(event.character or "")
             return True
         if event.key == "end" and not self.text:
             # Nothing to move through: End means the room's end, as it does on a row.

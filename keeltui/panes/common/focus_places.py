@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 from collections.abc import Sequence
 
 from keeltui.keys.keymap import action, key_label
+from keeltui.keys.keyspec import typed_character
 
 if TYPE_CHECKING:
     from textual import events
@@ -77,7 +78,7 @@ def stray_key(app: KeelApp, event: events.Key) -> bool:
     """A printable key no binding took and no field typed: into the composer, or say why.
 
     True when it was placed (or refused with a reason)."""
-    if not event.is_printable or not event.character or app.screen is not app.main_screen:
+    if not typed_character(event.character) or app.screen is not app.main_screen:
         return False  # a dialog's keys are the dialog's
     # No "who has the focus?": a text field stops the characters typed into it, so one
     # that reaches the app was typed elsewhere, perhaps queued on a row in the same read
