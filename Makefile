@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test quick lint bench install clean screenshots lock
+.PHONY: run test quick fuzz lint bench install clean screenshots lock
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -33,6 +33,12 @@ test: $(STAMP)
 # and the tests that drive the real app in tmux (marked e2e by tests/conftest.py).
 quick: $(STAMP)
 	$(BIN)/python -m pytest -q $(XDIST) -m 'not slow and not e2e' $(PYTEST_ARGS)
+
+# The property tests with new examples each run (`make test` draws the same ones every
+# run); a failure prints the example to keep as an @example. `make fuzz RUNS=20` for more.
+RUNS ?= 5
+fuzz: $(STAMP)
+	for i in $$(seq $(RUNS)); do KEEL_HYPOTHESIS=explore $(BIN)/python -m pytest -q -x $(XDIST) tests/unit || exit 1; done
 
 # Static checks (CI runs them before the tests): style, types, the layer rules.
 lint: $(STAMP)
