@@ -75,3 +75,40 @@ class RowCache:
             _, (_, dropped) = self._rows.popitem(last=False)
             self.bytes -= dropped
         return kept
+
+
+class DrawnLines:
+    """The strips a view drew for row lines, each by the line it shows (its identity: a
+    kept row's lines live as long as the row is kept, and a line that changed is a new
+    tuple) and what lies under it (the row's background). A view that scrolled a line
+    finds every other line drawn. Emptied when the paint itself changes (the width, the
+    widget's style or colours, the terminal's filters). Least recently drawn out first."""
+
+    def __init__(self, max_lines: int) -> None:
+        self.max_lines = max_lines
+        self._lines: OrderedDict[tuple[int, Hashable], tuple[Line, Any]] = OrderedDict()
+        self.paint: Hashable = None
+        """What every line of the current paint shares."""
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def start_paint(self, paint: Hashable) -> None:
+        if paint != self.paint:
+            self._lines.clear()
+            self.paint = paint
+
+    def get(self, line: Line, under: Hashable) -> Any:
+        key = id(line), under
+        entry = self._lines.get(key)
+        if entry is None or entry[0] is not line:
+            return None
+        self._lines.move_to_end(key)
+        return entry[1]
+
+    def put(self, line: Line, under: Hashable, drawn: Any) -> Any:
+        """Keep ``drawn`` for ``line`` (held here: its id names no other line meanwhile)."""
+        self._lines[id(line), under] = line, drawn
+        while len(self._lines) > self.max_lines:
+            self._lines.popitem(last=False)
+        return drawn

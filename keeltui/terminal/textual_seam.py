@@ -473,9 +473,14 @@ def scrollbar_lines(bar: ScrollBar) -> list[Strip]:
 
 
 def hidden(area: Region, in_front: Sequence[Region]) -> bool:
-    """Whether every cell of ``area`` lies in one of the regions ``in_front``."""
-    for y in area.line_range:
-        spans = sorted((r.x, r.right) for r in in_front if r.y <= y < r.bottom and r.right > area.x and r.x < area.right)
+    """Whether every cell of ``area`` lies in one of the regions ``in_front``.
+
+    Looked at band by band, not line by line: between two of the regions' top or bottom
+    edges every line meets the same regions (a screen is a few bands of forty lines)."""
+    near = [r for r in in_front if r.right > area.x and r.x < area.right and r.bottom > area.y and r.y < area.bottom]
+    edges = sorted({area.y, area.bottom, *(y for r in near for y in (r.y, r.bottom) if area.y < y < area.bottom)})
+    for top in edges[:-1]:
+        spans = sorted((r.x, r.right) for r in near if r.y <= top < r.bottom)
         reached = area.x
         for x1, x2 in spans:
             if x1 > reached:

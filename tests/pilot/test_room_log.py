@@ -90,3 +90,40 @@ async def test_a_click_puts_the_cursor_on_the_row_under_the_pointer(make_app):
         await pilot.click(log, offset=(5, region.y - log.region.y + 1))
         await wait_for(pilot, lambda: app.focused is log and log.cursor == first, what="the cursor on the clicked row")
         assert "c Copy" in screen_text(app).rstrip().splitlines()[-1]
+
+
+async def test_a_view_moved_a_line_draws_the_line_that_came_in_not_the_view_again(make_app):
+    app = make_app()
+    room = app.store.chief_id()
+    for i in range(60):
+        app.store.add_message(room, "user" if i % 2 == 0 else "assistant", f"Numbered line {i:02d}, once.")
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.room.log_view
+        await wait_for(pilot, lambda: "Numbered line 59" in screen_text(app), what="the newest row")
+        await pilot.pause()
+        for step in range(1, 6):
+            shown = screen_text(app)
+            before = log.lines_drawn
+            log.scroll_to(y=round(log.scroll_y) - 1, animate=False, immediate=True)
+            await wait_for(pilot, lambda: screen_text(app) != shown, what=f"the view moved up a line ({step})")
+            # The line that came in at the top (and at most a day's name in a gap, drawn
+            # each time); every other line, blank ones too, is the strip it was.
+            assert log.lines_drawn - before <= 2, (step, log.lines_drawn - before)
+        assert "Numbered line 59" not in screen_text(app) and not log.following
+
+
+async def test_a_frame_drawn_while_the_new_theme_is_applied_does_not_keep_the_old_colours(make_app):
+    # Textual names the new theme, then applies its CSS on the next turn of the loop. A
+    # frame in between (a streaming flush, a key) drew the rows with the old colours and
+    # kept them under the new theme's name: the room stayed in the old theme's colours.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        row_id = app.store.add_message(app.store.chief_id(), "user", "Colours, please.")
+        app.room.refresh_from_store()
+        await wait_for(pilot, lambda: "Colours, please." in screen_text(app), what="the row")
+        bar_before = cells(app, row_id)[0][0]
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        app.room.log_view.refresh()
+        app.screen._compositor.render_strips()  # that frame, drawn before the CSS is applied
+        await wait_for(pilot, lambda: cells(app, row_id)[0][0][1].color != bar_before[1].color,
+                       what="the bar in the new theme's colour")

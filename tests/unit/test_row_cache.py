@@ -9,7 +9,7 @@ from rich.style import Style
 from hypothesis import given
 from hypothesis import strategies as st
 
-from keeltui.chief.row_cache import LINE_BYTES, SEGMENT_BYTES, RowCache, lines_bytes
+from keeltui.chief.row_cache import DrawnLines, LINE_BYTES, SEGMENT_BYTES, RowCache, lines_bytes
 
 BOLD = Style(bold=True)
 
@@ -65,3 +65,28 @@ def test_the_estimate_follows_the_text_held():
 def test_a_rows_bytes_counted_at_once_are_its_lines_bytes_summed(rows):
     kept = compact(rows)
     assert lines_bytes(kept) == sum(line_bytes(line) for line in kept)
+
+
+def test_drawn_lines_are_found_by_the_line_itself_and_what_lies_under_it():
+    drawn = DrawnLines(3)
+    drawn.start_paint(("width", 80))
+    line = (("text", None, None),)
+    same_text = tuple([("text", None, None)])  # equal, but another line (a row drawn again)
+    drawn.put(line, "plain", "strip")
+    assert drawn.get(line, "plain") == "strip"
+    assert drawn.get(same_text, "plain") is None
+    assert drawn.get(line, "cursor") is None  # the cursor moved onto it: drawn again
+    drawn.start_paint(("width", 80))
+    assert drawn.get(line, "plain") == "strip"
+    drawn.start_paint(("width", 100))  # the paint changed: nothing drawn before holds
+    assert drawn.get(line, "plain") is None and len(drawn) == 0
+
+
+def test_drawn_lines_keep_the_most_recently_drawn_within_their_bound():
+    drawn = DrawnLines(2)
+    lines = [((f"line {i}", None, None),) for i in range(3)]
+    drawn.put(lines[0], None, 0)
+    drawn.put(lines[1], None, 1)
+    assert drawn.get(lines[0], None) == 0  # drawn again: the most recent now
+    drawn.put(lines[2], None, 2)
+    assert drawn.get(lines[1], None) is None and drawn.get(lines[0], None) == 0 and len(drawn) == 2

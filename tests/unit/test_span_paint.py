@@ -303,7 +303,7 @@ def test_changed_is_the_run_from_the_first_to_the_last_cell_that_differs(old, ne
     shown.forget(Size(20, 1))
     shown.record(0, x, old_cells)
     before = (shown.lines[0][x:x + len(new_cells)] + [None] * len(new_cells))[:len(new_cells)]
-    differ = [i for i, (a, b) in enumerate(zip(before, new_cells)) if a != b]
+    differ = [i for i, (a, b) in enumerate(zip(before, new_cells, strict=True)) if a != b]
     if not differ:
         assert shown.changed(0, x, new_cells) is None
         return
@@ -322,3 +322,14 @@ def test_unsent_is_every_column_no_span_covers(spans, width):
     gaps = _unsent(spans, width)
     assert sorted(c for a, b in gaps for c in range(a, b)) == [c for c in range(width) if c not in covered]
     assert all(a < b for a, b in gaps) and gaps == sorted(gaps)
+
+
+_REGIONS = st.builds(Region, st.integers(0, 12), st.integers(0, 12), st.integers(0, 8), st.integers(0, 8))
+
+
+@settings(max_examples=300, deadline=None)
+@given(area=_REGIONS, in_front=st.lists(_REGIONS, max_size=6))
+def test_hidden_band_by_band_is_hidden_cell_by_cell(area, in_front):
+    cells = {(x, y) for r in in_front for x in range(r.x, r.right) for y in range(r.y, r.bottom)}
+    every = all((x, y) in cells for x in range(area.x, area.right) for y in range(area.y, area.bottom))
+    assert hidden(area, in_front) is every

@@ -22,7 +22,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.color import Color
 from textual.events import Blur, Click, Focus, Resize
+from textual.filter import LineFilter
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -31,7 +33,7 @@ from textual.worker import Worker
 
 from keeltui.chief.context import Row
 from keeltui.chief.room_window import RoomWindow
-from keeltui.chief.row_cache import Line, RowCache
+from keeltui.chief.row_cache import DrawnLines, Line, RowCache
 from keeltui.chief.row_colours import COMPONENTS, badge_components, log_css
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.chief.thinking import thinking_block
@@ -71,6 +73,8 @@ CACHE_ROWS = 400
 CACHE_BYTES = 1_500_000
 """And about this many bytes of their lines: a few long replies (a 5 000-line code block is
 one row) would otherwise keep tens of megabytes under the row count's bound."""
+DRAWN_LINES = 240
+"""Drawn lines kept: a few screens (a page back and forth finds them), a bound for the collector."""
 FLUSH_SECS = 0.1
 """Ten redraws a second while a reply streams: smooth to the eye, light on an SSH link."""
 
@@ -131,14 +135,26 @@ class RoomLog(ScrollView, can_focus=True):
         self._width = 0
         self._adjusting = False
         self._first = list(first_rows)
-        self._look: tuple[str, RowLook] | None = None
+        self._look: tuple[int, RowLook] | None = None
+        self._restyled = 0
+        """Counts the themes applied: the rows' look, and what was drawn with it, is of one.
+        Not the theme's name: the app names the new theme a moment before its CSS is in
+        place, and a row drawn in that moment kept the old colours under the new name."""
         self._paint_styles: dict[str, Style] = {}
         self._base = Style()
+        self._paint: tuple[int, Style, Color, tuple[LineFilter, ...]] = (0, Style(), Color(0, 0, 0), ())
+        """This paint's width, the widget's background as a style and as a colour, the filters."""
+        self._drawn = DrawnLines(DRAWN_LINES)
+        """The view's lines as drawn, kept while they show the same (``render_lines``)."""
         self._ahead: Worker[None] | None = None
         self._ahead_again = False
         """The view moved since the render-ahead chose its rows."""
         self._heading = -1
         """Which way the view last moved (-1 up, 1 down): the render-ahead serves that side first."""
+        self.lines_drawn = 0
+        """Lines drawn across the log's width (a row's line with its margins and background):
+        what the tests count to prove that a view moved a line draws the line that came in,
+        not every line again."""
         self.lines_rendered = 0
         """Lines rendered from text so far (rows and streams): what the tests count to prove
         that a flush or a reply's end renders the lines that changed, not the whole reply."""
@@ -174,9 +190,8 @@ class RoomLog(ScrollView, can_focus=True):
 
     def look(self) -> RowLook:
         """The rows' colours in the current theme (read from the CSS once per theme)."""
-        theme = self.app.theme
-        if self._look is None or self._look[0] != theme:
-            self._look = theme, RowLook(
+        if self._look is None or self._look[0] != self._restyled:
+            self._look = self._restyled, RowLook(
                 text=Style(),
                 user_bar=Style(color=self.get_component_rich_style("room-log--user").color),
                 assistant_bar=Style(color=self.get_component_rich_style("room-log--assistant").color),
@@ -197,12 +212,18 @@ class RoomLog(ScrollView, can_focus=True):
     # -- the window ----------------------------------------------------------------
 
     def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_applied)
         if self._first:
             self.window.replace(self._first, [self._estimate(row) for row in self._first])
             self._first = []
         if self._plain:
             # Markdown (~40 ms of imports) after the first frame, which shows the text as written.
             self.call_after_refresh(self._format)
+
+    def _theme_applied(self, _theme: object) -> None:
+        """The new theme's CSS is in place (Textual signals it after applying it)."""
+        self._restyled += 1
+        self.refresh()
 
     def on_unmount(self) -> None:
         if self._ahead is not None:
@@ -687,7 +708,7 @@ class RoomLog(ScrollView, can_focus=True):
     # -- drawing -----------------------------------------------------------------------
 
     def _cache_key(self, row: Row) -> tuple:
-        return row.id, hash(_drawn_as(row)), self._width, self.app.theme, self._shape(row)
+        return row.id, hash(_drawn_as(row)), self._width, self._restyled, self._shape(row)
 
     def _box_lines(self, row: Row) -> tuple[Line, ...]:
         key = self._cache_key(row)
@@ -720,13 +741,63 @@ class RoomLog(ScrollView, can_focus=True):
         return lines[line - 1] if line - 1 < len(lines) else None
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines in ``crop``, each drawn once while it shows the same: a line that only
+        moved (the view followed a reply a line, the wheel scrolled) is the strip it was.
+
+        Textual's own path (its styles cache) builds every line of the view anew after a
+        scroll: the widget's padding, border, tint and opacity, then its line filters. The
+        log has none of the first four, so its lines take only the filters here, and each
+        strip keeps what Textual derives from it (filtered, cropped) for the next frame."""
         if self._sync_width():
             self._fill()
         self._render_ahead_soon()
         # What every line of this paint shares, read once (Textual computes each anew).
         self._paint_styles = {}
         self._base = self.rich_style
-        return super().render_lines(crop)
+        if not self._plain_box():
+            return super().render_lines(crop)
+        base_background, background = self.background_colors
+        self._paint = self.size.width, Style(bgcolor=(base_background + background).rich_color), background, tuple(
+            self.get_line_filters())
+        self._drawn.start_paint((*self._paint, self._base))
+        x1, x2 = crop.column_span
+        whole = x1 == 0 and x2 == self.size.width
+        lines = [self._drawn_line(y) for y in crop.line_range]
+        return lines if whole else [line.crop(x1, x2) for line in lines]
+
+    def _plain_box(self) -> bool:
+        """Whether the log is drawn without padding, border, outline, tint, hatch or opacity
+        (its CSS): only then may it skip Textual's styles cache."""
+        styles = self.styles
+        return not (styles.border or styles.outline or any(styles.padding) or styles.tint.a
+                    or self.opacity != 1.0 or styles.text_opacity != 1.0 or styles.has_rule("hatch"))
+
+    def _drawn_line(self, y: int) -> Strip:
+        """Line ``y`` of the view as the screen gets it: the widget's width, filtered."""
+        virtual_y = round(self.scroll_y) + y
+        if not self.window.rows or virtual_y >= self.window.total:
+            return self._finish(self.render_line(y))
+        index, line = self.window.locate(virtual_y)
+        box = self._row_line(index, line)
+        if isinstance(box, Strip):  # a day's name in the gap above a row: drawn each time
+            return self._finish(self._line_strip(index, line, box))
+        if box is None:  # a blank line (the gap between rows): one for all
+            drawn, under = _BLANK, None
+        else:
+            drawn, under = box, self._background(self.window.rows[index])
+        strip = self._drawn.get(drawn, under)
+        if strip is None:
+            strip = self._drawn.put(drawn, under, self._finish(self._line_strip(index, line, box)))
+        return strip
+
+    def _finish(self, strip: Strip) -> Strip:
+        """A line as Textual's styles cache would hand it on: the widget's width (the column
+        under the scrollbar in the widget's background), the terminal's filters applied."""
+        width, under, background, filters = self._paint
+        strip = strip.adjust_cell_length(width, under)
+        for line_filter in filters:
+            strip = strip.apply_filter(line_filter, background)
+        return strip
 
     @property
     def rendering_ahead(self) -> bool:
@@ -800,7 +871,13 @@ class RoomLog(ScrollView, can_focus=True):
         if virtual_y >= self.window.total:
             return Strip.blank(width, base)
         index, line = self.window.locate(virtual_y)
-        box: Iterable[Segment] | None = self._row_line(index, line)
+        return self._line_strip(index, line, self._row_line(index, line))
+
+    def _line_strip(self, index: int, line: int, box: Iterable[Segment] | None) -> Strip:
+        """Line ``line`` of row ``index`` (its box line ``box``) across the log's width."""
+        self.lines_drawn += 1
+        width = self._width
+        base = self._base
         if box is None:
             return Strip.blank(width, base)
         row = self.window.rows[index]
@@ -856,7 +933,7 @@ class RoomLog(ScrollView, can_focus=True):
         thinking grew, its seconds ticked, it ended, or the owner (un)folded it."""
         text, secs, live = self._thinking_of(row)
         unfolded = row.id in self._thinking_open
-        key = (self._width, len(text), round(secs or 0) if live else secs, live, unfolded, self.app.theme)
+        key = (self._width, len(text), round(secs or 0) if live else secs, live, unfolded, self._restyled)
         if key != stream.head_key or not stream.head:
             stream.head_key = key
             cells = inner_width(row, self._width or 80)
@@ -877,7 +954,7 @@ class RoomLog(ScrollView, can_focus=True):
         """The reply's lines for ``text`` at the log's width and theme (and what they were drawn for)."""
         lines = stream_lines(row, self._width or 80, self.look(), self._block_lines, self._count_rendered)
         lines.update(text)
-        return lines, (self._width, self.app.theme)
+        return lines, (self._width, self._restyled)
 
     def _block_lines(self, text: str, cells: int) -> list[list[Segment]]:
         """One block of a reply's body, ``cells`` wide: the stored row is drawn by the same."""
@@ -888,7 +965,7 @@ class RoomLog(ScrollView, can_focus=True):
 
     def _stream_fresh(self, stream: LiveReply) -> bool:
         """Render the reply's lines again if the width or the theme changed; whether they did."""
-        if stream.drawn_for == (self._width, self.app.theme):
+        if stream.drawn_for == (self._width, self._restyled):
             return False
         index = self.window.index_of(stream.row_id)
         if index is not None:
@@ -1062,7 +1139,7 @@ class RoomLog(ScrollView, can_focus=True):
         stream.catch_up()
         if stream.text != row.content or self._plain or self._width <= 0 or self.is_folded(row):
             return False
-        if stream.drawn_for != (self._width, self.app.theme):
+        if stream.drawn_for != (self._width, self._restyled):
             return False  # drawn for another width or theme: the row is rendered anew
         # Kept as they were streamed (each line boxed, the kept form, when it was rendered).
         self.cache.put(self._cache_key(row), finished_lines(
@@ -1071,6 +1148,10 @@ class RoomLog(ScrollView, can_focus=True):
 
     def stream_text(self) -> str | None:
         return self._stream.text if self._stream is not None else None
+
+
+_BLANK: Line = ()
+"""What a blank line of the log shows (kept among the drawn lines like a row's line)."""
 
 
 def _drawn_as(row: Row) -> tuple:
