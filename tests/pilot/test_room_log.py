@@ -34,17 +34,26 @@ async def test_a_row_edited_in_the_store_is_redrawn(make_app, tmp_path):
         other.close()
 
 
+async def _theme_changed(app, pilot, frame_between: bool) -> None:
+    """A row on screen, then another theme: its bar must take the new theme's colour.
+    ``frame_between``: a frame is drawn after the theme is named, before its CSS is in place."""
+    row_id = app.store.add_message(app.store.chief_id(), "user", "Colours, please.")
+    app.room.refresh_from_store()
+    await wait_for(pilot, lambda: "Colours, please." in screen_text(app), what="the row")
+    bar_before = cells(app, row_id)[0][0]
+    assert bar_before[0] == "█"
+    app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+    if frame_between:
+        app.room.log_view.refresh()
+        app.screen._compositor.render_strips()
+    await wait_for(pilot, lambda: cells(app, row_id)[0][0][1].color != bar_before[1].color,
+                   what="the bar in the new theme's colour")
+
+
 async def test_a_theme_change_restyles_the_rows(make_app):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        row_id = app.store.add_message(app.store.chief_id(), "user", "Colours, please.")
-        app.room.refresh_from_store()
-        await wait_for(pilot, lambda: "Colours, please." in screen_text(app), what="the row")
-        bar_before = cells(app, row_id)[0][0]
-        assert bar_before[0] == "█"
-        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
-        await wait_for(pilot, lambda: cells(app, row_id)[0][0][1].color != bar_before[1].color,
-                       what="the bar in the new theme's colour")
+        await _theme_changed(app, pilot, frame_between=False)
 
 
 async def test_the_cursor_row_is_drawn_apart_and_moves_with_the_arrow_keys(make_app):
@@ -118,12 +127,4 @@ async def test_a_frame_drawn_while_the_new_theme_is_applied_does_not_keep_the_ol
     # kept them under the new theme's name: the room stayed in the old theme's colours.
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        row_id = app.store.add_message(app.store.chief_id(), "user", "Colours, please.")
-        app.room.refresh_from_store()
-        await wait_for(pilot, lambda: "Colours, please." in screen_text(app), what="the row")
-        bar_before = cells(app, row_id)[0][0]
-        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
-        app.room.log_view.refresh()
-        app.screen._compositor.render_strips()  # that frame, drawn before the CSS is applied
-        await wait_for(pilot, lambda: cells(app, row_id)[0][0][1].color != bar_before[1].color,
-                       what="the bar in the new theme's colour")
+        await _theme_changed(app, pilot, frame_between=True)
