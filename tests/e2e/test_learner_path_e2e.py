@@ -186,8 +186,10 @@ def test_the_learner_path_from_topic_to_export(tmp_path, loopback, tmux, e2e_env
 
     # The summary: basics mastered, the dose (answered wrong) to review.
     tmux.send("F4")
-    screen = tmux.wait_text("To review: 1")
-    assert "↻ Dose per meal" in screen and "✓ Protein basics" in screen and "Mastered: 1 of 4 steps" in screen
+    # One wait for all of it: a capture can fall between two reads of one frame (tmux shows
+    # what it has read), so the first line of the dialog may be on screen before the rest.
+    tmux.wait_for(lambda s: "To review: 1" in s and "↻ Dose per meal" in s and "✓ Protein basics" in s
+                  and "Mastered: 1 of 4 steps" in s, what="the summary: the dose to review, the basics mastered")
     tmux.send("Escape")
     tmux.wait_for(lambda s: "To review: 1" not in s, what="the summary to close")
 
