@@ -54,8 +54,7 @@ def test_letters_beside_a_quiz_are_a_draft_and_tutor_keys_work_after_escape_and_
     screen = tmux.wait_text("fz? what")
     assert "Start a focus session" not in screen
     tmux.send("Enter")
-    tmux.wait_text("Focus means attention.")
-    screen = tmux.capture()
+    screen = tmux.wait_text("Focus means attention.")
     assert "Start a focus session" not in screen and "Press 1–3" in screen  # the quiz stays open
     # Escape leaves the composer for the quiz, Tab moves on: the tutor's keys still work.
     tmux.send("Escape")

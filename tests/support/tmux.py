@@ -12,6 +12,8 @@ import uuid
 from pathlib import Path
 
 VENV_BIN = Path(sys.executable).parent
+# How long a wait looks for two captures that agree once its condition holds (see Tmux._settled).
+SETTLE = 0.4
 
 
 class Tmux:
@@ -54,15 +56,37 @@ class Tmux:
         return self._tmux("display", "-p", "#{pane_dead}", check=False).stdout.strip() == "1"
 
     def wait_for(self, predicate, timeout: float = 20.0, what: str = "screen") -> str:
-        """Poll the screen until ``predicate(text)``; the timeout only bounds a hang."""
+        """Poll the screen until ``predicate(text)``; return a settled capture of it.
+
+        The timeout only bounds a hang. The capture returned is one tmux showed twice in a
+        row where it can (:meth:`_settled`): a test reads the rest of its assertions from it.
+        """
         deadline = time.monotonic() + timeout
         text = ""
         while time.monotonic() < deadline:
             text = self.capture()
             if predicate(text):
-                return text
+                return self._settled(text, predicate)
             time.sleep(0.05)
         raise AssertionError(f"timed out waiting for {what}; screen was:\n{text}")
+
+    def _settled(self, text: str, predicate) -> str:
+        """The screen once two captures agree, for at most ``SETTLE`` seconds.
+
+        tmux parses what the app writes as it reads it: a capture can land inside a frame,
+        showing the line waited for and not yet the rest of that frame (a test read its
+        other assertions from such a capture and failed under load). A screen that keeps
+        changing (a stream) gives its latest capture that still holds; a state that passes
+        gives the capture that showed it.
+        """
+        until = time.monotonic() + SETTLE
+        while time.monotonic() < until:
+            time.sleep(0.05)
+            again = self.capture()
+            if again == text or not predicate(again):
+                return text
+            text = again
+        return text
 
     def wait_text(self, needle: str, timeout: float = 20.0) -> str:
         return self.wait_for(lambda text: needle in text, timeout, repr(needle))
