@@ -172,13 +172,14 @@ def cmd_run(args) -> int:
 
 
 def import_run_app():
-    """``keeltui.app.run_app``, imported with Escape's short delay in force (Textual reads
-    ESCDELAY once, when it is imported; keeltui/infra/escape_delay.py says why)."""
+    """``keeltui.app.run_app``, imported with keeltui's settings for Textual in force (Escape's
+    short delay, the frame rate: Textual reads them once, when it is imported;
+    keeltui/infra/textual_env.py says why)."""
     import os
 
-    from keeltui.infra.escape_delay import short_escape_delay
+    from keeltui.infra.textual_env import textual_settings
 
-    with short_escape_delay(os.environ):
+    with textual_settings(os.environ):
         from keeltui.app import run_app
     return run_app
 
