@@ -40,9 +40,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from itertools import repeat
+from itertools import repeat, zip_longest
+from weakref import WeakKeyDictionary
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -234,6 +235,40 @@ def cells_of(strip: Strip, color_system: ColorSystem) -> list[Cell]:
     return cells
 
 
+CELLS_KEPT = 160
+"""Pieces whose cells are kept: the lines of a screen and its scrollbar, twice over."""
+
+
+class CellsKept:
+    """The cells of the pieces sent lately, by the piece itself.
+
+    A strip never changes, so the same object has the same cells. The room hands on the
+    same strip for a line while it shows the same (keeltui/chief/row_cache.py), and
+    Textual's ``Strip.crop`` and ``Strip.divide`` keep what they made: a frame that moved
+    the view a line (a reply the view follows) works out the cells of the line that came
+    in, not of every line again. Each entry holds its strip, so no other strip can take
+    its ``id``.
+    """
+
+    def __init__(self, size: int = CELLS_KEPT) -> None:
+        self._size = size
+        self._kept: dict[int, tuple[Strip, ColorSystem, list[Cell]]] = {}
+        self.reused = 0
+        """Pieces whose cells were found here (for tests)."""
+
+    def __call__(self, strip: Strip, color_system: ColorSystem) -> list[Cell]:
+        key = id(strip)
+        kept = self._kept.pop(key, None)
+        if kept is not None and kept[0] is strip and kept[1] == color_system:
+            self.reused += 1
+        else:
+            kept = strip, color_system, cells_of(strip, color_system)
+            if len(self._kept) >= self._size:
+                del self._kept[next(iter(self._kept))]  # the least recently used
+        self._kept[key] = kept  # last: the most recently used
+        return kept[2]
+
+
 Pieces = list[tuple[int, list[Cell]]]
 """A line's pieces as cells: (column, cells)."""
 
@@ -282,9 +317,12 @@ def best_shift(new: Sequence[tuple], old: Sequence[tuple]) -> int:
 
 
 class SpanUpdate(ChopsUpdate):
-    def __init__(self, chops, spans, chop_ends, shown: Shown | None = None, background_erase: bool = False) -> None:
+    def __init__(self, chops, spans, chop_ends, shown: Shown | None = None, background_erase: bool = False,
+                 cells: Callable[[Strip, ColorSystem], list[Cell]] = cells_of) -> None:
         super().__init__(chops, spans, chop_ends)
         self.shown = shown
+        self.cells = cells
+        """How a piece's cells are worked out (:class:`CellsKept`: once per piece)."""
         self.background_erase = background_erase
         """Whether the terminal's erase paints in the current background (keeltui/text/erase.py)."""
         self._cells: dict[tuple[int, int, int], Pieces] = {}
@@ -303,7 +341,7 @@ class SpanUpdate(ChopsUpdate):
         the cells of its pieces (worked out once: the erase looks at them again)."""
         pieces = self._cells.pop((y, x1, x2), None)
         if pieces is None:
-            pieces = [(x, cells_of(piece, color_system)) for x, piece in self._pieces(y, x1, x2)]
+            pieces = [(x, self.cells(piece, color_system)) for x, piece in self._pieces(y, x1, x2)]
         shown = self.shown
         if shown is None:
             return x1, x2, pieces
@@ -327,7 +365,7 @@ class SpanUpdate(ChopsUpdate):
             if not 0 <= y < len(shown.lines):
                 continue
             row, spans = rows.get(y) or (list(shown.lines[y]), [])
-            pieces = self._cells[y, x1, x2] = [(x, cells_of(piece, color_system)) for x, piece in self._pieces(y, x1, x2)]
+            pieces = self._cells[y, x1, x2] = [(x, self.cells(piece, color_system)) for x, piece in self._pieces(y, x1, x2)]
             for x, cells in pieces:
                 row[x:x + len(cells)] = cells
             del row[shown.size.width:]
@@ -397,7 +435,7 @@ class SpanUpdate(ChopsUpdate):
             # starts with a cursor move, so no line feed is sent between lines.
             cursor: int | None = None
             for x, piece in self._pieces(y, x1, x2):
-                runs = erase.plan(cells_in(pieces, x, piece.cell_length) or cells_of(piece, color_system), x, width,
+                runs = erase.plan(cells_in(pieces, x, piece.cell_length) or self.cells(piece, color_system), x, width,
                                   self.background_erase)
                 for number, (start, end, how) in enumerate(runs):
                     if cursor != x + start:
@@ -421,16 +459,18 @@ class SpanUpdate(ChopsUpdate):
 class ShownLayoutUpdate(LayoutUpdate):
     """A full update that records what it sends."""
 
-    def __init__(self, strips, region, shown: Shown) -> None:
+    def __init__(self, strips, region, shown: Shown,
+                 cells: Callable[[Strip, ColorSystem], list[Cell]] = cells_of) -> None:
         super().__init__(strips, region)
         self.shown = shown
+        self.cells = cells
 
     def render_segments(self, console: Console) -> str:
         color_system = console._color_system or ColorSystem.TRUECOLOR
         for y, line in enumerate(self.strips, self.region.y):
             x = self.region.x
             for strip in line:
-                cells = cells_of(strip, color_system)
+                cells = self.cells(strip, color_system)
                 self.shown.record(y, x, cells)
                 x += len(cells)
         return super().render_segments(console)
@@ -465,11 +505,22 @@ def _terminfo_bce(term: str) -> bool:
 def scrollbar_lines(bar: ScrollBar) -> list[Strip]:
     """A scrollbar's lines, drawn from its renderable over its own style: the same cells
     as Textual's widget rendering (which runs every line through the styles cache, ~3 ms
-    for a room's bar; it moves each time a reply's line comes in)."""
+    for a room's bar; it moves each time a reply's line comes in).
+
+    A line that draws as it did is the strip it was (most of a bar is track, whichever way
+    the thumb moved): the screen finds its cells again (:class:`CellsKept`)."""
     width, height = bar.size
     options = bar.app.console_options.update_dimensions(width, height)
     base = bar.visual_style.rich_style
-    return [Strip(line, width).apply_style(base) for line in bar.app.console.render_lines(bar.render(), options)]
+    lines = [Strip(line, width).apply_style(base) for line in bar.app.console.render_lines(bar.render(), options)]
+    before = _bar_lines.get(bar, ())
+    lines = [old if old == line else line for line, old in zip_longest(lines, before[:len(lines)])]
+    _bar_lines[bar] = lines
+    return lines
+
+
+_bar_lines: WeakKeyDictionary[ScrollBar, list[Strip]] = WeakKeyDictionary()
+"""Each scrollbar's lines as last drawn."""
 
 
 def hidden(area: Region, in_front: Sequence[Region]) -> bool:
@@ -501,6 +552,7 @@ class SpanCompositor(Compositor):
         super().__init__()
         self.shown = Shown()
         self.background_erase = erases_in_background()
+        self.cells = CellsKept()
 
     def _shown(self) -> Shown:
         if self.shown.size != self.size:
@@ -511,7 +563,7 @@ class SpanCompositor(Compositor):
         update = super().render_full_update(simplify)
         if simplify:  # a screenshot, not sent to the terminal
             return update
-        return ShownLayoutUpdate(update.strips, update.region, self._shown())
+        return ShownLayoutUpdate(update.strips, update.region, self._shown(), self.cells)
 
     def _get_renders(self, crop: Region | None = None):
         """The widgets' lines for an update, leaving out each widget wholly behind
@@ -542,7 +594,7 @@ class SpanCompositor(Compositor):
         update = super().render_partial_update()
         if update is None:
             return None
-        return SpanUpdate(update.chops, update.spans, update.chop_ends, self._shown(), self.background_erase)
+        return SpanUpdate(update.chops, update.spans, update.chop_ends, self._shown(), self.background_erase, self.cells)
 
 
 def release_render_caches() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.panes.common.events import ChiefReplyStarted
 from keeltui.store import Store
+from keeltui.terminal import textual_seam
 from tests.support.pilot import screen_text, wait_for
 from tests.support.room_view import row_region
 
@@ -119,6 +120,41 @@ async def test_a_view_moved_a_line_draws_the_line_that_came_in_not_the_view_agai
             # each time); every other line, blank ones too, is the strip it was.
             assert log.lines_drawn - before <= 2, (step, log.lines_drawn - before)
         assert "Numbered line 59" not in screen_text(app) and not log.following
+
+
+async def test_a_view_moved_a_line_works_out_the_cells_of_the_line_that_came_in_not_of_the_view(make_app, monkeypatch):
+    # The terminal seam compares each line it sends with what the terminal shows, cell by
+    # cell; a line that is the same strip as before has the same cells, found again, not
+    # worked out again (a reply the view follows moves the room a line each flush).
+    worked_out: list[int] = []
+    real = textual_seam.cells_of
+    monkeypatch.setattr(textual_seam, "cells_of", lambda strip, system: worked_out.append(1) or real(strip, system))
+    app = make_app()
+    real_display = app._display
+
+    def display(screen, update) -> None:  # headless, Textual writes nothing: send it as the terminal would get it
+        if update is not None and hasattr(update, "render_segments"):
+            update.render_segments(app.console)
+        real_display(screen, update)
+
+    app._display = display
+    room = app.store.chief_id()
+    for i in range(60):
+        app.store.add_message(room, "user" if i % 2 == 0 else "assistant", f"Numbered line {i:02d}, once.")
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.room.log_view
+        await wait_for(pilot, lambda: "Numbered line 59" in screen_text(app), what="the newest row")
+        await pilot.pause()
+        for step in range(1, 6):
+            shown = screen_text(app)
+            before = len(worked_out)
+            log.scroll_to(y=round(log.scroll_y) - 1, animate=False, immediate=True)
+            await wait_for(pilot, lambda: screen_text(app) != shown, what=f"the view moved up a line ({step})")
+            await pilot.pause()
+            # The line that came in, a day's name in a gap, the scrollbar's cells where the
+            # thumb moved: not the room's lines again (two pieces each, the line and its
+            # scrollbar cell: ~80 over the frames of a step before).
+            assert len(worked_out) - before <= 10, (step, len(worked_out) - before)
 
 
 async def test_a_frame_drawn_while_the_new_theme_is_applied_does_not_keep_the_old_colours(make_app):

@@ -23,6 +23,7 @@ from keeltui.terminal.textual_seam import (
     _unsent,
     bands,
     best_shift,
+    CellsKept,
     cells_of,
     clean_start,
     hidden,
@@ -333,3 +334,20 @@ def test_hidden_band_by_band_is_hidden_cell_by_cell(area, in_front):
     cells = {(x, y) for r in in_front for x in range(r.x, r.right) for y in range(r.y, r.bottom)}
     every = all((x, y) in cells for x in range(area.x, area.right) for y in range(area.y, area.bottom))
     assert hidden(area, in_front) is every
+
+
+def test_kept_cells_are_found_by_the_strip_itself_and_the_least_recently_used_go_first():
+    kept = CellsKept(size=2)
+    a, b, c = (Strip([Segment(text, BG)]) for text in ("one", "two", "three"))
+    first = kept(a, ColorSystem.TRUECOLOR)
+    assert first == cells_of(a, ColorSystem.TRUECOLOR)
+    assert kept(a, ColorSystem.TRUECOLOR) is first and kept.reused == 1
+    # An equal strip that is another object, or another colour system: worked out anew.
+    assert kept(Strip([Segment("one", BG)]), ColorSystem.TRUECOLOR) is not first
+    assert kept(a, ColorSystem.EIGHT_BIT) == cells_of(a, ColorSystem.EIGHT_BIT)
+    kept(b, ColorSystem.TRUECOLOR)
+    kept(c, ColorSystem.TRUECOLOR)  # two kept: a, the least recently used, goes
+    reused = kept.reused
+    kept(b, ColorSystem.TRUECOLOR)
+    kept(a, ColorSystem.TRUECOLOR)
+    assert kept.reused == reused + 1
