@@ -3,6 +3,8 @@ fold, a streamed reply's new words, a theme change; and its cursor row is drawn 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.panes.common.events import ChiefReplyStarted
 from keeltui.store import Store
@@ -102,24 +104,35 @@ async def test_a_click_puts_the_cursor_on_the_row_under_the_pointer(make_app):
         assert "c Copy" in screen_text(app).rstrip().splitlines()[-1]
 
 
-async def test_a_view_moved_a_line_draws_the_line_that_came_in_not_the_view_again(make_app):
-    app = make_app()
+def _sixty_rows(app):
     room = app.store.chief_id()
     for i in range(60):
         app.store.add_message(room, "user" if i % 2 == 0 else "assistant", f"Numbered line {i:02d}, once.")
-    async with app.run_test(size=SIZE) as pilot:
-        log = app.room.log_view
-        await wait_for(pilot, lambda: "Numbered line 59" in screen_text(app), what="the newest row")
+    return app
+
+
+async def _moved_a_line_at_a_time(app, pilot, count: Callable[[], int], most: int) -> None:
+    """The view of :func:`_sixty_rows` moved up a line five times; ``count()`` may grow by at
+    most ``most`` a step."""
+    log = app.room.log_view
+    await wait_for(pilot, lambda: "Numbered line 59" in screen_text(app), what="the newest row")
+    await pilot.pause()
+    for step in range(1, 6):
+        shown = screen_text(app)
+        before = count()
+        log.scroll_to(y=round(log.scroll_y) - 1, animate=False, immediate=True)
+        await wait_for(pilot, lambda: screen_text(app) != shown, what=f"the view moved up a line ({step})")
         await pilot.pause()
-        for step in range(1, 6):
-            shown = screen_text(app)
-            before = log.lines_drawn
-            log.scroll_to(y=round(log.scroll_y) - 1, animate=False, immediate=True)
-            await wait_for(pilot, lambda: screen_text(app) != shown, what=f"the view moved up a line ({step})")
-            # The line that came in at the top (and at most a day's name in a gap, drawn
-            # each time); every other line, blank ones too, is the strip it was.
-            assert log.lines_drawn - before <= 2, (step, log.lines_drawn - before)
-        assert "Numbered line 59" not in screen_text(app) and not log.following
+        assert count() - before <= most, (step, count() - before)
+    assert "Numbered line 59" not in screen_text(app) and not log.following
+
+
+async def test_a_view_moved_a_line_draws_the_line_that_came_in_not_the_view_again(make_app):
+    app = _sixty_rows(make_app())
+    async with app.run_test(size=SIZE) as pilot:
+        # The line that came in at the top (and at most a day's name in a gap, drawn
+        # each time); every other line, blank ones too, is the strip it was.
+        await _moved_a_line_at_a_time(app, pilot, lambda: app.room.log_view.lines_drawn, most=2)
 
 
 async def test_a_view_moved_a_line_works_out_the_cells_of_the_line_that_came_in_not_of_the_view(make_app, monkeypatch):
@@ -138,23 +151,11 @@ async def test_a_view_moved_a_line_works_out_the_cells_of_the_line_that_came_in_
         real_display(screen, update)
 
     app._display = display
-    room = app.store.chief_id()
-    for i in range(60):
-        app.store.add_message(room, "user" if i % 2 == 0 else "assistant", f"Numbered line {i:02d}, once.")
-    async with app.run_test(size=SIZE) as pilot:
-        log = app.room.log_view
-        await wait_for(pilot, lambda: "Numbered line 59" in screen_text(app), what="the newest row")
-        await pilot.pause()
-        for step in range(1, 6):
-            shown = screen_text(app)
-            before = len(worked_out)
-            log.scroll_to(y=round(log.scroll_y) - 1, animate=False, immediate=True)
-            await wait_for(pilot, lambda: screen_text(app) != shown, what=f"the view moved up a line ({step})")
-            await pilot.pause()
-            # The line that came in, a day's name in a gap, the scrollbar's cells where the
-            # thumb moved: not the room's lines again (two pieces each, the line and its
-            # scrollbar cell: ~80 over the frames of a step before).
-            assert len(worked_out) - before <= 10, (step, len(worked_out) - before)
+    async with _sixty_rows(app).run_test(size=SIZE) as pilot:
+        # The line that came in, a day's name in a gap, the scrollbar's cells where the
+        # thumb moved: not the room's lines again (two pieces each, the line and its
+        # scrollbar cell: ~80 over the frames of a step before).
+        await _moved_a_line_at_a_time(app, pilot, lambda: len(worked_out), most=10)
 
 
 async def test_a_frame_drawn_while_the_new_theme_is_applied_does_not_keep_the_old_colours(make_app):
