@@ -30,6 +30,12 @@ def private_env(tmp_path, monkeypatch):
     """Every test gets its own XDG dirs and none of the caller's keeltui settings."""
     for name in _CLEARED:
         monkeypatch.delenv(name, raising=False)
+    # Pilot apps in the colours the real app meets in tmux (its e2e tests set the same):
+    # Rich keeps a style's codes on the style, for the first colour system that drew it, and
+    # styles are shared between apps in one process. A headless app left to detect its own
+    # (16 colours here) drew with the codes a truecolor test had left on shared styles, and
+    # tests/pilot/test_shown_cells.py failed whenever it ran after one in the same worker.
+    monkeypatch.setenv("COLORTERM", "truecolor")
     for kind in ("CONFIG", "DATA", "STATE", "CACHE"):
         path = tmp_path / f"xdg-{kind.lower()}"
         path.mkdir()

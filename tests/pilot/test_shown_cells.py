@@ -74,3 +74,12 @@ async def test_the_terminal_shows_what_textual_paints_through_scrolls_a_dialog_a
         await pilot.press("pageup", "pageup", "end")
         await pilot.pause(0.3)
     assert not mismatches, "\n".join(mismatches)
+
+
+async def test_a_pilot_app_draws_in_the_colours_the_real_app_meets_in_tmux(make_app):
+    # One colour system in the test process (tests/conftest.py sets COLORTERM): Rich keeps a
+    # style's codes for the first colour system that drew it, and a 16-colour pilot app drew
+    # with the truecolor codes an earlier test had left on shared styles.
+    app = make_app()
+    async with app.run_test(size=(40, 10)):
+        assert app.console.color_system == "truecolor"
