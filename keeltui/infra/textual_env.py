@@ -16,7 +16,8 @@ the owner gave it (nano and other curses programs read ESCDELAY too).
   one to two periods ahead: a key that came 20-30 ms after a frame (the next press of a
   held PageUp, or any key after the room drew the rows it read ahead) waited up to 33 ms
   for its frame. At 120 the wait is at most 17 ms, most keys find the timer ready, and
-  the held PageUp's slowest presses went from 46 ms to 14 ms (bench/RESULTS.md). The room
+  a held PageUp's p99 went from 46 ms to 14-18 ms (the paging bench, the two rates run
+  one after the other). The room
   asks for few frames (a stream redraws ten times a second), so the cap it leaves still
   bounds what a burst of refreshes can cost.
 """
