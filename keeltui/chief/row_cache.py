@@ -14,7 +14,9 @@ from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from itertools import chain
 from operator import itemgetter
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+V = TypeVar("V")
 
 Line = tuple[Any, ...]
 """A line: its segments, ``(text, style, control)`` each (Rich's ``Segment`` is such a tuple)."""
@@ -77,38 +79,51 @@ class RowCache:
         return kept
 
 
-class DrawnLines:
+class KeptByIdentity(Generic[V]):
+    """Values kept for objects by their identity and a tag (what else the value depends
+    on), the least recently used out first. For values worked out from an object that
+    never changes: the same object, the same value. Each entry holds its object, so its
+    ``id`` names no other object while it is kept."""
+
+    def __init__(self, max_items: int) -> None:
+        self.max_items = max_items
+        self._kept: OrderedDict[tuple[int, Hashable], tuple[object, V]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+    def get(self, thing: object, tag: Hashable) -> V | None:
+        key = id(thing), tag
+        entry = self._kept.get(key)
+        if entry is None or entry[0] is not thing:
+            return None
+        self._kept.move_to_end(key)
+        return entry[1]
+
+    def put(self, thing: object, tag: Hashable, value: V) -> V:
+        """Keep ``value`` for ``thing`` and ``tag``; the least recently used go past the bound."""
+        self._kept[id(thing), tag] = thing, value
+        while len(self._kept) > self.max_items:
+            self._kept.popitem(last=False)
+        return value
+
+
+class DrawnLines(KeptByIdentity[Any]):
     """The strips a view drew for row lines, each by the line it shows (its identity: a
     kept row's lines live as long as the row is kept, and a line that changed is a new
-    tuple) and what lies under it (the row's background). A view that scrolled a line
-    finds every other line drawn. Emptied when the paint itself changes (the width, the
-    widget's style or colours, the terminal's filters). Least recently drawn out first."""
+    tuple) and what lies under it (the row's background, the tag). A view that scrolled a
+    line finds every other line drawn. Emptied when the paint itself changes (the width,
+    the widget's style or colours, the terminal's filters). Least recently drawn out first."""
 
     def __init__(self, max_lines: int) -> None:
-        self.max_lines = max_lines
-        self._lines: OrderedDict[tuple[int, Hashable], tuple[Line, Any]] = OrderedDict()
+        super().__init__(max_lines)
         self.paint: Hashable = None
         """What every line of the current paint shares."""
 
-    def __len__(self) -> int:
-        return len(self._lines)
-
     def start_paint(self, paint: Hashable) -> None:
         if paint != self.paint:
-            self._lines.clear()
+            self.clear()
             self.paint = paint
-
-    def get(self, line: Line, under: Hashable) -> Any:
-        key = id(line), under
-        entry = self._lines.get(key)
-        if entry is None or entry[0] is not line:
-            return None
-        self._lines.move_to_end(key)
-        return entry[1]
-
-    def put(self, line: Line, under: Hashable, drawn: Any) -> Any:
-        """Keep ``drawn`` for ``line`` (held here: its id names no other line meanwhile)."""
-        self._lines[id(line), under] = line, drawn
-        while len(self._lines) > self.max_lines:
-            self._lines.popitem(last=False)
-        return drawn

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import repeat, zip_longest
 from weakref import WeakKeyDictionary
@@ -56,6 +56,7 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 
+from keeltui.chief.row_cache import KeptByIdentity
 from keeltui.text import erase
 
 Cell = tuple[str, str, str | None]
@@ -235,38 +236,27 @@ def cells_of(strip: Strip, color_system: ColorSystem) -> list[Cell]:
     return cells
 
 
-CELLS_KEPT = 160
-"""Pieces whose cells are kept: the lines of a screen and its scrollbar, twice over."""
+CELLS_KEPT = 256
+"""Pieces whose cells are kept: a screen's lines and scrollbar, twice over at 120x40 (a
+frame's pieces are looked at twice: by the scroll, then by the send)."""
 
 
 class CellsKept:
-    """The cells of the pieces sent lately, by the piece itself.
+    """The cells of the pieces sent lately, by the piece itself (:class:`KeptByIdentity`).
 
     A strip never changes, so the same object has the same cells. The room hands on the
     same strip for a line while it shows the same (keeltui/chief/row_cache.py), and
     Textual's ``Strip.crop`` and ``Strip.divide`` keep what they made: a frame that moved
     the view a line (a reply the view follows) works out the cells of the line that came
-    in, not of every line again. Each entry holds its strip, so no other strip can take
-    its ``id``.
+    in, not of every line again.
     """
 
     def __init__(self, size: int = CELLS_KEPT) -> None:
-        self._size = size
-        self._kept: dict[int, tuple[Strip, ColorSystem, list[Cell]]] = {}
-        self.reused = 0
-        """Pieces whose cells were found here (for tests)."""
+        self._kept: KeptByIdentity[list[Cell]] = KeptByIdentity(size)
 
     def __call__(self, strip: Strip, color_system: ColorSystem) -> list[Cell]:
-        key = id(strip)
-        kept = self._kept.pop(key, None)
-        if kept is not None and kept[0] is strip and kept[1] == color_system:
-            self.reused += 1
-        else:
-            kept = strip, color_system, cells_of(strip, color_system)
-            if len(self._kept) >= self._size:
-                del self._kept[next(iter(self._kept))]  # the least recently used
-        self._kept[key] = kept  # last: the most recently used
-        return kept[2]
+        cells = self._kept.get(strip, color_system)
+        return cells if cells is not None else self._kept.put(strip, color_system, cells_of(strip, color_system))
 
 
 Pieces = list[tuple[int, list[Cell]]]
@@ -318,15 +308,14 @@ def best_shift(new: Sequence[tuple], old: Sequence[tuple]) -> int:
 
 class SpanUpdate(ChopsUpdate):
     def __init__(self, chops, spans, chop_ends, shown: Shown | None = None, background_erase: bool = False,
-                 cells: Callable[[Strip, ColorSystem], list[Cell]] = cells_of) -> None:
+                 cells: CellsKept | None = None) -> None:
         super().__init__(chops, spans, chop_ends)
         self.shown = shown
-        self.cells = cells
-        """How a piece's cells are worked out (:class:`CellsKept`: once per piece)."""
+        self.cells = cells or CellsKept()
+        """A piece's cells, worked out once (the screen's, kept from frame to frame)."""
+        self._span_pieces: dict[tuple[int, int, int], Pieces] = {}
         self.background_erase = background_erase
         """Whether the terminal's erase paints in the current background (keeltui/text/erase.py)."""
-        self._cells: dict[tuple[int, int, int], Pieces] = {}
-        """The cells of each span's pieces, worked out once (the scroll looks at them first)."""
 
     def _pieces(self, y: int, x1: int, x2: int):
         """The pieces of line ``y`` that cover ``[x1, x2)``: (column, cropped strip)."""
@@ -336,12 +325,19 @@ class SpanUpdate(ChopsUpdate):
             start = clean_start(strip, x1 - x) if x < x1 else 0
             yield x + start, strip.crop(start, min(end, x2) - x)
 
+    def _span_cells(self, y: int, x1: int, x2: int, color_system: ColorSystem) -> Pieces:
+        """The cells of the pieces of line ``y`` in ``[x1, x2)``, worked out once in this
+        update (the scroll looks at them first, then the send)."""
+        pieces = self._span_pieces.get((y, x1, x2))
+        if pieces is None:
+            pieces = self._span_pieces[y, x1, x2] = [(x, self.cells(piece, color_system))
+                                                     for x, piece in self._pieces(y, x1, x2)]
+        return pieces
+
     def _changed_span(self, y: int, x1: int, x2: int, color_system: ColorSystem) -> tuple[int, int, Pieces] | None:
         """``[x1, x2)`` cropped to the cells that differ from what the terminal shows, and
         the cells of its pieces (worked out once: the erase looks at them again)."""
-        pieces = self._cells.pop((y, x1, x2), None)
-        if pieces is None:
-            pieces = [(x, self.cells(piece, color_system)) for x, piece in self._pieces(y, x1, x2)]
+        pieces = self._span_cells(y, x1, x2, color_system)
         shown = self.shown
         if shown is None:
             return x1, x2, pieces
@@ -365,8 +361,7 @@ class SpanUpdate(ChopsUpdate):
             if not 0 <= y < len(shown.lines):
                 continue
             row, spans = rows.get(y) or (list(shown.lines[y]), [])
-            pieces = self._cells[y, x1, x2] = [(x, self.cells(piece, color_system)) for x, piece in self._pieces(y, x1, x2)]
-            for x, cells in pieces:
+            for x, cells in self._span_cells(y, x1, x2, color_system):
                 row[x:x + len(cells)] = cells
             del row[shown.size.width:]
             spans.append((x1, x2))
@@ -435,7 +430,8 @@ class SpanUpdate(ChopsUpdate):
             # starts with a cursor move, so no line feed is sent between lines.
             cursor: int | None = None
             for x, piece in self._pieces(y, x1, x2):
-                runs = erase.plan(cells_in(pieces, x, piece.cell_length) or self.cells(piece, color_system), x, width,
+                # (A piece cropped to the cells that changed is sent once: not kept.)
+                runs = erase.plan(cells_in(pieces, x, piece.cell_length) or cells_of(piece, color_system), x, width,
                                   self.background_erase)
                 for number, (start, end, how) in enumerate(runs):
                     if cursor != x + start:
@@ -459,11 +455,10 @@ class SpanUpdate(ChopsUpdate):
 class ShownLayoutUpdate(LayoutUpdate):
     """A full update that records what it sends."""
 
-    def __init__(self, strips, region, shown: Shown,
-                 cells: Callable[[Strip, ColorSystem], list[Cell]] = cells_of) -> None:
+    def __init__(self, strips, region, shown: Shown, cells: CellsKept | None = None) -> None:
         super().__init__(strips, region)
         self.shown = shown
-        self.cells = cells
+        self.cells = cells or CellsKept()
 
     def render_segments(self, console: Console) -> str:
         color_system = console._color_system or ColorSystem.TRUECOLOR
@@ -502,25 +497,19 @@ def _terminfo_bce(term: str) -> bool:
         return False
 
 
-def scrollbar_lines(bar: ScrollBar) -> list[Strip]:
+def scrollbar_lines(bar: ScrollBar, before: Sequence[Strip] = ()) -> list[Strip]:
     """A scrollbar's lines, drawn from its renderable over its own style: the same cells
     as Textual's widget rendering (which runs every line through the styles cache, ~3 ms
     for a room's bar; it moves each time a reply's line comes in).
 
-    A line that draws as it did is the strip it was (most of a bar is track, whichever way
-    the thumb moved): the screen finds its cells again (:class:`CellsKept`)."""
+    A line that draws as it did in ``before`` (the bar's last lines) is that strip: most of
+    a bar is track, whichever way the thumb moved, and the screen finds its cells again
+    (:class:`CellsKept`)."""
     width, height = bar.size
     options = bar.app.console_options.update_dimensions(width, height)
     base = bar.visual_style.rich_style
     lines = [Strip(line, width).apply_style(base) for line in bar.app.console.render_lines(bar.render(), options)]
-    before = _bar_lines.get(bar, ())
-    lines = [old if old == line else line for line, old in zip_longest(lines, before[:len(lines)])]
-    _bar_lines[bar] = lines
-    return lines
-
-
-_bar_lines: WeakKeyDictionary[ScrollBar, list[Strip]] = WeakKeyDictionary()
-"""Each scrollbar's lines as last drawn."""
+    return [old if old == line else line for line, old in zip_longest(lines, before[:len(lines)])]
 
 
 def hidden(area: Region, in_front: Sequence[Region]) -> bool:
@@ -553,6 +542,8 @@ class SpanCompositor(Compositor):
         self.shown = Shown()
         self.background_erase = erases_in_background()
         self.cells = CellsKept()
+        self._bar_lines: WeakKeyDictionary[ScrollBar, list[Strip]] = WeakKeyDictionary()
+        """Each scrollbar's lines as last drawn."""
 
     def _shown(self) -> Shown:
         if self.shown.size != self.size:
@@ -581,7 +572,7 @@ class SpanCompositor(Compositor):
             if hidden(visible.intersection(crop), in_front):
                 continue
             if isinstance(widget, ScrollBar) and visible == region:
-                lines = scrollbar_lines(widget)
+                lines = self._bar_lines[widget] = scrollbar_lines(widget, self._bar_lines.get(widget, ()))
             else:
                 lines = widget.render_lines(visible.translate((-region.x, -region.y)))
             # Only lines that fill the region hide what is behind it: a short line (a
