@@ -8,11 +8,33 @@ and go, and a cycle among them must be freed by the next full pass. Freezing wha
 survived each full pass as well (tried: shorter pauses) kept such cycles until a thaw:
 the week-long soak grew 23 MB instead of 5 MB (bench/RESULTS.md, "A week left open").
 Nothing thaws them later either: a thaw re-freezes what lives then, the same leak slower.
+
+The collector is held (off) while start-up builds: from ``keeltui`` starting to the first
+frame, and while the brain client loads after it. Holds nest; it is on again when the
+last one is let go.
 """
 
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_holds = 0
+
+
+def _hold() -> None:
+    global _holds
+    _holds += 1
+    gc.disable()
+
+
+def _let_go() -> None:
+    global _holds
+    _holds = max(0, _holds - 1)
+    if not _holds:
+        gc.enable()
+
 
 def freeze_start_up() -> None:
     """Freeze what start-up made and lives on (once the brain client is loaded)."""
@@ -25,9 +47,9 @@ def hold_for_start() -> None:
     Importing Textual and the room, composing and styling the first frame make a few hundred
     thousand objects, nearly all of them for good: the collector ran ~130 times over them
     before the first frame (one a full pass), all of it time before the room is on screen.
-    :func:`start_done` turns it back on once the first frame is drawn.
+    :func:`start_done` lets go of it once the first frame is drawn.
     """
-    gc.disable()
+    _hold()
 
 
 def start_done() -> None:
@@ -37,5 +59,23 @@ def start_done() -> None:
     arrival freezes the heap (:func:`freeze_start_up`): frozen, they would stay for good
     (~1.5 MB more at the peak after a long reply). One pass, not the ~130 it replaces.
     """
-    gc.enable()
     gc.collect()
+    _let_go()
+
+
+@contextmanager
+def brain_client_loading() -> Iterator[None]:
+    """No collection while the brain client loads, then freeze the heap (once).
+
+    Importing ``openai`` makes ~95 000 objects that live for good. Collected as they came,
+    the full passes among them scanned the whole unfrozen heap: 30-45 ms each, several,
+    every one a frame the room could not draw (the client loads on a thread, the passes
+    hold the interpreter), while the owner may already be typing or paging. Held, the
+    import leaves ~250 garbage objects, which the freeze keeps: a few kilobytes."""
+    _hold()
+    try:
+        yield
+    finally:
+        if not gc.get_freeze_count():
+            freeze_start_up()
+        _let_go()

@@ -10,7 +10,6 @@ A part of KeelApp (its base). A Chief reply (``BrainAnswered``) and the drift ju
 
 from __future__ import annotations
 
-import gc
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 from collections.abc import Iterator
@@ -103,13 +102,13 @@ class Health(App):
 
         from keeltui.brain import BrainError, BrainHTTPError
 
-        await asyncio.to_thread(self.brain.warm)
-        if not gc.get_freeze_count():
-            # What start-up built (Textual, the room, the brain client) lives as long as the
-            # app: out of the collector's full passes, which scanned it all (0.1 s and more,
-            # a PageUp's frame late); later objects are not (see gc_policy). (No
-            # gc.collect() first: a full pass here held a first message ~0.3 s in the bench.)
-            gc_policy.freeze_start_up()
+        # What start-up built (Textual, the room, the brain client) lives as long as the
+        # app: frozen once the client is there, out of the collector's full passes, which
+        # scanned it all (0.1 s and more, a PageUp's frame late); later objects are not (see
+        # gc_policy). (No gc.collect() first: a full pass here held a first message ~0.3 s
+        # in the bench.)
+        with gc_policy.brain_client_loading():
+            await asyncio.to_thread(self.brain.warm)
         problem = None
         try:
             await self.brain.list_models()

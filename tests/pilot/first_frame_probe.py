@@ -2,8 +2,9 @@
 does (``keeltui --config CONFIG``), headless at 120x40, and at its first frame (the first
 layout that shows the composer) print, as one JSON line, what had been imported by then
 and what was mounted, which widgets had taken the focus, and how many collector passes ran
-since `keeltui` started; then
-leave once the collector is on again. Its own process: a test's sys.modules is everyone's."""
+since `keeltui` started; then leave once the collector is on again with the heap frozen
+(the brain client loaded), saying how many passes over older generations
+(the costly ones: a young pass looks at a few hundred objects) ran between the two. Its own process: a test's sys.modules is everyone's."""
 
 from __future__ import annotations
 
@@ -38,8 +39,9 @@ def main(config: str) -> int:
     def collector_back(app) -> None:
         # The app turns the collector back on after its first frame: wait for it (the
         # test's timeout bounds the wait), then leave.
-        if gc.isenabled() and "collector_on_after" not in seen:
+        if gc.isenabled() and gc.get_freeze_count() and "collector_on_after" not in seen:
             seen["collector_on_after"] = True
+            seen["passes_before_freeze"] = unfrozen_passes[0]
             app.exit()
 
     MainScreen._refresh_layout = recording
@@ -57,10 +59,13 @@ def main(config: str) -> int:
     from keeltui.cli.commands import main as keeltui
 
     collections = [0]  # collector passes from `keeltui` starting to its first frame
+    unfrozen_passes = [0]  # older-generation passes after the first frame, before the heap is frozen (the brain client loads)
 
     def count(phase: str, info: dict) -> None:
         if phase == "start" and "collections" not in seen:
             collections[0] += 1
+        elif phase == "start" and not gc.get_freeze_count() and info["generation"]:
+            unfrozen_passes[0] += 1
 
     gc.callbacks.append(count)
     code = keeltui(["--config", config])

@@ -87,3 +87,13 @@ def test_no_collector_pass_runs_before_the_first_frame_and_it_runs_again_after(t
     seen = first_frame(tmp_path, loopback.url)
     assert seen["collections"] == 0
     assert seen["collector_on_after"] is True
+
+
+def test_no_collector_pass_runs_while_the_brain_client_loads_after_the_first_frame(tmp_path, loopback):
+    # The openai import makes ~95 000 objects for good. With the collector on, its full passes
+    # scanned the growing heap (30-45 ms each, several, the room unable to draw meanwhile)
+    # while the owner could already be paging. One full pass (the first frame's own), then
+    # the freeze.
+    seen = first_frame(tmp_path, loopback.url)
+    assert seen["collector_on_after"] is True
+    assert seen["passes_before_freeze"] == 1

@@ -35,3 +35,27 @@ def test_a_cycle_among_rows_made_after_start_up_is_freed_by_an_ordinary_full_pas
     out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True"]
+
+
+HOLDS = """
+import gc
+from keeltui.infra import gc_policy
+seen = []
+gc_policy.hold_for_start()
+with gc_policy.brain_client_loading():  # the client loads while start-up still holds
+    seen.append((gc.isenabled(), gc.get_freeze_count() > 0))
+    gc_policy.start_done()  # the first frame: one pass, but the load still holds
+    seen.append((gc.isenabled(), gc.get_freeze_count() > 0))
+seen.append((gc.isenabled(), gc.get_freeze_count() > 0))  # let go: on, the heap frozen
+frozen = gc.get_freeze_count()
+with gc_policy.brain_client_loading():  # a second check of the brain: nothing frozen again
+    seen.append((gc.isenabled(), gc.get_freeze_count() == frozen))
+seen.append((gc.isenabled(), gc.get_freeze_count() == frozen))
+print(seen)
+"""
+
+
+def test_the_collector_is_held_until_the_last_hold_is_let_go_and_the_heap_frozen_once():
+    out = subprocess.run([sys.executable, "-c", HOLDS], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str([(False, False), (False, False), (True, True), (False, True), (True, True)])
