@@ -42,7 +42,8 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from itertools import repeat, zip_longest
+from typing import NamedTuple
+from itertools import repeat
 from weakref import WeakKeyDictionary
 
 from rich.cells import cell_len
@@ -497,19 +498,38 @@ def _terminfo_bce(term: str) -> bool:
         return False
 
 
-def scrollbar_lines(bar: ScrollBar, before: Sequence[Strip] = ()) -> list[Strip]:
+class BarDrawn(NamedTuple):
+    """A scrollbar as last drawn: the style under it, its lines as rendered, and their strips."""
+
+    base: Style
+    rendered: list[list[Segment]]
+    lines: list[Strip]
+
+
+def draw_scrollbar(bar: ScrollBar, before: BarDrawn | None = None) -> BarDrawn:
     """A scrollbar's lines, drawn from its renderable over its own style: the same cells
     as Textual's widget rendering (which runs every line through the styles cache, ~3 ms
     for a room's bar; it moves each time a reply's line comes in).
 
-    A line that draws as it did in ``before`` (the bar's last lines) is that strip: most of
-    a bar is track, whichever way the thumb moved, and the screen finds its cells again
-    (:class:`CellsKept`)."""
+    A line rendered as it was in ``before`` (the bar's last drawing) is that strip, not a new
+    one made and styled: most of a bar is track, whichever way the thumb moved, so a frame
+    that moves the thumb makes a strip or two, not a bar of them (a streaming reply moves it
+    every few frames), and the screen finds the old strips' cells again (:class:`CellsKept`)."""
     width, height = bar.size
     options = bar.app.console_options.update_dimensions(width, height)
     base = bar.visual_style.rich_style
-    lines = [Strip(line, width).apply_style(base) for line in bar.app.console.render_lines(bar.render(), options)]
-    return [old if old == line else line for line, old in zip_longest(lines, before[:len(lines)])]
+    rendered = bar.app.console.render_lines(bar.render(), options)
+    if before is None or before.base != base:
+        before = BarDrawn(base, [], [])
+    old = before.rendered
+    lines = [before.lines[y] if y < len(old) and old[y] == line else Strip(line, width).apply_style(base)
+             for y, line in enumerate(rendered)]
+    return BarDrawn(base, rendered, lines)
+
+
+def scrollbar_lines(bar: ScrollBar) -> list[Strip]:
+    """A scrollbar's lines (:func:`draw_scrollbar`), drawn anew."""
+    return draw_scrollbar(bar).lines
 
 
 def hidden(area: Region, in_front: Sequence[Region]) -> bool:
@@ -542,8 +562,8 @@ class SpanCompositor(Compositor):
         self.shown = Shown()
         self.background_erase = erases_in_background()
         self.cells = CellsKept()
-        self._bar_lines: WeakKeyDictionary[ScrollBar, list[Strip]] = WeakKeyDictionary()
-        """Each scrollbar's lines as last drawn."""
+        self._bars: WeakKeyDictionary[ScrollBar, BarDrawn] = WeakKeyDictionary()
+        """Each scrollbar as last drawn."""
 
     def _shown(self) -> Shown:
         if self.shown.size != self.size:
@@ -572,7 +592,8 @@ class SpanCompositor(Compositor):
             if hidden(visible.intersection(crop), in_front):
                 continue
             if isinstance(widget, ScrollBar) and visible == region:
-                lines = self._bar_lines[widget] = scrollbar_lines(widget, self._bar_lines.get(widget, ()))
+                drawn = self._bars[widget] = draw_scrollbar(widget, self._bars.get(widget))
+                lines = drawn.lines
             else:
                 lines = widget.render_lines(visible.translate((-region.x, -region.y)))
             # Only lines that fill the region hide what is behind it: a short line (a

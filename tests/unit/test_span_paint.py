@@ -251,7 +251,7 @@ async def test_a_scrollbar_is_drawn_from_its_renderable_with_textuals_cells():
     from textual.screen import Screen
     from textual.widgets import Static
 
-    from keeltui.terminal.textual_seam import paint_changed_cells_only, scrollbar_lines
+    from keeltui.terminal.textual_seam import draw_scrollbar, paint_changed_cells_only, scrollbar_lines
 
     class Log(Screen):
         def __init__(self) -> None:
@@ -288,6 +288,29 @@ async def test_a_scrollbar_is_drawn_from_its_renderable_with_textuals_cells():
         chops = app.screen._compositor._render_chops(bar.region, lambda y: True)
         assert rendered == []  # a partial update draws the bar without the widget's rendering
         assert [chops[y][bar.region.x] for y in bar.region.line_range] == scrollbar_lines(bar)
+
+        # Drawn again, a bar makes strips only for the lines whose cells changed: a thumb that
+        # moved part of a cell changes the lines at its ends, not the bar (a streaming reply moves it
+        # every few frames; each strip made is styled and its cells worked out anew).
+        made: list[Strip] = []
+        apply_style = Strip.apply_style
+
+        def styling(strip: Strip, style):
+            made.append(strip)
+            return apply_style(strip, style)
+
+        drawn = draw_scrollbar(bar)
+        Strip.apply_style = styling
+        try:
+            again = draw_scrollbar(bar, drawn)
+            assert made == [] and all(a is b for a, b in zip(again.lines, drawn.lines, strict=True))
+            log.scroll_to(y=log.scroll_y - 6, animate=False)  # two fifths of a cell of thumb
+            await pilot.pause()
+            moved = draw_scrollbar(bar, again)
+        finally:
+            Strip.apply_style = apply_style
+        assert 1 <= len(made) <= 4  # the lines at the thumb's two ends, of the bar's twenty
+        assert cells(moved.lines) == cells(render_lines(Region(0, 0, *bar.size)))
 
 
 _TEXTS = st.lists(st.tuples(st.text("ab 界", max_size=6), st.sampled_from([BG, BAR])), max_size=5)
