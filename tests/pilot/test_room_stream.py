@@ -96,3 +96,42 @@ async def test_each_flush_renders_the_new_lines_and_the_finished_row_draws_as_af
         fresh = ["".join(segment.text for segment in line)
                  for line in row_lines(row, log.companion_name, log._width, log.look(), log._shape(row), app.console)]
         assert drawn == fresh  # what the stream left is what the stored row renders to
+
+
+def colour_on_screen(app, needle: str):
+    """The foreground colour of the first cell of ``needle`` where the screen shows it (None: not shown)."""
+    update = app.screen._compositor.render_full_update()
+    app.screen.refresh()  # the full render above consumed the pending dirty regions
+    for line in update.strips:
+        segments = [segment for strip in line for segment in strip]
+        at = "".join(segment.text for segment in segments).find(needle)
+        if at < 0:
+            continue
+        x = 0
+        for segment in segments:
+            if x + len(segment.text) > at:
+                return segment.style.color if segment.style else None
+            x += len(segment.text)
+    return None
+
+
+async def test_a_docstring_across_a_piece_edge_is_coloured_as_a_string_once_the_reply_ends(make_app, loopback):
+    # Each piece of a streaming code block is highlighted on its own: after the edge the
+    # docstring was coloured as code and its closing quotes opened a string that ran to the
+    # end of the block, in the finished row too. The row is rendered whole off the UI thread.
+    start = FENCE_PIECE - 6  # the docstring opens a few lines above the first piece's edge
+    code_lines_ = (["def f():"] + [f"    x_{i} = {i}" for i in range(1, start)] + ['    """The docstring opens here']
+                   + [f"    doc line {i:02d}" for i in range(12)] + ['    """'] + [f"    y_{i} = {i}" for i in range(6)])
+    text = "Here:\n\n```python\n" + "\n".join(code_lines_) + "\n```\n\nDone, all of it."
+    loopback.queue(Reply(chunks=[line + "\n" for line in text.split("\n")], chunk_delay=0.005))
+    app = make_app()
+    async with app.run_test(size=(100, 60)) as pilot:
+        await send(pilot, "a function please")
+        log = app.room.log_view
+        await wait_for(pilot, lambda: "Done, all of it." in screen_text(app) and log.streaming_row_id is None,
+                       what="the finished reply")
+        before_edge, after_edge = "doc line 00", "doc line 10"  # code lines 15 and 25: the first piece ends at 20
+        await wait_for(pilot, lambda: colour_on_screen(app, after_edge) == colour_on_screen(app, before_edge)
+                       and colour_on_screen(app, "y_3") == colour_on_screen(app, "x_3"),
+                       what="the docstring coloured as a string past the edge, the code after it as code")
+        assert colour_on_screen(app, before_edge) != colour_on_screen(app, "x_3")  # a string is not coloured as code

@@ -46,6 +46,7 @@ from keeltui.panes.chief.row_render import (
     row_lines, row_thinking, with_clock,
 )
 from keeltui.panes.chief.room_stream import LiveReply, StreamLines, finished_lines, stream_lines
+from keeltui.panes.chief.whole_render import render_whole
 from keeltui.panes.chief.row_source import RowSource
 from keeltui.panes.tutor.chat_message import copy_row_text, speaker_header
 from keeltui.panes.chief.row_keys import ROW_KEY_BINDINGS
@@ -105,6 +106,14 @@ class RoomLog(ScrollView, can_focus=True):
 
     class EndReached(Message):
         """The owner is at the newest text again (the "new text below" note can go)."""
+
+    class RenderedWhole(Message):
+        """A reply whose code block streamed in pieces, rendered whole off the UI thread
+        (whole_render.py): its lines, where they differ from the streamed ones."""
+
+        def __init__(self, key: tuple, row_id: int, lines: list[Line]) -> None:
+            super().__init__()
+            self.key, self.row_id, self.lines = key, row_id, lines
 
     def __init__(self, owner_name: str, companion_name: str, *, source: RowSource | None = None,
                  window_rows: int = 120, first_rows: Sequence[Row] = (), plain_first: bool = False,
@@ -1142,9 +1151,28 @@ class RoomLog(ScrollView, can_focus=True):
         if stream.drawn_for != (self._width, self._restyled):
             return False  # drawn for another width or theme: the row is rendered anew
         # Kept as they were streamed (each line boxed, the kept form, when it was rendered).
-        self.cache.put(self._cache_key(row), finished_lines(
+        key = self._cache_key(row)
+        kept = self.cache.put(key, finished_lines(
             self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream))
+        if stream.lines.pieced:  # its pieces were coloured each on its own: rendered whole, off this thread
+            args = row, self._speaker(row), self._width, self.look(), self._shape(row)
+            render_whole(lambda console: row_lines(*args, console), self.app.console, kept,
+                         lambda lines: self.post_message(self.RenderedWhole(key, row.id, lines)))
         return True
+
+    def on_room_log_rendered_whole(self, message: RenderedWhole) -> None:
+        """The row's lines as a whole render colours them; drawn if it still shows as it did."""
+        message.stop()
+        self.cache.put(message.key, message.lines)
+        index = self.window.index_of(message.row_id)
+        if index is None or self._cache_key(self.window.rows[index]) != message.key:
+            return  # not shown, or changed since: its lines are in the cache for when it is
+        anchor = self._anchor()
+        height = self._row_height(index)
+        if height != self.window.heights[index]:
+            self.window.set_height(index, height)
+            self._relayout(anchor)
+        self.refresh()
 
     def stream_text(self) -> str | None:
         return self._stream.text if self._stream is not None else None

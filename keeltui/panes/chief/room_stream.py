@@ -116,6 +116,10 @@ class StreamLines(Generic[L]):
         """The code block's padding row below its last line."""
         self._split = SettledSplit()
         self._fences = FenceReader()
+        self.pieced = False
+        """Whether a code block was rendered in pieces: each piece is highlighted on its own,
+        so a multi-line string or comment across a piece's edge is coloured wrong after it
+        until the row is rendered whole (room_log.py does that off the UI thread at the end)."""
 
     @property
     def settled_count(self) -> int:
@@ -170,6 +174,7 @@ class StreamLines(Generic[L]):
             lines = lines[:-1] if self._fence_done == 0 else lines[1:-1]  # no padding between pieces
             self._fence_lines.extend(lines)
             self._fence_done = stop
+            self.pieced = True
             yield
         if not self._fence_done:
             return self._render(block)
