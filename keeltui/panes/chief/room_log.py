@@ -74,6 +74,11 @@ CACHE_ROWS = 400
 CACHE_BYTES = 1_500_000
 """And about this many bytes of their lines: a few long replies (a 5 000-line code block is
 one row) would otherwise keep tens of megabytes under the row count's bound."""
+WHOLE_RENDER_AFTER = 0.25
+"""Seconds between a reply's end (or stop) and its whole render on a thread, when its code
+block streamed in pieces: the thread holds the interpreter a slice at a time, and started at
+once it held back the frames that show the end (the stopped row, the status line, the
+composer free again): Escape's stop came 5-30 ms later in the bench."""
 DRAWN_LINES = 240
 """Drawn lines kept: a few screens (a page back and forth finds them), a bound for the collector."""
 FLUSH_SECS = 0.1
@@ -1156,8 +1161,9 @@ class RoomLog(ScrollView, can_focus=True):
             self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream))
         if stream.lines.pieced:  # its pieces were coloured each on its own: rendered whole, off this thread
             args = row, self._speaker(row), self._width, self.look(), self._shape(row)
-            render_whole(lambda console: row_lines(*args, console), self.app.console, kept,
-                         lambda lines: self.post_message(self.RenderedWhole(key, row.id, lines)))
+            self.set_timer(WHOLE_RENDER_AFTER, lambda: render_whole(
+                lambda console: row_lines(*args, console), self.app.console, kept,
+                lambda lines: self.post_message(self.RenderedWhole(key, row.id, lines))))
         return True
 
     def on_room_log_rendered_whole(self, message: RenderedWhole) -> None:
