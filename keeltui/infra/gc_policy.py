@@ -70,12 +70,15 @@ def brain_client_loading() -> Iterator[None]:
     Importing ``openai`` makes ~95 000 objects that live for good. Collected as they came,
     the full passes among them scanned the whole unfrozen heap: 30-45 ms each, several,
     every one a frame the room could not draw (the client loads on a thread, the passes
-    hold the interpreter), while the owner may already be typing or paging. Held, the
-    import leaves ~250 garbage objects, which the freeze keeps: a few kilobytes."""
+    hold the interpreter), while the owner may already be typing or paging. Held, they are
+    looked at once, by one pass over what was made since the first frame's (~20-25 ms): the
+    import and the room's work meanwhile (Markdown drawn, the tutor mounted) leave cycles
+    (~700 objects at a start), which a freeze without it would keep for good."""
     _hold()
     try:
         yield
     finally:
         if not gc.get_freeze_count():
+            gc.collect(0)  # all made since the first frame's pass: nothing was collected meanwhile
             freeze_start_up()
         _let_go()

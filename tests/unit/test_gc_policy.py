@@ -59,3 +59,27 @@ def test_the_collector_is_held_until_the_last_hold_is_let_go_and_the_heap_frozen
     out = subprocess.run([sys.executable, "-c", HOLDS], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str([(False, False), (False, False), (True, True), (False, True), (True, True)])
+
+
+GARBAGE = """
+import gc, weakref
+from keeltui.infra import gc_policy
+
+class Line:
+    pass
+
+gc_policy.hold_for_start()
+gc_policy.start_done()
+with gc_policy.brain_client_loading():
+    line = Line()
+    line.me = line  # a drawn line the room let go of while the client loaded: a cycle
+    probe = weakref.ref(line)
+    del line
+print(probe() is None, gc.get_freeze_count() > 0, gc.isenabled())
+"""
+
+
+def test_a_cycle_let_go_while_the_brain_client_loads_is_freed_not_frozen():
+    out = subprocess.run([sys.executable, "-c", GARBAGE], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "True"]
