@@ -43,7 +43,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple
-from itertools import repeat
 from weakref import WeakKeyDictionary
 
 from rich.cells import cell_len
@@ -223,17 +222,57 @@ def _unsent(spans: Sequence[tuple[int, int]], width: int) -> list[tuple[int, int
     return [(a, b) for a, b in gaps if a < b]
 
 
-def cells_of(strip: Strip, color_system: ColorSystem) -> list[Cell]:
+class StyleCells(dict):
+    """The cells of one style (its codes and its link) by character, each made once: the
+    screen's lines and the pieces kept hold the same few thousand cells, not a tuple for
+    every cell of every line (256 kept pieces were ~2 MB; 0.3 MB made once)."""
+
+    __slots__ = ("ansi", "link")
+
+    def __init__(self, ansi: str, link: str | None) -> None:
+        super().__init__()
+        self.ansi, self.link = ansi, link
+
+    def __missing__(self, char: str) -> Cell:
+        cell = self[char] = (char, self.ansi, self.link)
+        return cell
+
+
+STYLES_MADE = 1024
+"""Styles whose cells are kept made (the first styles seen again, once past it, are made anew)."""
+CHARACTERS_MADE = 4096
+"""Characters a style's cells are kept made for (a room of many scripts: bounded)."""
+
+
+class CellMaker:
+    """Cells made once per style and character (:class:`StyleCells`), within bounds."""
+
+    def __init__(self) -> None:
+        self._styles: dict[tuple[str, str | None], StyleCells] = {}
+
+    def style_cells(self, ansi: str, link: str | None) -> StyleCells:
+        made = self._styles.get((ansi, link))
+        if made is None or len(made) > CHARACTERS_MADE:
+            if len(self._styles) >= STYLES_MADE:
+                self._styles.clear()
+            made = self._styles[(ansi, link)] = StyleCells(ansi, link)
+        return made
+
+
+def cells_of(strip: Strip, color_system: ColorSystem, maker: CellMaker | None = None) -> list[Cell]:
+    """The cells ``strip`` shows: (character, its codes, its link) each; a wide character's
+    second cell is ("", codes, link)."""
+    maker = maker or CellMaker()
     cells: list[Cell] = []
     for text, style, _control in strip:
         ansi = "" if style is None else (style._ansi or Strip.render_ansi(style, color_system))
-        link = style._link if style is not None else None
+        made = maker.style_cells(ansi, style._link if style is not None else None)
         if text.isascii():  # one cell a character: no width to look up (a whole screen per scroll)
-            cells.extend(zip(text, repeat(ansi), repeat(link)))
+            cells.extend(map(made.__getitem__, text))
             continue
         for char in text:
-            cells.append((char, ansi, link))
-            cells.extend([("", ansi, link)] * (cell_len(char) - 1))
+            cells.append(made[char])
+            cells.extend([made[""]] * (cell_len(char) - 1))
     return cells
 
 
@@ -254,10 +293,15 @@ class CellsKept:
 
     def __init__(self, size: int = CELLS_KEPT) -> None:
         self._kept: KeptByIdentity[list[Cell]] = KeptByIdentity(size)
+        self.maker = CellMaker()
 
     def __call__(self, strip: Strip, color_system: ColorSystem) -> list[Cell]:
         cells = self._kept.get(strip, color_system)
-        return cells if cells is not None else self._kept.put(strip, color_system, cells_of(strip, color_system))
+        return cells if cells is not None else self._kept.put(strip, color_system, self.once(strip, color_system))
+
+    def once(self, strip: Strip, color_system: ColorSystem) -> list[Cell]:
+        """A piece's cells, not kept (a piece cropped to its changed cells is sent once)."""
+        return cells_of(strip, color_system, self.maker)
 
 
 Pieces = list[tuple[int, list[Cell]]]
@@ -432,7 +476,7 @@ class SpanUpdate(ChopsUpdate):
             cursor: int | None = None
             for x, piece in self._pieces(y, x1, x2):
                 # (A piece cropped to the cells that changed is sent once: not kept.)
-                runs = erase.plan(cells_in(pieces, x, piece.cell_length) or cells_of(piece, color_system), x, width,
+                runs = erase.plan(cells_in(pieces, x, piece.cell_length) or self.cells.once(piece, color_system), x, width,
                                   self.background_erase)
                 for number, (start, end, how) in enumerate(runs):
                     if cursor != x + start:

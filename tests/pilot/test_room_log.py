@@ -141,7 +141,7 @@ async def test_a_view_moved_a_line_works_out_the_cells_of_the_line_that_came_in_
     # worked out again (a reply the view follows moves the room a line each flush).
     worked_out: list[int] = []
     real = textual_seam.cells_of
-    monkeypatch.setattr(textual_seam, "cells_of", lambda strip, system: worked_out.append(1) or real(strip, system))
+    monkeypatch.setattr(textual_seam, "cells_of", lambda strip, system, maker=None: worked_out.append(1) or real(strip, system, maker))
     app = make_app()
     real_display = app._display
 
