@@ -32,7 +32,6 @@ def main(config: str) -> int:
             seen["modules"] = sorted(sys.modules)
             seen["screens"] = [type(s).__name__ for s in app.screen_stack]
             seen["tutor_tab"] = [type(w).__name__ for w in screen.query_one("#tutor-tab").children]
-            seen["collections"] = collections[0]
             seen["focused"] = focused
             app.set_interval(0.02, lambda: collector_back(app), name="probe-collector")
 
@@ -58,11 +57,34 @@ def main(config: str) -> int:
     App.run = lambda self, **kwargs: run(self, headless=True, size=(120, 40))  # type: ignore[method-assign]
     from keeltui.cli.commands import main as keeltui
 
-    collections = [0]  # collector passes from `keeltui` starting to its first frame
+    collections = [0]  # collector passes from `keeltui` starting to the app's first-frame pass
+    frames = [0]  # frames drawn
+    start: dict[str, int] = {}
+
+    from keeltui.infra import gc_policy
+
+    start_done = gc_policy.start_done
+
+    def starting_done() -> None:
+        # The app lets the collector go after its first frame: how many passes ran before,
+        # and how many frames had been drawn (by the app's own hook, not a guess at a layout).
+        start.setdefault("passes", collections[0])
+        start.setdefault("frames", frames[0])
+        seen.setdefault("start_done", start)
+        start_done()
+
+    gc_policy.start_done = starting_done  # type: ignore[assignment]
+    display = App._display
+
+    def displaying(self, *args, **kwargs):
+        frames[0] += 1
+        return display(self, *args, **kwargs)
+
+    App._display = displaying  # type: ignore[method-assign]
     unfrozen_passes = [0]  # older-generation passes after the first frame, before the heap is frozen (the brain client loads)
 
     def count(phase: str, info: dict) -> None:
-        if phase == "start" and "collections" not in seen:
+        if phase == "start" and not start:
             collections[0] += 1
         elif phase == "start" and not gc.get_freeze_count() and info["generation"]:
             unfrozen_passes[0] += 1

@@ -85,7 +85,11 @@ def test_no_collector_pass_runs_before_the_first_frame_and_it_runs_again_after(t
         store.add_message(room, "user", f"Question {i}?")
     store.close()
     seen = first_frame(tmp_path, loopback.url)
-    assert seen["collections"] == 0
+    # Counted up to the app's own pass at its first frame (gc_policy.start_done), which must
+    # come after a frame was drawn: the probe's look for the composer's placeholder may see
+    # it a layout later than that frame.
+    assert seen["start_done"]["passes"] == 0
+    assert seen["start_done"]["frames"] >= 1
     assert seen["collector_on_after"] is True
 
 
