@@ -188,6 +188,9 @@ class Brain:
                 timeout=self.config.timeout_secs,
                 default_headers=_no_ambient_headers(),
             )
+            # The client loads its resources on first use (~20 ms for chat completions): here,
+            # off the event loop, not in the first reply's call on the UI thread.
+            _ = self._client.chat.completions, self._client.models
         return self._client
 
     def warm(self) -> None:

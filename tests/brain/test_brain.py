@@ -264,3 +264,24 @@ def test_a_client_hanging_up_is_no_traceback_on_the_servers_output(capfd):
             _time.sleep(0.05)
         assert server.hangups == 3
     assert "Traceback" not in capfd.readouterr().err
+
+
+WARM = """
+import sys
+from keeltui.brain import Brain
+from keeltui.config import BrainConfig
+Brain(BrainConfig(base_url="http://127.0.0.1:9/v1", model="m")).warm()
+print("openai.resources.chat.completions" in sys.modules, "openai.resources.models" in sys.modules)
+"""
+
+
+def test_warming_the_client_loads_what_a_first_reply_uses():
+    # The client loads its resources on first use (~20 ms for chat completions). Warmed on a
+    # thread after the first frame, they must be loaded then, not by the first reply's call
+    # on the UI thread.
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", WARM], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True"]
