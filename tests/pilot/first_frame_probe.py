@@ -74,6 +74,13 @@ def main(config: str) -> int:
         start_done()
 
     gc_policy.start_done = starting_done  # type: ignore[assignment]
+    freeze = gc_policy.freeze_start_up
+
+    def freezing() -> None:
+        seen.setdefault("client_loaded_at_freeze", "openai" in sys.modules)
+        freeze()
+
+    gc_policy.freeze_start_up = freezing  # type: ignore[assignment]
     display = App._display
 
     def displaying(self, *args, **kwargs):

@@ -101,3 +101,4 @@ def test_no_collector_pass_runs_while_the_brain_client_loads_after_the_first_fra
     seen = first_frame(tmp_path, loopback.url)
     assert seen["collector_on_after"] is True
     assert seen["passes_before_freeze"] == 1
+    assert seen["client_loaded_at_freeze"] is True  # the heap frozen with the client in it, not before

@@ -135,3 +135,23 @@ async def test_a_docstring_across_a_piece_edge_is_coloured_as_a_string_once_the_
                        and colour_on_screen(app, "y_3") == colour_on_screen(app, "x_3"),
                        what="the docstring coloured as a string past the edge, the code after it as code")
         assert colour_on_screen(app, before_edge) != colour_on_screen(app, "x_3")  # a string is not coloured as code
+
+
+async def test_a_whole_render_that_comes_after_its_row_changed_is_not_kept(make_app, loopback):
+    # The row was edited (or the width or theme changed) while its whole render ran: the lines
+    # are for a row that no longer shows, and would only take the cache's room.
+    loopback.queue(Reply(text="A short answer."))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "hello")
+        log = app.room.log_view
+        await wait_for(pilot, lambda: "A short answer." in screen_text(app) and log.streaming_row_id is None,
+                       what="the reply")
+        row_id = log.row_ids[-1]
+        stale = ("an older drawing of the row",)
+        log.post_message(log.RenderedWhole(stale, row_id, [()]))
+        current = log._cache_key(log.row(row_id))
+        log.post_message(log.RenderedWhole(current, row_id, list(log._box_lines(log.row(row_id)))))
+        await pilot.pause()
+        await wait_for(pilot, lambda: current in log.cache, what="the current drawing kept")
+        assert stale not in log.cache

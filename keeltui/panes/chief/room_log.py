@@ -1169,10 +1169,12 @@ class RoomLog(ScrollView, can_focus=True):
     def on_room_log_rendered_whole(self, message: RenderedWhole) -> None:
         """The row's lines as a whole render colours them; drawn if it still shows as it did."""
         message.stop()
-        self.cache.put(message.key, message.lines)
         index = self.window.index_of(message.row_id)
-        if index is None or self._cache_key(self.window.rows[index]) != message.key:
-            return  # not shown, or changed since: its lines are in the cache for when it is
+        if index is not None and self._cache_key(self.window.rows[index]) != message.key:
+            return  # changed since (edited, a new width or theme): drawn anew from the row
+        self.cache.put(message.key, message.lines)
+        if index is None:
+            return  # paged away: its lines are in the cache for when it shows again
         anchor = self._anchor()
         height = self._row_height(index)
         if height != self.window.heights[index]:
