@@ -12,13 +12,13 @@ from textual import events
 from textual.app import SystemCommand
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import TabbedContent
 
 from keeltui.panes.common import focus_places
 from keeltui.panes.ambient.banner import DriftBanner
 from keeltui.panes.common.events import StatusMessage
 from keeltui.panes.common.bindings import bind
 from keeltui.panes.common.composer import Composer
+from keeltui.panes.common.pane_tabs import PaneTabs
 from keeltui.terminal.key_hooks import KeyHookApp
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class GlobalKeys(KeyHookApp):
             self.set_focus(place, scroll_visible=False)
         return place is not None
 
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+    def on_pane_tabs_switched(self, event: PaneTabs.Switched) -> None:
         self._show_tutor_context()  # the tutor's context shows only while the tutor is in view
         # The pane you switch to gets the keyboard, so you can type at once. Focus
         # must leave the hidden pane first: a focused widget in it would pull its

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets import Static
 
 from keeltui.panes.common.footer import KeelFooter
 from keeltui.chief.context import Row
@@ -20,7 +21,7 @@ from keeltui.chief_view import ChiefRoom
 from keeltui.panes.ambient.banner import DriftBanner
 from keeltui.panes.chief.parts import ChiefParts
 from keeltui.panes.chief.row_source import RowSource
-from keeltui.panes.common.pane_tabs import PaneTabs
+from keeltui.panes.common.pane_tabs import Pane, PaneTabs
 from keeltui.terminal.textual_seam import paint_changed_cells_only
 from keeltui.panes.common.status_line import StatusLine
 
@@ -48,6 +49,7 @@ class MainScreen(Screen):
         self._first_rows = first_rows
         self._source = source
         self._parts = parts
+        self._resumed = False
 
     def compose_layout(self) -> ComposeResult:
         """The widgets of this screen. The app's compose yields them (so they are
@@ -55,15 +57,24 @@ class MainScreen(Screen):
         the screen's own compose, which Textual runs later, stays empty."""
         yield DriftBanner(snooze_secs=self._snooze_secs, id="drift-banner")
         with PaneTabs(id="panes", initial="chief-tab"):
-            with TabPane("Chief", id="chief-tab"):
+            with Pane("Chief", id="chief-tab"):
                 yield ChiefRoom(self._owner, self._companion, self._window_rows,
                                 first_rows=self._first_rows, source=self._source, parts=self._parts, id="chief-room")
-            with TabPane("Tutor", id="tutor-tab"):
+            with Pane("Tutor", id="tutor-tab"):
                 # The tutor pane is mounted right after the first frame (mount_tutor). Until
                 # then an empty tab drew its own name ("TabPane#tutor-tab") on a quick Ctrl+T.
                 yield Static("The tutor is on its way…", id="tutor-waiting")
         yield StatusLine(id="status-line")
         yield KeelFooter()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Runs before Screen's own handler. Every widget was styled as it mounted, a moment
+        # ago, and each class or focus change since restyled its widget: the first resume's
+        # restyle of the whole screen would style each one again (~10 ms of the first frame).
+        # A later resume (after a dialog) restyles as Textual does.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     @property
     def room(self) -> ChiefRoom:
@@ -78,12 +89,12 @@ class MainScreen(Screen):
         return self.query_one(DriftBanner)
 
     @property
-    def panes(self) -> TabbedContent:
-        return self.query_one(TabbedContent)
+    def panes(self) -> PaneTabs:
+        return self.query_one(PaneTabs)
 
     @property
-    def tutor_tab(self) -> TabPane:
-        return self.query_one("#tutor-tab", TabPane)
+    def tutor_tab(self) -> Pane:
+        return self.query_one("#tutor-tab", Pane)
 
     def mount_tutor(self, pane: Widget) -> None:
         """Put the tutor pane in its tab, in place of the line that held it."""

@@ -1,25 +1,182 @@
-"""The Chief/Tutor tabs, where a stale focus can never pull a tab back to the front.
+"""The Chief/Tutor tabs: a two-line strip over the panes, one pane in front.
 
-Textual brings a tab forward when a widget inside it takes the focus. That news
-travels as a message, so a focus taken just before Ctrl+T could arrive after it and
-undo the switch (the tutor's list focusing itself, then Ctrl+T back to the Chief).
-Only a focus that still stands inside the pane may bring it forward.
+Two widgets, not Textual's TabbedContent (a tab strip of seven widgets, a content
+switcher and an animated underline): the strip draws its labels and its bar itself
+(the line API), so the first frame lays out and styles two small widgets where it took
+ten, about 20 ms of keeltui's start. It draws what TabbedContent drew: the labels, the
+active one bright, and a bar under them lit under the active label.
+
+A stale focus never pulls a tab to the front: Textual's TabbedContent brought a tab
+forward when a widget inside it took the focus, and that news travels as a message, so a
+focus taken just before Ctrl+T could arrive after it and undo the switch. Here only a
+focus that still stands inside a pane behind brings it forward.
 """
 
 from __future__ import annotations
 
-from textual.widgets import TabbedContent, TabPane, Tabs
+from collections.abc import Iterator
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Container
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+from textual.widget import Widget
+
+LABEL_PADDING = 1
+"""Blank cells either side of a label (Textual's tabs had ``padding: 0 1``)."""
 
 
-class PaneTabs(TabbedContent):
-    def on_mount(self) -> None:
-        # Tab never lands on the tab strip, where typed text was lost: Ctrl+T switches panes.
-        self.query_one(Tabs).can_focus = False
+class Pane(Container):
+    """One pane of the tabs: its title is drawn on the strip."""
 
-    def on_tab_pane_focused(self, event: TabPane.Focused) -> None:
-        # The public name of the handler: Textual runs this class's before the base class's,
-        # which does not run once the default is prevented.
+    DEFAULT_CSS = "Pane { height: 1fr; padding: 0; }"
+
+    def __init__(self, title: str, *children: Widget, id: str) -> None:
+        super().__init__(*children, id=id)
+        self.pane_title = title
+
+
+def label_spans(titles: list[str]) -> list[tuple[int, int]]:
+    """Where each label's text starts and ends on the strip, padding either side."""
+    spans, x = [], 0
+    for title in titles:
+        start = x + LABEL_PADDING
+        spans.append((start, start + len(title)))
+        x = start + len(title) + LABEL_PADDING
+    return spans
+
+
+class PaneStrip(Widget):
+    """The labels (line 0) and the bar under them (line 1); a click on a label chooses it."""
+
+    COMPONENT_CLASSES = {"pane-strip--active", "pane-strip--behind", "pane-strip--bar"}
+    DEFAULT_CSS = """
+    PaneStrip { height: 2; width: 1fr; }
+    PaneStrip > .pane-strip--active { color: $foreground; }
+    PaneStrip > .pane-strip--behind { color: $foreground 50%; }
+    PaneStrip > .pane-strip--bar { color: $block-cursor-background; background: $foreground 10%; }
+    PaneStrip:ansi > .pane-strip--behind { text-style: dim; }
+    PaneStrip:ansi > .pane-strip--active { text-style: not dim bold; }
+    PaneStrip:ansi > .pane-strip--bar { color: $block-cursor-background; background: $border-blurred; }
+    """
+    ALLOW_SELECT = False
+
+    active: reactive[int] = reactive(0)
+
+    class Chosen(Message):
+        """A label was clicked: the pane at ``index`` should come to the front."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, titles: list[str], active: int = 0) -> None:
+        super().__init__()
+        self.titles = titles
+        self.set_reactive(PaneStrip.active, active)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        spans = label_spans(self.titles)
+        base = self.rich_style
+        if y == 0:
+            return Strip(list(self._labels(base))).extend_cell_length(width, base).crop(0, width)
+        if y == 1:
+            return Strip(list(self._bar(spans, width, base)), width)
+        return Strip.blank(width, base)
+
+    def _labels(self, base: Style) -> Iterator[Segment]:
+        pad = " " * LABEL_PADDING
+        for index, title in enumerate(self.titles):
+            look = "pane-strip--active" if index == self.active else "pane-strip--behind"
+            yield Segment(pad, base)
+            yield Segment(title, base + self.get_component_rich_style(look))
+            yield Segment(pad, base)
+
+    def _bar(self, spans: list[tuple[int, int]], width: int, base: Style) -> Iterator[Segment]:
+        bar = self.get_component_rich_style("pane-strip--bar")
+        lit, unlit = base + Style(color=bar.color), base + Style(color=bar.bgcolor)
+        start, end = spans[self.active] if 0 <= self.active < len(spans) else (0, 0)
+        # The lit part ends in half cells, as Textual's underline did: ╸ before it, ╺ after.
+        if start > 1:
+            yield Segment("━" * (start - 1), unlit)
+        if start > 0:
+            yield Segment("╸", unlit)
+        yield Segment("━" * (end - start), lit)
+        if end < width:
+            yield Segment("╺", unlit)
+        if end + 1 < width:
+            yield Segment("━" * (width - end - 1), unlit)
+
+    def watch_active(self) -> None:
+        self.refresh()
+
+    def on_click(self, event: events.Click) -> None:
+        for index, (start, end) in enumerate(label_spans(self.titles)):
+            if start - LABEL_PADDING <= event.x < end + LABEL_PADDING:
+                self.post_message(self.Chosen(index))
+                return
+
+
+class PaneTabs(Widget):
+    """Panes (``Pane``) under a strip of their titles; ``active`` is the id of the one in front."""
+
+    DEFAULT_CSS = "PaneTabs { height: 1fr; }"
+
+    active: reactive[str] = reactive("", init=False)
+
+    class Switched(Message):
+        """Another pane came to the front (not sent for the first one)."""
+
+        def __init__(self, tabs: PaneTabs, pane: Pane) -> None:
+            super().__init__()
+            self.tabs, self.pane = tabs, pane
+
+        @property
+        def control(self) -> PaneTabs:
+            return self.tabs
+
+    def __init__(self, *, id: str, initial: str) -> None:
+        super().__init__(id=id)
+        self._panes: list[Pane] = []
+        self.set_reactive(PaneTabs.active, initial)
+
+    def compose_add_child(self, widget: Widget) -> None:
+        if not isinstance(widget, Pane):
+            raise TypeError(f"PaneTabs holds panes, not {type(widget).__name__}")
+        self._panes.append(widget)
+
+    def compose(self) -> ComposeResult:
+        ids = [pane.id for pane in self._panes]
+        yield PaneStrip([pane.pane_title for pane in self._panes], ids.index(self.active) if self.active in ids else 0)
+        for pane in self._panes:
+            pane.display = pane.id == self.active
+            yield pane
+
+    def watch_active(self, active: str) -> None:
+        pane = next((pane for pane in self._panes if pane.id == active), None)
+        if pane is None:
+            raise ValueError(f"no pane {active!r}")
+        for other in self._panes:
+            other.display = other is pane
+        self.query_one(PaneStrip).active = self._panes.index(pane)
+        self.post_message(self.Switched(self, pane))
+
+    def on_pane_strip_chosen(self, message: PaneStrip.Chosen) -> None:
+        message.stop()
+        self.active = self._panes[message.index].id or ""
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # A focus that still stands in a pane behind brings it forward (a stale one, taken
+        # before Ctrl+T and reported after it, does not).
         focused = self.app.focused
-        if focused is None or event.tab_pane not in focused.ancestors:
-            event.stop()
-            event.prevent_default()
+        if focused is None or focused is not event.widget:
+            return
+        for pane in self._panes:
+            if pane.id != self.active and pane in focused.ancestors:
+                self.active = pane.id or ""
+                return
