@@ -16,7 +16,9 @@ import os
 import re
 import tomllib
 import typing
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from keeltui.infra.records import record
 from pathlib import Path
 
 from keeltui.ambient.modes import AMBIENT_MODES, DEFAULT_CADENCE_SECS, parse_cadence, parse_mode
@@ -51,7 +53,7 @@ def _error_line(path: str, key: str, problem: str) -> str:
     return head + one_line(problem, max(40, ERROR_LINE_CHARS - len(head)))
 
 
-@dataclass
+@record
 class OwnerConfig:
     name: str = "Owner"
     """How the room names the owner (the person at the keyboard)."""
@@ -59,7 +61,7 @@ class OwnerConfig:
     """How the room names the companion on its own turns."""
 
 
-@dataclass
+@record
 class RoleModels:
     chief: str = ""
     """Model for the Chief room; empty uses brain.model."""
@@ -71,7 +73,7 @@ class RoleModels:
     """Model for the tutor's teacher agent; empty uses brain.model."""
 
 
-@dataclass
+@record
 class RoleWindows:
     chief: int = 0
     """Context window (tokens) of the chief model; 0 uses brain.context_window."""
@@ -83,7 +85,7 @@ class RoleWindows:
     """Context window (tokens) of the teacher model; 0 uses brain.context_window."""
 
 
-@dataclass
+@record
 class BrainConfig:
     base_url: str = "http://localhost:11434/v1"
     """OpenAI-compatible endpoint (Ollama by default). Env: KEEL_BRAIN_BASE_URL."""
@@ -108,7 +110,7 @@ class BrainConfig:
         return getattr(self.context_windows, role, 0) or self.context_window
 
 
-@dataclass
+@record
 class ChiefConfig:
     compact_at: float = 0.75
     """Context fraction at which older turns are summarised into a summary row."""
@@ -125,7 +127,7 @@ class ChiefConfig:
     """System prompt of the Chief room."""
 
 
-@dataclass
+@record
 class LevelConfig:
     warning: float = 0.5
     """Context fraction that raises a warning."""
@@ -133,7 +135,7 @@ class LevelConfig:
     """Context fraction that raises an emergency warning."""
 
 
-@dataclass
+@record
 class ContextWarnings:
     prober: LevelConfig = field(default_factory=LevelConfig)
     """Thresholds for tutor sessions while the prober answers."""
@@ -141,14 +143,14 @@ class ContextWarnings:
     """Thresholds for tutor sessions while the teacher answers."""
 
 
-@dataclass
+@record
 class TutorConfig:
     research_command: str = ""
     """Command for the tutor's research jobs: run with the query as its last argument, its
     output (search results) is handed to the model; empty means the model alone."""
 
 
-@dataclass
+@record
 class AmbientConfig:
     mode: str = "notify"
     """off | status | notify. Env: KEEL_AMBIENT_MODE."""
@@ -171,7 +173,7 @@ class AmbientConfig:
     third field."""
 
 
-@dataclass
+@record
 class EvidenceConfig:
     source: str = "auto"
     """auto | ewmh | tmux | command | none."""
@@ -183,7 +185,7 @@ class EvidenceConfig:
     """Case-insensitive regexes; a matching title is replaced by 'excluded' before anything sees it."""
 
 
-@dataclass
+@record
 class FrameConfig:
     dir: str = ""
     """Folder holding the goals file and life-domain files; empty means none."""
@@ -193,7 +195,7 @@ class FrameConfig:
     """Upper bound of the brief handed to the judge."""
 
 
-@dataclass
+@record
 class TasksConfig:
     provider: str = "none"
     """none | markdown | todotxt | command: where today's tasks come from."""
@@ -201,7 +203,7 @@ class TasksConfig:
     """The checklist or todo.txt path, or the command printing one task per line."""
 
 
-@dataclass
+@record
 class FocusConfig:
     default_minutes: int = 25
     """Length offered when a focus session starts without one."""
@@ -211,7 +213,7 @@ class FocusConfig:
     """Minimum seconds between two focus nudges."""
 
 
-@dataclass
+@record
 class PathsConfig:
     database: str = ""
     """SQLite file; empty means keeltui.db in the platform data dir (XDG_DATA_HOME)."""
@@ -219,7 +221,7 @@ class PathsConfig:
     """Status line file for tmux; empty means status in the platform state dir (XDG_STATE_HOME)."""
 
 
-@dataclass
+@record
 class UIConfig:
     landed_signal: str = "bell"
     """How a long reply (or tutor turn) that lands while keeltui is not in front says so:
@@ -232,7 +234,7 @@ class UIConfig:
     A theme chosen in the command palette (Ctrl+P, "Theme") is saved here."""
 
 
-@dataclass
+@record
 class Config:
     owner: OwnerConfig = field(default_factory=OwnerConfig)
     """Names."""

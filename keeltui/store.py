@@ -15,6 +15,8 @@ import threading
 import time
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+
+from keeltui.infra.records import record
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable, Iterator
@@ -74,7 +76,7 @@ class Row:
         return turn_kinds.is_system_line(self.turn_kind)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Conversation:
     id: int
     kind: str

@@ -5,10 +5,10 @@ Pure (no model client, no store): a widget may name them without reaching the br
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from keeltui.infra.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Usage:
     prompt_tokens: int
     completion_tokens: int

@@ -8,7 +8,7 @@ clearly marked background notes, never as the companion's own words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from keeltui.infra.records import record
 from typing import Protocol
 from collections.abc import Sequence
 
@@ -91,7 +91,7 @@ def _as_message(row: Row) -> dict | None:
     }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ChiefContext:
     messages: list[dict]
     summary_id: int | None

@@ -8,12 +8,12 @@ a quick reply, never while the owner is looking.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from keeltui.infra.records import record
 
 LANDED_SIGNALS = ("bell", "tmux", "off")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Presence:
     terminal_focused: bool
     """The terminal's focus reports (True when it never sends any)."""

@@ -10,10 +10,10 @@ so config and the CLI can read it cheaply.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from keeltui.infra.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KeyAction:
     id: str
     """The binding id: what a ``[keys]`` entry names to remap it."""

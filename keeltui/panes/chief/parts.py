@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from keeltui.infra.records import record
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from keeltui.services.room_rows import StoreRows
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ChiefParts:
     rows: StoreRows
     turns: Callable[[], ChiefTurns]

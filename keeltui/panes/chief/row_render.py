@@ -15,6 +15,8 @@ the :class:`RowLook`, returning Rich renderables or strips.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from keeltui.infra.records import record
 from contextlib import nullcontext
 from math import ceil
 from collections.abc import Mapping, Sequence
@@ -43,7 +45,7 @@ MARGIN = 1
 """Columns left blank on either side of a row's box."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RowLook:
     """The colours a row is drawn with (from the log's CSS, so they follow the theme)."""
 
