@@ -8,18 +8,19 @@ output piped to a file. Keys are prefixes of the verdict keys in bench/report.py
 
 CAUSES: dict[str, str] = {
     "ttff.keeltui.empty": (
-        "Where the time goes (the measured line above): keeltui's own imports before the first frame (the typed "
-        "config, the brain module, the Chief view, Textual's command palette for Ctrl+P) on top of Textual's, then "
-        "the room's widgets and their CSS (tab strip, the composer's `TextArea`, status line, footer) against the "
-        "floor's header, one line and footer. What would close it: import the command palette, the config's "
-        "validation and the Chief view's Markdown after the first frame, and mount the tab strip once the room "
-        "is on screen; Textual's own import is the floor's too and cannot be cut."
+        "Where the time goes (the measured line above): keeltui's own modules before the first frame (about 90: "
+        "the typed config, the store, the Chief room's log and composer, the App's parts; ~25 ms with Textual "
+        "already loaded) and Textual's `TextArea` for the composer (~6 ms), then the room's dozen widgets and "
+        "their CSS against the floor's header, one line and footer. Already cut: the Chief/Tutor tabs are two "
+        "widgets of keeltui's (panes/common/pane_tabs.py, not TabbedContent's ten), the config's sections are "
+        "records (infra/records.py: no per-class compiled methods), the first resume does not restyle every "
+        "widget again (MainScreen.on_screen_resume). Textual's own import is the floor's too and cannot be cut."
     ),
     "ttff.keeltui.100k": (
-        "Everything in the empty-store row, plus the room itself: the 16 newest rows are read (an indexed "
-        "tail query, well under 1 ms) and mounted as plain text for the first frame (Markdown is parsed right "
-        "after it), and the turn-kind backfill reads only rows above its stored high-water mark. What remains "
-        "is laying out and styling those 16 row widgets."
+        "Everything in the empty-store row, plus the room itself: the newest rows are read by an indexed tail "
+        "query (well under 1 ms) before the room composes and drawn as plain text by the room's line-API log "
+        "(RoomLog, no widget per row; Markdown right after the first frame); the turn-kind backfill reads only "
+        "rows above its stored high-water mark."
     ),
     "rss": (
         "The brain client is most of it (the import steps above: `import openai` + an `AsyncOpenAI` is the "
@@ -47,25 +48,18 @@ CAUSES: dict[str, str] = {
     ),
     "room.same": (
         "The newest rows are read before the room composes (the app hands them to `ChiefRoom` as `first_rows`) "
-        "and composed into its log, drawn as plain text in the first frame with the composer (Markdown right "
-        "after it); the log lays that frame out at its bottom itself (`RoomLog.arrange`: Textual's anchor learns "
-        "the log's height only after the first layout and would scroll the rows out of view). What remains is "
-        "laying out and styling those 16 row widgets in the first frame (the row above); the older rows and "
-        "the tutor pane are mounted after it."
+        "and drawn by its line-API log (RoomLog: only the visible lines, no widget per row) as plain text in the "
+        "first frame with the composer (Markdown right after it); the older rows are read by keyset pages as "
+        "the owner pages, and the tutor pane is mounted after the first frame."
     ),
     "long.pageup": (
-        "Each PageUp moves the view within the mounted window. Older rows are paged in ahead of the view, 12 at "
-        "a time (`AHEAD_ROWS` in chief_view.py), after the frame that answered the key and again once each step "
-        "is laid out, while the view is within three pages of the window's top (`AHEAD_PAGES`): no key waits at "
-        "the edge for a read and a layout. Start-up's objects are frozen out of the collector's full passes "
-        "(`gc.freeze` once the brain client is loaded), which scanned the whole heap for 0.1 s and more. A slow "
-        "press now is a key that arrived while a step (12 rows' widgets and their layout, ~10 ms + ~20 ms at a "
-        "load of 5) or a collection ran, or a loaded machine (the load average of this measure is under the "
-        "Side by side table). Timed inside the app (each event-loop callback and collection over 10 ms, 40 "
-        "PageUps at 120x40, load 5): a scroll's frame 30–40 ms, and a full collection 30–100 ms every few "
-        "seconds, each freeing 2 000–10 000 objects: the row widgets pruned from the window are cyclic garbage "
-        "only a full pass frees. What would close it: fewer objects per row widget, or rows drawn by one "
-        "line-API widget instead of a widget each."
+        "Each PageUp moves the view of the room's line-API log (RoomLog); older rows are read by keyset pages of "
+        "`PAGE_ROWS` (panes/chief/room_log.py) while the view is within `AHEAD_PAGES` screen of the window's "
+        "edge, before the key moves the view, and only the visible lines are rendered (lines already drawn come "
+        "from a bounded cache). Start-up's objects are frozen out of the collector's full passes (`gc.freeze` "
+        "once the brain client is loaded). A slow press is a key that arrived while a page was read and its "
+        "rows measured, a collection ran, or the machine was loaded (the load average of this measure is under "
+        "the Side by side table)."
     ),
     "stream.paced.lag": (
         "The reply's flush timer runs every 100 ms (`FLUSH_SECS` in panes/tutor/chat_message.py), but the end of the "
