@@ -146,7 +146,7 @@ class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
 
         self.ambient = AmbientController(self.services.ambient, id="ambient")
         self.ambient.brain_online, self.ambient.quiet = self.brain_online, self.quiet
-        self.mount(self.ambient)
+        self.main_screen.mount_controller(self.ambient)
         self.tutor = TutorPane(id="tutor-pane", app_config=self.config, turns=self.services.tutor, jobs=self.services.tutor_jobs,
                                records=self.services.tutor_records)
         self.main_screen.mount_tutor(self.tutor)

@@ -33,6 +33,7 @@ class MainScreen(Screen):
     AUTO_FOCUS = ""
     DEFAULT_CSS = """
     MainScreen #tutor-waiting { color: $text-muted; padding: 1 2; }
+    MainScreen #controllers { display: none; }
     """
 
     def __init__(
@@ -66,6 +67,9 @@ class MainScreen(Screen):
                 yield Static("The tutor is on its way…", id="tutor-waiting")
         yield StatusLine(id="status-line")
         yield KeelFooter()
+        # Where the widgets with no look of their own (the ambient controller) are mounted:
+        # a mount makes its parent lay out again, and the screen's layout repaints every cell.
+        yield Widget(id="controllers")
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         # Runs before Screen's own handler. Every widget was styled as it mounted, a moment
@@ -95,6 +99,10 @@ class MainScreen(Screen):
     @property
     def tutor_tab(self) -> Pane:
         return self.query_one("#tutor-tab", Pane)
+
+    def mount_controller(self, controller: Widget) -> None:
+        """Mount a widget that shows nothing (it runs timers and workers) without a repaint."""
+        self.query_one("#controllers").mount(controller)
 
     def mount_tutor(self, pane: Widget) -> None:
         """Put the tutor pane in its tab, in place of the line that held it."""

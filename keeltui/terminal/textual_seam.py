@@ -608,6 +608,8 @@ class SpanCompositor(Compositor):
         self.cells = CellsKept()
         self._bars: WeakKeyDictionary[ScrollBar, BarDrawn] = WeakKeyDictionary()
         """Each scrollbar as last drawn."""
+        self.full_updates = 0
+        """Whole frames sent (every cell of the screen): what the tests count."""
 
     def _shown(self) -> Shown:
         if self.shown.size != self.size:
@@ -618,6 +620,7 @@ class SpanCompositor(Compositor):
         update = super().render_full_update(simplify)
         if simplify:  # a screenshot, not sent to the terminal
             return update
+        self.full_updates += 1
         return ShownLayoutUpdate(update.strips, update.region, self._shown(), self.cells)
 
     def _get_renders(self, crop: Region | None = None):

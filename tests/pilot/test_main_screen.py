@@ -134,3 +134,17 @@ async def test_an_app_started_in_quiet_mode_focuses_nothing_until_it_ends(make_a
         assert app.main_screen.panes.active == "chief-tab"
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: app.focused is app.room.composer.input, what="the composer takes the keys")
+
+
+async def test_what_is_mounted_after_the_first_frame_sends_no_whole_frame_again(make_app):
+    # The ambient controller (no look of its own) and the tutor pane (in the hidden tab) are
+    # mounted right after the first frame: neither may make the screen send every cell again
+    # (~8 KB at 120x40 over SSH, while the owner may already type). The first frame and the
+    # repaint Textual asks for when the screen is first shown are the only whole frames.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.ambient is not None and app.ambient.is_mounted and app.tutor is not None
+                       and app.tutor.is_mounted, what="ambient controller and tutor mounted")
+        await pilot.pause(0.3)
+        assert app.main_screen._compositor.full_updates <= 2
+        assert "Write to the Chief" in screen_text(app)
