@@ -30,6 +30,10 @@ from keeltui.chief.turn_kinds import classify, report_kind
 from keeltui.values import StoreDamaged, StoreError, StoreWriteError  # re-exported: callers name them here
 
 BUSY_TIMEOUT_MS = 15_000
+PAGE_CACHE_KIB = 512
+"""SQLite's page cache for the one connection (its default is 2 000 KiB): paging a long room
+reads every page of it once, and a full default cache stayed in the app's memory for good.
+The file's pages stay in the system's cache; a page read again costs a read, not a seek."""
 # Rows up to it were classified; present at all, the text-guessing migration has run
 # (or was never needed: a room this version created, born with the mark at 0).
 BACKFILL_MARK_KEY = "backfill_checked_to"
@@ -236,6 +240,7 @@ class Store:
                 conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")
             self._migrate(conn, version)
             if version == 0:
                 with _immediate(conn):
