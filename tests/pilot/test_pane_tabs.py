@@ -93,6 +93,23 @@ async def test_a_click_on_a_label_brings_its_pane_forward_and_says_so():
         assert panes.active == "chief-tab" and switched == ["tutor-tab", "chief-tab"]
 
 
+async def test_the_label_under_the_mouse_is_drawn_bright_until_the_mouse_leaves():
+    app = LayoutOnly()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(pilot, app)
+
+        def label_colours() -> dict[str, object]:
+            cells = screen_cells(app, 0)
+            return {word: cells[start][1] for word, (start, _) in zip(("Chief", "Tutor"), label_spans(["Chief", "Tutor"]))}
+
+        assert label_colours()["Tutor"] != label_colours()["Chief"]
+        await pilot.hover("PaneStrip", offset=(10, 0))
+        await wait_for(pilot, lambda: label_colours()["Tutor"] == label_colours()["Chief"], what="Tutor bright")
+        await pilot.hover("PaneStrip", offset=(40, 0))  # past the labels
+        await wait_for(pilot, lambda: label_colours()["Tutor"] != label_colours()["Chief"], what="Tutor dim again")
+        assert app.main.panes.active == "chief-tab"  # hovering chose nothing
+
+
 async def test_a_focus_standing_in_the_pane_behind_brings_it_forward_a_stale_one_does_not():
     app = LayoutOnly()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -21,6 +21,7 @@ from rich.style import Style
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Container
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -53,11 +54,12 @@ def label_spans(titles: list[str]) -> list[tuple[int, int]]:
 class PaneStrip(Widget):
     """The labels (line 0) and the bar under them (line 1); a click on a label chooses it."""
 
-    COMPONENT_CLASSES = {"pane-strip--active", "pane-strip--behind", "pane-strip--bar"}
+    COMPONENT_CLASSES = {"pane-strip--active", "pane-strip--behind", "pane-strip--hover", "pane-strip--bar"}
     DEFAULT_CSS = """
     PaneStrip { height: 2; width: 1fr; }
     PaneStrip > .pane-strip--active { color: $foreground; }
     PaneStrip > .pane-strip--behind { color: $foreground 50%; }
+    PaneStrip > .pane-strip--hover { color: $foreground; }
     PaneStrip > .pane-strip--bar { color: $block-cursor-background; background: $foreground 10%; }
     PaneStrip:ansi > .pane-strip--behind { text-style: dim; }
     PaneStrip:ansi > .pane-strip--active { text-style: not dim bold; }
@@ -66,6 +68,8 @@ class PaneStrip(Widget):
     ALLOW_SELECT = False
 
     active: reactive[int] = reactive(0)
+    hovered: reactive[int | None] = reactive(None)
+    """The label under the mouse (drawn bright, as the one in front is)."""
 
     class Chosen(Message):
         """A label was clicked: the pane at ``index`` should come to the front."""
@@ -92,7 +96,8 @@ class PaneStrip(Widget):
     def _labels(self, base: Style) -> Iterator[Segment]:
         pad = " " * LABEL_PADDING
         for index, title in enumerate(self.titles):
-            look = "pane-strip--active" if index == self.active else "pane-strip--behind"
+            look = ("pane-strip--active" if index == self.active
+                    else "pane-strip--hover" if index == self.hovered else "pane-strip--behind")
             yield Segment(pad, base)
             yield Segment(title, base + self.get_component_rich_style(look))
             yield Segment(pad, base)
@@ -115,11 +120,29 @@ class PaneStrip(Widget):
     def watch_active(self) -> None:
         self.refresh()
 
-    def on_click(self, event: events.Click) -> None:
+    def watch_hovered(self) -> None:
+        self.refresh(Region(0, 0, self.size.width, 1))
+
+    def label_at(self, x: int, y: int) -> int | None:
+        """The label (with its padding) at cell ``x`` of line ``y``, if any (the bar under a
+        label counts as the label, as Textual's underline did)."""
+        if y not in (0, 1):
+            return None
         for index, (start, end) in enumerate(label_spans(self.titles)):
-            if start - LABEL_PADDING <= event.x < end + LABEL_PADDING:
-                self.post_message(self.Chosen(index))
-                return
+            if start - LABEL_PADDING <= x < end + LABEL_PADDING:
+                return index
+        return None
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self.hovered = self.label_at(event.x, event.y)
+
+    def on_leave(self, event: events.Leave) -> None:
+        self.hovered = None
+
+    def on_click(self, event: events.Click) -> None:
+        index = self.label_at(event.x, event.y)
+        if index is not None:
+            self.post_message(self.Chosen(index))
 
 
 class PaneTabs(Widget):
