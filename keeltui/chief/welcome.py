@@ -1,11 +1,17 @@
 """The words the room shows until its first message. Pure.
 
-Not a stored row: the room log draws them while it holds no row, so they leave with the
-first message and never reach the model, a search or an export. Each line fits 76
+Not a stored row: the room log draws them under its rows while it holds no turn of the
+owner's or the companion's (only system lines, such as the notice that the brain is
+offline, which lands a moment after the first frame), so they leave with the first
+message and never reach the model, a search or an export. Each line fits 76
 columns and all of them fit an 80x24 terminal's room.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+
+from keeltui.chief.turn_kinds import SYSTEM_KINDS
 
 TITLE = "Welcome to keeltui."
 
@@ -26,3 +32,9 @@ WELCOME: tuple[str, ...] = (
 def welcome_lines() -> list[tuple[str, bool]]:
     """(text, is the title) for each line, top to bottom."""
     return [(TITLE, True), *((line, False) for line in WELCOME)]
+
+
+def welcome_stays(kinds: Iterable[str | None]) -> bool:
+    """Whether a room whose rows have these turn kinds still shows the welcome: none of them
+    is a conversation turn (a turn's kind is None; a notice or a report has one)."""
+    return all(kind in SYSTEM_KINDS for kind in kinds)

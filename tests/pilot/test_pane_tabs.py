@@ -100,7 +100,7 @@ async def test_the_label_under_the_mouse_is_drawn_bright_until_the_mouse_leaves(
 
         def label_colours() -> dict[str, object]:
             cells = screen_cells(app, 0)
-            return {word: cells[start][1] for word, (start, _) in zip(("Chief", "Tutor"), label_spans(["Chief", "Tutor"]))}
+            return {word: cells[start][1] for word, (start, _) in zip(("Chief", "Tutor"), label_spans(["Chief", "Tutor"]), strict=True)}
 
         assert label_colours()["Tutor"] != label_colours()["Chief"]
         await pilot.hover("PaneStrip", offset=(10, 0))

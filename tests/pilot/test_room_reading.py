@@ -94,3 +94,19 @@ async def test_a_quote_takes_its_colour_from_the_theme_and_follows_a_theme_chang
             colours[theme] = _quote_colour(app)
             assert colours[theme] == muted.hex.lower(), theme
         assert colours["textual-dark"] != colours["textual-light"]
+
+
+async def test_a_room_with_only_the_offline_notice_keeps_the_welcome_under_it(make_app, loopback):
+    # A newcomer whose model server is not running: the notice that the brain is offline
+    # lands in the room a moment after the first frame. The welcome stayed only while the
+    # room held no row, so it was gone before it could be read, for good (the notice is
+    # stored). It stays until the owner's first message.
+    loopback.queue(Reply(text="Hello."))
+    app = make_app(base_url="http://127.0.0.1:9/v1")  # nothing listens there
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: "The brain is offline" in screen_text(app), what="the offline notice")
+        await pilot.pause(0.2)
+        screen = screen_text(app)
+        assert TITLE in screen and "Say something below to begin." in screen, screen
+        assert screen.index("The brain is offline") < screen.index(TITLE)  # under the notice, where the view is
+        assert all(row.content != TITLE for row in app.room.log_view.window.rows)  # still never stored

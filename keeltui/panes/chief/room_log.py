@@ -37,7 +37,7 @@ from keeltui.chief.row_cache import DrawnLines, Line, RowCache
 from keeltui.chief.row_colours import COMPONENTS, badge_components, log_css
 from keeltui.chief.turn_kinds import SUMMARY
 from keeltui.chief.row_time import day_label, starts_day
-from keeltui.chief.welcome import welcome_lines
+from keeltui.chief.welcome import welcome_lines, welcome_stays
 from keeltui.panes.common.bindings import bind
 from keeltui.panes.chief.row_render import (
     MARGIN, RowLook, RowShape, estimate_height, markdown_look, folds, has_thinking, row_lines, row_thinking,
@@ -139,6 +139,10 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
         self._width = 0
         self._adjusting = False
         self._first = list(first_rows)
+        self._welcome_key: tuple = ()
+        self._welcome: bool | None = False
+        """Whether the welcome shows under the rows; None once a turn was seen (for good)."""
+        self._started_empty = False
         self._look: tuple[int, RowLook] | None = None
         self._restyled = 0
         """Counts the themes applied: the rows' look, and what was drawn with it, is of one.
@@ -220,6 +224,8 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
         if self._first:
             self.window.replace(self._first, [self._estimate(row) for row in self._first])
             self._first = []
+        else:  # an empty room: the rows that come are all it holds, until a read says more
+            self._started_empty = True
         if self._plain:
             # Markdown (~40 ms of imports) after the first frame, which shows the text as written.
             self.call_after_refresh(self._format)
@@ -327,14 +333,27 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
             return 1 + len(self._stream_head(row, stream)) + self._stream_rows(stream)
         return 1 + len(self._box_lines(row))
 
+    def _welcome_height(self) -> int:
+        """The lines of the welcome under the rows: all of them while the room holds no turn
+        of the owner's or the companion's (empty, or only system lines such as the notice
+        that the brain is offline, which lands a moment after the first frame), else none."""
+        window = self.window
+        key = (len(window.rows), window.ids[:1], window.ids[-1:], window.no_older)
+        if key != self._welcome_key and self._welcome is not None:
+            self._welcome_key = key
+            if not welcome_stays(row.turn_kind for row in window.rows):
+                self._welcome = None  # a turn: the welcome is gone for good
+            else:  # only system lines, and all the room holds (it began empty, or nothing is older)
+                self._welcome = not window.rows or window.no_older or self._started_empty
+        return 1 + len(welcome_lines()) if self._welcome else 0
+
     def _set_virtual_size(self) -> None:
-        total = self.window.total if self.window.rows else 1 + len(welcome_lines())
-        size = Size(self._width, total)
+        size = Size(self._width, self.window.total + self._welcome_height())
         if self.virtual_size != size:
             set_virtual_size(self, size)
 
     def _max_y(self) -> int:
-        total = self.window.total if self.window.rows else 1 + len(welcome_lines())
+        total = self.window.total + self._welcome_height()
         return max(0, total - self.scrollable_content_region.height)
 
     def _goto(self, y: int) -> None:
@@ -870,9 +889,10 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
         width = self._width
         base = self._base
         virtual_y = round(self.scroll_y) + y
-        if not self.window.rows:
-            return self._welcome_line(virtual_y).extend_cell_length(width).crop(0, width).apply_style(base)
         if virtual_y >= self.window.total:
+            if self._welcome_height():
+                welcome = self._welcome_line(virtual_y - self.window.total)
+                return welcome.extend_cell_length(width).crop(0, width).apply_style(base)
             return Strip.blank(width, base)
         index, line = self.window.locate(virtual_y)
         return self._line_strip(index, line, self._row_line(index, line))
