@@ -9,22 +9,13 @@ from textual.app import App
 from textual.widgets import Input
 
 from keeltui.panes.common.pane_tabs import Pane, PaneTabs, label_spans
-from keeltui.shell.main_screen import MainScreen
+from tests.support.layout_app import LayoutOnly
 from tests.support.pilot import screen_text, wait_for
 
 
-class LayoutOnly(App):
-    """The app's layout, with a field to focus in the tutor's tab."""
-
-    def get_default_screen(self):
-        self.main = MainScreen("Ada", "Chief", 40, snooze_secs=3600)
-        return self.main
-
-    def compose(self):
-        yield from self.main.compose_layout()
-
-    def on_mount(self) -> None:
-        self.call_after_refresh(self.main.mount_tutor, Input(placeholder="the tutor's field", id="tutor-field"))
+def layout_with_field() -> LayoutOnly:
+    """The layout, with a field to focus in the tutor's tab."""
+    return LayoutOnly(tutor=lambda: Input(placeholder="the tutor's field", id="tutor-field"))
 
 
 def screen_cells(app, y: int) -> list[tuple[str, object]]:
@@ -67,7 +58,7 @@ def test_labels_sit_one_cell_in_with_a_cell_between():
 
 
 async def test_the_strip_shows_which_pane_is_in_front_and_ctrl_t_style_switching_moves_it():
-    app = LayoutOnly()
+    app = layout_with_field()
     async with app.run_test(size=(80, 24)) as pilot:
         panes = await started(pilot, app)
         assert lit_under(app) == "Chief" and bright_label(app) == "Chief"
@@ -79,7 +70,7 @@ async def test_the_strip_shows_which_pane_is_in_front_and_ctrl_t_style_switching
 
 
 async def test_a_click_on_a_label_brings_its_pane_forward_and_says_so():
-    app = LayoutOnly()
+    app = layout_with_field()
     switched: list[str] = []
     async with app.run_test(size=(120, 40)) as pilot:
         panes = await started(pilot, app)
@@ -94,7 +85,7 @@ async def test_a_click_on_a_label_brings_its_pane_forward_and_says_so():
 
 
 async def test_the_label_under_the_mouse_is_drawn_bright_until_the_mouse_leaves():
-    app = LayoutOnly()
+    app = layout_with_field()
     async with app.run_test(size=(80, 24)) as pilot:
         await started(pilot, app)
 
@@ -111,7 +102,7 @@ async def test_the_label_under_the_mouse_is_drawn_bright_until_the_mouse_leaves(
 
 
 async def test_a_focus_standing_in_the_pane_behind_brings_it_forward_a_stale_one_does_not():
-    app = LayoutOnly()
+    app = layout_with_field()
     async with app.run_test(size=(80, 24)) as pilot:
         panes = await started(pilot, app)
         field = app.query_one("#tutor-field", Input)
@@ -152,7 +143,7 @@ def styled_screen(app) -> list[list[tuple[str, object]]]:
 async def test_the_first_frame_is_styled_as_a_full_restyle_would_style_it():
     # MainScreen skips the restyle of every widget on its first resume (they were styled
     # as they mounted): the screen must look exactly as after a full restyle.
-    app = LayoutOnly()
+    app = layout_with_field()
     async with app.run_test(size=(80, 24)) as pilot:
         await started(pilot, app)
         first = styled_screen(app)

@@ -3,22 +3,10 @@
 
 from __future__ import annotations
 
-from textual.app import App
 from textual.widgets import Static
 
-from keeltui.shell.main_screen import MainScreen
+from tests.support.layout_app import LayoutOnly
 from tests.support.pilot import repeat_until, screen_text, wait_for
-
-
-class LayoutOnly(App):
-    """The app's layout with no tutor pane mounted yet: the moment a quick Ctrl+T sees."""
-
-    def get_default_screen(self):
-        self.main = MainScreen("Ada", "Chief", 40, snooze_secs=3600)
-        return self.main
-
-    def compose(self):
-        yield from self.main.compose_layout()
 
 
 async def test_the_tutor_tab_says_the_tutor_is_coming_not_its_widget_name():
