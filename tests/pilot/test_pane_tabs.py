@@ -150,3 +150,16 @@ async def test_the_first_frame_is_styled_as_a_full_restyle_would_style_it():
         app.stylesheet.update(app.screen)
         await pilot.pause(0.1)
         assert styled_screen(app) == first
+
+
+async def test_a_strip_narrower_than_its_labels_is_cut_at_its_edge():
+    app = layout_with_field()
+    async with app.run_test(size=(9, 12)) as pilot:
+        await wait_for(pilot, lambda: app.query("PaneStrip") and app.query_one("PaneStrip").size.width == 9,
+                       what="the strip laid out")
+        strip = app.query_one("PaneStrip")
+        app.main.panes.active = "tutor-tab"  # its label (cells 8-12) runs past the edge
+        await wait_for(pilot, lambda: strip.active == 1, what="Tutor in front")
+        for y in (0, 1):
+            line = strip.render_line(y)
+            assert line.cell_length == 9 and len(line.text) == 9, repr(line.text)

@@ -338,7 +338,8 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
         of the owner's or the companion's (empty, or only system lines such as the notice
         that the brain is offline, which lands a moment after the first frame), else none."""
         window = self.window
-        key = (len(window.rows), window.ids[:1], window.ids[-1:], window.no_older)
+        rows = window.rows
+        key = (len(rows), rows[0].id if rows else 0, rows[-1].id if rows else 0, window.no_older)
         if key != self._welcome_key and self._welcome is not None:
             self._welcome_key = key
             if not welcome_stays(row.turn_kind for row in window.rows):

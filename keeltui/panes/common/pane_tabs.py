@@ -89,8 +89,8 @@ class PaneStrip(Widget):
         base = self.rich_style
         if y == 0:
             return Strip(list(self._labels(base))).extend_cell_length(width, base).crop(0, width)
-        if y == 1:
-            return Strip(list(self._bar(spans, width, base)), width)
+        if y == 1:  # cropped: a strip narrower than its labels (a tiny terminal) cuts the bar too
+            return Strip(list(self._bar(spans, width, base))).extend_cell_length(width, base).crop(0, width)
         return Strip.blank(width, base)
 
     def _labels(self, base: Style) -> Iterator[Segment]:
