@@ -61,3 +61,16 @@ def thread_cpu(pid: int) -> dict[str, float]:
         out[name] = (int(fields[11]) + int(fields[12])) / _TICKS
     out["reaped children (e.g. the evidence command)"] = cpu_seconds(pid) - cpu_seconds(pid, children=False)
     return out
+
+
+def wait_gone(pid: int, timeout: float = 10.0) -> bool:
+    """Wait until process ``pid`` has exited (a killed app may take a second to wind down);
+    False if it is still there after ``timeout`` seconds."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while os.path.exists(f"/proc/{pid}"):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True

@@ -2,6 +2,9 @@
 
 Subjects are interleaved run by run so that they share the machine's weather. Each
 subject gets one unrecorded warm-up start (page cache, .pyc files, first-run files).
+The next start waits until the last subject's process has exited: a killed app winds
+down for up to a couple of seconds (keeltui ~1.6 s after its terminal hangs up, ~50 ms
+of CPU), and on two cores that fell on the next subject's start.
 """
 
 from __future__ import annotations
@@ -10,16 +13,26 @@ import time
 
 from bench.context import Context, Subject, err
 from bench.env import LAST_ROW_MARK
-from bench.procs import peak_rss_mb
+from bench.procs import peak_rss_mb, wait_gone
 
 BRAIN_SETTLE_SECS = 3.0
 
 
 def start_once(ctx: Context, subject: Subject, record: bool = True) -> None:
+    pids: list[int] = []
+    try:
+        _start(ctx, subject, record, pids)
+    finally:
+        for pid in pids:
+            wait_gone(pid)
+
+
+def _start(ctx: Context, subject: Subject, record: bool, pids: list[int]) -> None:
     with ctx.pane(subject) as pane:
         t0 = pane.launch(subject.argv)
+        pids.append(pane.pane_pid())
         seen = pane.wait_for(*subject.ready, timeout=subject.timeout)
-        pid = pane.pane_pid()
+        pid = pids[0]
         rss = peak_rss_mb(pid)
         if not record:
             return
