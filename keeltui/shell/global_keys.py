@@ -109,6 +109,16 @@ class GlobalKeys(KeyHookApp):
             self.set_focus(place, scroll_visible=False)
         return place is not None
 
+    def on_pane_tabs_focused_behind(self, event: PaneTabs.FocusedBehind) -> None:
+        # A focus asked for before a switch landed after it, in the pane now behind (where
+        # typed keys would vanish): the keys go where the pane in front takes them (or wait
+        # for the tutor, when it is not there yet and Ctrl+T is holding them).
+        focused = self.focused
+        if focused is None or event.pane not in focused.ancestors:
+            return
+        self.set_focus(None)
+        self._focus_place_for_keys()
+
     def on_pane_tabs_switched(self, event: PaneTabs.Switched) -> None:
         self._show_tutor_context()  # the tutor's context shows only while the tutor is in view
         # The pane you switch to gets the keyboard, so you can type at once. Focus

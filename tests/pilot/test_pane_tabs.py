@@ -101,8 +101,17 @@ async def test_the_label_under_the_mouse_is_drawn_bright_until_the_mouse_leaves(
         assert app.main.panes.active == "chief-tab"  # hovering chose nothing
 
 
-async def test_a_focus_standing_in_the_pane_behind_brings_it_forward_a_stale_one_does_not():
-    app = layout_with_field()
+class ReportsFocusBehind(LayoutOnly):
+    def __init__(self) -> None:
+        super().__init__(tutor=lambda: Input(placeholder="the tutor's field", id="tutor-field"))
+        self.behind: list[str] = []
+
+    def on_pane_tabs_focused_behind(self, message: PaneTabs.FocusedBehind) -> None:
+        self.behind.append(message.pane.id or "")
+
+
+async def test_a_focus_in_the_pane_behind_never_brings_it_forward_and_is_reported():
+    app = ReportsFocusBehind()
     async with app.run_test(size=(80, 24)) as pilot:
         panes = await started(pilot, app)
         field = app.query_one("#tutor-field", Input)
@@ -115,10 +124,12 @@ async def test_a_focus_standing_in_the_pane_behind_brings_it_forward_a_stale_one
         panes.active = "chief-tab"
         await pilot.pause(0.2)
         assert panes.active == "chief-tab" and lit_under(app) == "Chief"
-        # A focus that stands: the field is focused while the Chief is in front.
+        # A focus that stands in the pane behind (asked for before a switch, landed after it):
+        # the pane stays behind, and the tabs say so for the app to hand the keys back.
         app.set_focus(field)
-        await wait_for(pilot, lambda: panes.active == "tutor-tab" and lit_under(app) == "Tutor", what="the tutor forward")
-        assert app.focused is field
+        await wait_for(pilot, lambda: app.behind == ["tutor-tab"], what="the focus behind reported")
+        await pilot.pause(0.1)
+        assert panes.active == "chief-tab" and lit_under(app) == "Chief"
 
 
 async def test_the_tabs_take_panes_only():

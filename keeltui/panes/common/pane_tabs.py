@@ -6,10 +6,11 @@ switcher and an animated underline): the strip draws its labels and its bar itse
 ten, about 20 ms of keeltui's start. It draws what TabbedContent drew: the labels, the
 active one bright, and a bar under them lit under the active label.
 
-A stale focus never pulls a tab to the front: Textual's TabbedContent brought a tab
-forward when a widget inside it took the focus, and that news travels as a message, so a
-focus taken just before Ctrl+T could arrive after it and undo the switch. Here only a
-focus that still stands inside a pane behind brings it forward.
+A focus never pulls a pane to the front: only the owner does (Ctrl+T, a click). Textual's
+TabbedContent brought a tab forward when a widget inside it took the focus, and a focus
+asked for just before Ctrl+T (the composer's, at start-up; a tutor list focusing itself)
+lands after it and undid the switch. A focus that lands in a pane behind is reported
+(``FocusedBehind``); the app hands the keys back to the pane in front.
 """
 
 from __future__ import annotations
@@ -163,6 +164,17 @@ class PaneTabs(Widget):
         def control(self) -> PaneTabs:
             return self.tabs
 
+    class FocusedBehind(Message):
+        """A widget in a pane behind took the focus (a stale request): the keys belong in front."""
+
+        def __init__(self, tabs: PaneTabs, pane: Pane) -> None:
+            super().__init__()
+            self.tabs, self.pane = tabs, pane
+
+        @property
+        def control(self) -> PaneTabs:
+            return self.tabs
+
     def __init__(self, *, id: str, initial: str) -> None:
         super().__init__(id=id)
         self._panes: list[Pane] = []
@@ -194,12 +206,10 @@ class PaneTabs(Widget):
         self.active = self._panes[message.index].id or ""
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        # A focus that still stands in a pane behind brings it forward (a stale one, taken
-        # before Ctrl+T and reported after it, does not).
         focused = self.app.focused
         if focused is None or focused is not event.widget:
-            return
+            return  # it moved on since: nothing to hand back
         for pane in self._panes:
             if pane.id != self.active and pane in focused.ancestors:
-                self.active = pane.id or ""
+                self.post_message(self.FocusedBehind(self, pane))
                 return
