@@ -146,6 +146,18 @@ class PaneStrip(Widget):
             self.post_message(self.Chosen(index))
 
 
+class PaneNews(Message):
+    """News of the tabs about one of their panes."""
+
+    def __init__(self, tabs: PaneTabs, pane: Pane) -> None:
+        super().__init__()
+        self.tabs, self.pane = tabs, pane
+
+    @property
+    def control(self) -> PaneTabs:
+        return self.tabs
+
+
 class PaneTabs(Widget):
     """Panes (``Pane``) under a strip of their titles; ``active`` is the id of the one in front."""
 
@@ -153,27 +165,11 @@ class PaneTabs(Widget):
 
     active: reactive[str] = reactive("", init=False)
 
-    class Switched(Message):
+    class Switched(PaneNews):
         """Another pane came to the front (not sent for the first one)."""
 
-        def __init__(self, tabs: PaneTabs, pane: Pane) -> None:
-            super().__init__()
-            self.tabs, self.pane = tabs, pane
-
-        @property
-        def control(self) -> PaneTabs:
-            return self.tabs
-
-    class FocusedBehind(Message):
+    class FocusedBehind(PaneNews):
         """A widget in a pane behind took the focus (a stale request): the keys belong in front."""
-
-        def __init__(self, tabs: PaneTabs, pane: Pane) -> None:
-            super().__init__()
-            self.tabs, self.pane = tabs, pane
-
-        @property
-        def control(self) -> PaneTabs:
-            return self.tabs
 
     def __init__(self, *, id: str, initial: str) -> None:
         super().__init__(id=id)
