@@ -80,19 +80,26 @@ class GlobalKeys(KeyHookApp):
 
     def action_switch_pane(self) -> None:
         panes = self.main_screen.panes
-        self.set_focus(None)  # a focus left in the old pane must not pull it back (see PaneTabs)
+        self.set_focus(None)
         panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
-        # The keys typed right behind Ctrl+T (one read over SSH) already wait in the app's
-        # queue, and the app hands each to whatever has the focus when it comes up: the
-        # place the pane brings up takes the focus now (Screen.set_focus is immediate,
-        # Widget.focus a message later), so none of them falls into the old pane or nowhere.
-        if not self._focus_place_for_keys():
-            # The tutor is still on its way (Ctrl+T right after start-up), or reopens the
-            # session left open once it shows: the keys wait for it (TutorPane.Ready), in order.
-            self.hold_keys()
-            if self._hold_timer is not None:
-                self._hold_timer.stop()
-            self._hold_timer = self.set_timer(KEYS_HELD_AT_MOST_SECS, self.release_keys)  # never for ever
+        self._keys_to_the_front()
+
+    def _keys_to_the_front(self) -> None:
+        """The keys go where the pane in front takes them, now.
+
+        The keys typed right behind a switch (one read over SSH) already wait in the app's
+        queue, and the app hands each to whatever has the focus when it comes up: the place
+        takes the focus at once (Screen.set_focus is immediate, Widget.focus a message later,
+        and a deferred focus landing behind a key already handed on pulls the keys back).
+        While the tutor is still on its way (a switch right after start-up), or reopens the
+        session left open once it shows, the keys wait for it (TutorPane.Ready), in order."""
+        self.set_focus(None)
+        if self.holding_keys or self._focus_place_for_keys():
+            return
+        self.hold_keys()
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+        self._hold_timer = self.set_timer(KEYS_HELD_AT_MOST_SECS, self.release_keys)  # never for ever
 
     async def on_tutor_pane_ready(self, message: TutorPane.Ready) -> None:
         if self.holding_keys and self._focus_place_for_keys():
@@ -111,24 +118,20 @@ class GlobalKeys(KeyHookApp):
 
     def on_pane_tabs_focused_behind(self, event: PaneTabs.FocusedBehind) -> None:
         # A focus asked for before a switch landed after it, in the pane now behind (where
-        # typed keys would vanish): the keys go where the pane in front takes them (or wait
-        # for the tutor, when it is not there yet and Ctrl+T is holding them).
+        # typed keys would vanish).
         focused = self.focused
-        if focused is None or event.pane not in focused.ancestors:
-            return
-        self.set_focus(None)
-        self._focus_place_for_keys()
+        if focused is not None and event.pane in focused.ancestors:
+            self._keys_to_the_front()
 
     def on_pane_tabs_switched(self, event: PaneTabs.Switched) -> None:
         self._show_tutor_context()  # the tutor's context shows only while the tutor is in view
-        # The pane you switch to gets the keyboard, so you can type at once. Focus
-        # must leave the hidden pane first: a focused widget in it would pull its
-        # tab back to the front.
+        # A click on a tab: the pane in front takes the keys, as after Ctrl+T (which placed
+        # them already, or holds them for the tutor: nothing to do, and nothing deferred
+        # that could land behind a key the release handed on).
         focused = self.focused
-        if focused is not None and event.pane in focused.ancestors:
+        if self.holding_keys or (focused is not None and event.pane in focused.ancestors):
             return
-        self.set_focus(None)
-        self.call_after_refresh(self.action_compose)
+        self._keys_to_the_front()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "leave_composer":

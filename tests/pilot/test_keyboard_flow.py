@@ -279,3 +279,19 @@ async def test_a_focus_asked_for_before_ctrl_t_that_lands_after_it_does_not_undo
         assert focused is not None and any(isinstance(node, TutorPane) for node in focused.ancestors_with_self), focused
         await pilot.press(*"ok")
         assert "ok" not in app.room.composer.input.text
+
+
+async def test_a_click_on_a_tab_hands_the_keys_to_that_pane_as_ctrl_t_does(make_app):
+    from keeltui.tutor_view import TutorPane
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.tutor is not None and app.tutor.is_mounted, what="the tutor mounted")
+        await pilot.click("PaneStrip", offset=(10, 0))  # "Tutor"
+        await wait_for(pilot, lambda: app.main_screen.panes.active == "tutor-tab" and app.focused is not None
+                       and any(isinstance(n, TutorPane) for n in app.focused.ancestors_with_self),
+                       what="the tutor's place focused")
+        await pilot.click("PaneStrip", offset=(3, 0))  # "Chief"
+        await wait_for(pilot, lambda: app.focused is app.room.composer.input, what="the composer focused")
+        await pilot.press(*"hi")
+        assert app.room.composer.input.text == "hi"
