@@ -35,6 +35,12 @@ def welcome_lines() -> list[tuple[str, bool]]:
 
 
 def welcome_stays(kinds: Iterable[str | None]) -> bool:
-    """Whether a room whose rows have these turn kinds still shows the welcome: none of them
-    is a conversation turn (a turn's kind is None; a notice or a report has one)."""
+    """Whether a room whose rows have these turn kinds may still show the welcome: none of
+    them is a conversation turn (a turn's kind is None; a notice or a report has one)."""
     return all(kind in SYSTEM_KINDS for kind in kinds)
+
+
+def welcome_shows(kinds: Iterable[str | None], *, whole_room: bool) -> bool:
+    """Whether the welcome shows under rows of these kinds: only system lines, and they are
+    all the room holds (``whole_room``: nothing older is left unread)."""
+    return whole_room and welcome_stays(kinds)

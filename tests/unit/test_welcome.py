@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from keeltui.chief.turn_kinds import COOP, NOTICE, SUMMARY, TASK
-from keeltui.chief.welcome import welcome_stays
+from keeltui.chief.welcome import welcome_shows, welcome_stays
 
 
 @pytest.mark.parametrize(("kinds", "stays"), [
@@ -18,3 +18,13 @@ from keeltui.chief.welcome import welcome_stays
 ])
 def test_the_welcome_stays_until_a_conversation_turn(kinds, stays):
     assert welcome_stays(kinds) is stays
+
+
+@pytest.mark.parametrize(("kinds", "whole", "shows"), [
+    ((NOTICE,), True, True),
+    ((NOTICE,), False, False),   # older rows unread: one of them may be a turn
+    ((NOTICE, None), True, False),
+    ((), True, True),
+])
+def test_the_welcome_shows_under_system_lines_only_when_they_are_the_whole_room(kinds, whole, shows):
+    assert welcome_shows(kinds, whole_room=whole) is shows
