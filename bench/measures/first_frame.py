@@ -19,30 +19,25 @@ BRAIN_SETTLE_SECS = 3.0
 
 
 def start_once(ctx: Context, subject: Subject, record: bool = True) -> None:
-    pids: list[int] = []
+    pid: int | None = None
     try:
-        _start(ctx, subject, record, pids)
+        with ctx.pane(subject) as pane:
+            t0 = pane.launch(subject.argv)
+            pid = pane.pane_pid()
+            seen = pane.wait_for(*subject.ready, timeout=subject.timeout)
+            rss = peak_rss_mb(pid)
+            if not record:
+                return
+            ctx.results.add(f"ttff.{subject.key}", seen - t0)
+            ctx.results.add(f"rss.{subject.key}", rss)
+            if subject.brain_wait:
+                time.sleep(BRAIN_SETTLE_SECS)
+                if pane.pane_dead():
+                    raise RuntimeError("the app exited after its first frame")
+                ctx.results.add(f"rss_brain.{subject.key}", peak_rss_mb(pid))
     finally:
-        for pid in pids:
-            wait_gone(pid)
-
-
-def _start(ctx: Context, subject: Subject, record: bool, pids: list[int]) -> None:
-    with ctx.pane(subject) as pane:
-        t0 = pane.launch(subject.argv)
-        pids.append(pane.pane_pid())
-        seen = pane.wait_for(*subject.ready, timeout=subject.timeout)
-        pid = pids[0]
-        rss = peak_rss_mb(pid)
-        if not record:
-            return
-        ctx.results.add(f"ttff.{subject.key}", seen - t0)
-        ctx.results.add(f"rss.{subject.key}", rss)
-        if subject.brain_wait:
-            time.sleep(BRAIN_SETTLE_SECS)
-            if pane.pane_dead():
-                raise RuntimeError("the app exited after its first frame")
-            ctx.results.add(f"rss_brain.{subject.key}", peak_rss_mb(pid))
+        if pid is not None:
+            wait_gone(pid)  # the next start must not share the machine with this one's exit
 
 
 def subjects(ctx: Context) -> list[Subject]:
