@@ -69,7 +69,7 @@ def wait_gone(pid: int, timeout: float = 10.0) -> bool:
     import time
 
     deadline = time.monotonic() + timeout
-    while os.path.exists(f"/proc/{pid}"):
+    while alive(pid):
         if time.monotonic() > deadline:
             return False
         time.sleep(0.01)
