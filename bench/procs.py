@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -66,8 +67,6 @@ def thread_cpu(pid: int) -> dict[str, float]:
 def wait_gone(pid: int, timeout: float = 10.0) -> bool:
     """Wait until process ``pid`` has exited (a killed app may take a second to wind down);
     False if it is still there after ``timeout`` seconds."""
-    import time
-
     deadline = time.monotonic() + timeout
     while alive(pid):
         if time.monotonic() > deadline:

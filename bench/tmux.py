@@ -14,6 +14,8 @@ import sys
 import time
 import contextlib
 
+from bench.procs import wait_gone
+
 POLL_SECS = 0.02
 WIDTH, HEIGHT = 120, 40
 _counter = itertools.count()
@@ -58,8 +60,14 @@ class Pane:
 
     def close(self) -> None:
         if self._started:
+            # Its program is waited for after the server goes: a killed app winds down for up
+            # to a couple of seconds (keeltui ~1.6 s after its terminal hangs up, ~50 ms of
+            # CPU), and on two cores that fell on the next subject's start.
+            pid = self.tmux("display", "-p", "-t", self.target, "#{pane_pid}", check=False).strip()
             self.tmux("kill-server", check=False)
             self._started = False
+            if pid.isdigit():
+                wait_gone(int(pid))
             # tmux leaves its socket file behind after kill-server: remove ours.
             base = os.environ.get("TMUX_TMPDIR") or "/tmp"
             with contextlib.suppress(OSError):

@@ -2,9 +2,7 @@
 
 Subjects are interleaved run by run so that they share the machine's weather. Each
 subject gets one unrecorded warm-up start (page cache, .pyc files, first-run files).
-The next start waits until the last subject's process has exited: a killed app winds
-down for up to a couple of seconds (keeltui ~1.6 s after its terminal hangs up, ~50 ms
-of CPU), and on two cores that fell on the next subject's start.
+The next start waits until the last subject's process has exited (``Pane.close``).
 """
 
 from __future__ import annotations
@@ -13,31 +11,26 @@ import time
 
 from bench.context import Context, Subject, err
 from bench.env import LAST_ROW_MARK
-from bench.procs import peak_rss_mb, wait_gone
+from bench.procs import peak_rss_mb
 
 BRAIN_SETTLE_SECS = 3.0
 
 
 def start_once(ctx: Context, subject: Subject, record: bool = True) -> None:
-    pid: int | None = None
-    try:
-        with ctx.pane(subject) as pane:
-            t0 = pane.launch(subject.argv)
-            pid = pane.pane_pid()
-            seen = pane.wait_for(*subject.ready, timeout=subject.timeout)
-            rss = peak_rss_mb(pid)
-            if not record:
-                return
-            ctx.results.add(f"ttff.{subject.key}", seen - t0)
-            ctx.results.add(f"rss.{subject.key}", rss)
-            if subject.brain_wait:
-                time.sleep(BRAIN_SETTLE_SECS)
-                if pane.pane_dead():
-                    raise RuntimeError("the app exited after its first frame")
-                ctx.results.add(f"rss_brain.{subject.key}", peak_rss_mb(pid))
-    finally:
-        if pid is not None:
-            wait_gone(pid)  # the next start must not share the machine with this one's exit
+    with ctx.pane(subject) as pane:
+        t0 = pane.launch(subject.argv)
+        seen = pane.wait_for(*subject.ready, timeout=subject.timeout)
+        pid = pane.pane_pid()
+        rss = peak_rss_mb(pid)
+        if not record:
+            return
+        ctx.results.add(f"ttff.{subject.key}", seen - t0)
+        ctx.results.add(f"rss.{subject.key}", rss)
+        if subject.brain_wait:
+            time.sleep(BRAIN_SETTLE_SECS)
+            if pane.pane_dead():
+                raise RuntimeError("the app exited after its first frame")
+            ctx.results.add(f"rss_brain.{subject.key}", peak_rss_mb(pid))
 
 
 def subjects(ctx: Context) -> list[Subject]:
