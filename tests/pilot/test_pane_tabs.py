@@ -174,3 +174,14 @@ async def test_a_strip_narrower_than_its_labels_is_cut_at_its_edge():
         for y in (0, 1):
             line = strip.render_line(y)
             assert line.cell_length == 9 and len(line.text) == 9, repr(line.text)
+
+
+async def test_a_theme_change_redraws_the_strip_in_the_new_colours():
+    app = layout_with_field()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(pilot, app)
+        before = screen_cells(app, 0)[3][1], screen_cells(app, 1)[3][1]
+        app.theme = "textual-light"
+        await wait_for(pilot, lambda: (screen_cells(app, 0)[3][1], screen_cells(app, 1)[3][1]) != before
+                       and screen_cells(app, 0)[3][1] != before[0], what="the strip in the light theme")
+        assert lit_under(app) == "Chief"
