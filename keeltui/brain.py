@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 from keeltui.chief.thinking import THINKING, ThinkSplitter, split_think
 from keeltui.config import BrainConfig
+from keeltui.infra.lazy_packages import load_reexports_on_use
 from keeltui.text.jsonextract import JSONExtractError, extract_json
 from keeltui.values import Usage  # the value type lives in the pure core; re-exported here
 
@@ -178,6 +179,9 @@ class Brain:
 
     def _build_client(self):
         if self._client is None:
+            # The SDK's ~470 type modules load as the client uses them, not all at its import
+            # (~10 MB and ~0.4 s less; keeltui.infra.lazy_packages says how).
+            load_reexports_on_use("openai.types")
             from openai import AsyncOpenAI
 
             self._client = AsyncOpenAI(

@@ -2,7 +2,7 @@
 time go. Recorded as facts that bench/causes.py writes under a missed target.
 
 - imports: a fresh interpreter imports, step by step, what keeltui loads (Textual's app,
-  keeltui's app, the openai client with an ``AsyncOpenAI``); wall time and VmHWM after
+  keeltui's app, the openai client built as ``Brain`` builds it); wall time and VmHWM after
   each step.
 - status: ``python -X importtime`` of ``keeltui status`` with a config no app has
   opened yet (the full path) and with one it has (the fast path); the costliest
@@ -36,8 +36,9 @@ import keeltui.cli.commands, keeltui.app
 out.append(('keeltui.app (its imports before the first frame)', time.perf_counter() - t, hwm())); t = time.perf_counter()
 import rich.markdown
 out.append(('rich.markdown (room rows after the first frame)', time.perf_counter() - t, hwm())); t = time.perf_counter()
-import openai
-client = openai.AsyncOpenAI(api_key='x', base_url='http://127.0.0.1:9/v1')
+from keeltui.brain import Brain
+from keeltui.config import BrainConfig
+Brain(BrainConfig(base_url='http://127.0.0.1:9/v1')).client()  # as the app builds it
 out.append(('openai + AsyncOpenAI (the brain client)', time.perf_counter() - t, hwm()))
 print(json.dumps(out))
 """
