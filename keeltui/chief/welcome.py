@@ -4,7 +4,9 @@ Not a stored row: the room log draws them under its rows while it holds no turn 
 owner's or the companion's (only system lines, such as the notice that the brain is
 offline, which lands a moment after the first frame), so they leave with the first
 message and never reach the model, a search or an export. Each line fits 76
-columns and all of them fit an 80x24 terminal's room.
+columns and all of them fit an 80x24 terminal's room; under a system line they leave out
+how to reach a model (the offline notice says it, with the endpoint), so the notice, its
+badge line and the welcome fit that room together.
 """
 
 from __future__ import annotations
@@ -15,23 +17,28 @@ from keeltui.chief.turn_kinds import SYSTEM_KINDS
 
 TITLE = "Welcome to keeltui."
 
-WELCOME: tuple[str, ...] = (
+INTRO: tuple[str, ...] = (
     "Three parts: this room with the Chief, your companion; the tutor (Ctrl+T);",
     "and a quiet sentinel that notices drift (its line is at the bottom).",
     "",
     "Enter sends   Esc stops a reply   Ctrl+T tutor   F1 every key   Ctrl+Q quits",
     "",
+)
+MODEL_HINT: tuple[str, ...] = (
     "A model: set base_url and model under [brain] in config.toml",
     "(Ollama, llama.cpp, vLLM, OpenAI ...). Check it all: keeltui doctor",
     "",
-    "Say something below to begin.",
 )
-"""The lines under the title."""
+BEGIN = "Say something below to begin."
+WELCOME: tuple[str, ...] = (*INTRO, *MODEL_HINT, BEGIN)
+"""The lines under the title in an empty room."""
 
 
-def welcome_lines() -> list[tuple[str, bool]]:
-    """(text, is the title) for each line, top to bottom."""
-    return [(TITLE, True), *((line, False) for line in WELCOME)]
+def welcome_lines(*, under_rows: bool = False) -> list[tuple[str, bool]]:
+    """(text, is the title) for each line, top to bottom; ``under_rows``: under system lines
+    (no model hint: the offline notice, the usual first row, says how with the endpoint)."""
+    body = (*INTRO, BEGIN) if under_rows else WELCOME
+    return [(TITLE, True), *((line, False) for line in body)]
 
 
 def welcome_stays(kinds: Iterable[str | None]) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from keeltui.chief.welcome import TITLE, WELCOME
+from keeltui.chief.welcome import BEGIN, INTRO, TITLE, WELCOME
 from keeltui_dev.loopback import Reply
 from tests.pilot.test_room_controls import send
 from tests.support.pilot import screen_text, wait_for
@@ -110,3 +110,24 @@ async def test_a_room_with_only_the_offline_notice_keeps_the_welcome_under_it(ma
         assert TITLE in screen and "Say something below to begin." in screen, screen
         assert screen.index("The brain is offline") < screen.index(TITLE)  # under the notice, where the view is
         assert all(row.content != TITLE for row in app.room.log_view.window.rows)  # still never stored
+
+
+async def test_at_80x24_the_offline_notice_its_badge_and_the_welcome_fit_together(make_app, loopback):
+    # Under the notice the whole welcome took one line more than an 80x24 room has: the
+    # notice's badge line ("Notice" and its time) was scrolled off the top, so the first
+    # thing a newcomer read was an unmarked paragraph. Under system lines the welcome leaves
+    # out how to reach a model (the notice says it, naming the endpoint).
+    loopback.queue(Reply(text="Hello."))
+    app = make_app(base_url="http://127.0.0.1:9/v1")  # nothing listens there
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "The brain is offline" in screen_text(app), what="the offline notice")
+        await pilot.pause(0.2)
+        screen = screen_text(app)
+        lines = screen.splitlines()
+        badge = next((i for i, line in enumerate(lines) if line.strip().startswith("Notice")), None)
+        assert badge is not None, f"the notice's badge line is off the screen:\n{screen}"
+        assert "The brain is offline" in lines[badge + 1], screen
+        for line in (TITLE, *INTRO, BEGIN):
+            assert line.strip() in screen, f"{line!r} is cut at 80x24:\n{screen}"
+        assert "A model: set base_url" not in screen  # said by the notice, with the endpoint
+        assert not app.room.log_view.scroll_y and app.room.log_view.max_scroll_y == 0, screen  # all of it in view

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from keeltui.chief.turn_kinds import COOP, NOTICE, SUMMARY, TASK
-from keeltui.chief.welcome import welcome_shows, welcome_stays
+from keeltui.chief.welcome import BEGIN, INTRO, MODEL_HINT, TITLE, WELCOME, welcome_lines, welcome_shows, welcome_stays
 
 
 @pytest.mark.parametrize(("kinds", "stays"), [
@@ -28,3 +28,16 @@ def test_the_welcome_stays_until_a_conversation_turn(kinds, stays):
 ])
 def test_the_welcome_shows_under_system_lines_only_when_they_are_the_whole_room(kinds, whole, shows):
     assert welcome_shows(kinds, whole_room=whole) is shows
+
+
+def test_each_welcome_line_fits_76_columns_both_ways():
+    for under_rows in (False, True):
+        assert all(len(text) <= 76 for text, _ in welcome_lines(under_rows=under_rows))
+
+
+def test_under_system_lines_the_welcome_leaves_out_the_model_hint_and_keeps_the_rest():
+    alone, under = welcome_lines(), welcome_lines(under_rows=True)
+    assert [text for text, _ in alone] == [TITLE, *WELCOME]
+    assert [text for text, _ in under] == [TITLE, *INTRO, BEGIN]
+    assert not any(hint in text for hint in MODEL_HINT if hint for text, _ in under)
+    assert [title for _, title in under] == [True] + [False] * (len(under) - 1)

@@ -347,7 +347,7 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
             self._welcome = welcome_shows(kinds, whole_room=not rows or window.no_older or self._started_empty)
             if not welcome_stays(kinds):
                 self._welcome = None  # a turn: the welcome is gone for good
-        return 1 + len(welcome_lines()) if self._welcome else 0
+        return 1 + len(welcome_lines(under_rows=bool(rows))) if self._welcome else 0
 
     def _set_virtual_size(self) -> None:
         size = Size(self._width, self.window.total + self._welcome_height())
@@ -932,7 +932,7 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
 
     def _welcome_line(self, y: int) -> Strip:
         """Line ``y`` of the welcome an empty room shows (chief/welcome.py), below one blank line."""
-        lines = welcome_lines()
+        lines = welcome_lines(under_rows=bool(self.window.rows))
         if not 1 <= y <= len(lines):
             return Strip.blank(0)
         text, title = lines[y - 1]
