@@ -23,21 +23,22 @@ CAUSES: dict[str, str] = {
         "rows above its stored high-water mark."
     ),
     "rss": (
-        "The brain client is most of it (the import steps above: `import openai` + an `AsyncOpenAI` is the "
-        "largest step after Textual's). keeltui loads it in the background after the first frame, so the figure "
-        "at the first frame is far lower than once the client is there; a streamed reply and a 100 000-row room "
-        "add little on top. What would close it: a smaller HTTP client for the one streaming call (httpx alone, "
-        "or `http.client` on a thread) instead of the openai SDK — the design names the openai client, so this "
-        "is a design decision; loading the client only at the first send keeps an idle app lower but not the "
-        "figure after a reply."
+        "The brain client is most of it (the import steps above: the openai SDK with pydantic and its HTTP "
+        "client is the largest step after Textual's). keeltui already loads the SDK's type modules only as the "
+        "client uses them (infra/lazy_packages.py: about sixty of ~470, ~9 MB less) and loads the client in the "
+        "background after the first frame; a streamed reply and a 100 000-row room add little on top. What is "
+        "left of the SDK is pydantic (~8 MB) and its HTTP client (~12 MB, with `ssl`), which every request "
+        "needs. What would close it: a smaller HTTP client for the one streaming call (`http.client` on a "
+        "thread) instead of the openai SDK — the design names the openai client, so this is a design decision."
     ),
     "first_message": (
         "The reply needs the openai client, whose import is measured above; keeltui loads it on a thread right "
         "after the first frame, and a call made before that finishes waits for it (`Brain._ready`), so the UI "
         "never freezes: the owner's message is stored and drawn at once, and only the reply waits. The bench "
         "sends at the very first frame; 2.5 s after start the first reply lands like any other. What would close "
-        "it: a client that imports in well under 0.2 s (see the RSS row: the same smaller HTTP client), since "
-        "importing the openai SDK before the first frame would cost the first frame the same time."
+        "it: a client that imports in well under 0.2 s (the SDK with its types loaded on use takes ~0.25 s; see "
+        "the RSS row: the same smaller HTTP client), since importing it before the first frame would cost the "
+        "first frame the same time."
     ),
     "cold_status": (
         "With a config no running app has stamped as validated, the first `keeltui status` takes the full path "
