@@ -52,9 +52,11 @@ class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
 
     def get_driver_class(self):
         from keeltui.terminal.hungup import hangup_safe
+        from keeltui.terminal.quiet_input import quiet_input
 
-        # A terminal that hangs up must not wedge the exit (see keeltui/terminal/hungup.py).
-        return hangup_safe(super().get_driver_class())
+        # A terminal that hangs up must not wedge the exit (see keeltui/terminal/hungup.py);
+        # the input thread sleeps until there is input (keeltui/terminal/quiet_input.py).
+        return hangup_safe(quiet_input(super().get_driver_class()))
 
     def __init__(
         self, config: Config, store: Store, brain: Brain | None = None, *, clock=time.time, services: Services | None = None,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+from pathlib import Path
 
 from keeltui.chief.quiet import QUIET_MODE_REFUSAL
 from keeltui.store import Store
@@ -87,6 +89,35 @@ def test_quiet_mode_round_trip_across_processes(tmp_path, loopback, tmux, e2e_en
     assert run_keeltui(config, "quiet", "off").returncode == 0
     tmux.wait_text("Backups verified")
     assert "Backups verified" in run_keeltui(config, "log").stdout
+
+
+def _wakeups(pid: int) -> int:
+    """The times the process's threads went to sleep and were woken (voluntary switches)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that just ended
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith("voluntary_ctxt_switches:"):
+                    total += int(line.split()[1])
+    return total
+
+
+def test_an_untouched_app_sleeps_until_something_happens(tmp_path, loopback, tmux, e2e_env):
+    """Open all day: Textual's input thread woke ten times a second to look at its exit flag;
+    keeltui's sleeps in poll(2) until a key, its parser's deadline or its exit. What is left
+    is the app's own clock (the ambient second, the status and store checks): a few a second."""
+    config = _config(tmp_path, loopback)
+    tmux.start(keeltui_command(config), e2e_env)
+    tmux.wait_text(PLACEHOLDER)
+    tmux.wait_text("model: loop-model")
+    time.sleep(2.0)  # the start-up work (the tutor's tab, the brain check) is done
+    pid = tmux.pane_pid()
+    before, start = _wakeups(pid), time.monotonic()
+    time.sleep(4.0)
+    woken = (_wakeups(pid) - before) / (time.monotonic() - start)
+    assert woken < 6, f"{woken:.1f} wake-ups a second in an untouched app"
+    tmux.type("still here")  # and the sleeping thread reads keys as ever
+    tmux.wait_text("still here")
 
 
 def test_an_idle_app_writes_nothing_to_the_terminal(tmp_path, loopback, tmux, e2e_env):

@@ -188,3 +188,32 @@ def test_the_app_still_hands_keys_on_in_on_event_as_the_key_hold_expects():
     from textual.message import Message
 
     assert isinstance(Message.__dict__["is_forwarded"], property)
+
+
+def test_the_linux_driver_keeps_the_input_loop_the_quiet_thread_replaces():
+    # keeltui/terminal/quiet_input.py overrides LinuxDriver.run_input_thread with the same
+    # loop, waiting without a timeout: a change in Textual's loop must be copied there.
+    from textual._parser import Parser
+    from textual._xterm_parser import XTermParser
+    from textual.drivers import linux_driver
+
+    loop = inspect.getsource(linux_driver.LinuxDriver.run_input_thread)
+    for piece in ("XTermParser(self._debug)", "while not self.exit_event.is_set():", "selector.select(0.1)",
+                  "read(fileno, 1024 * 4)", "for event in feed(unicode_data):", "self.process_message(event)",
+                  "for event in tick():", "final=True"):
+        assert piece in loop, piece
+    # exit_event is a threading.Event the driver sets before it joins the input thread.
+    assert "self.exit_event = Event()" in inspect.getsource(linux_driver.LinuxDriver.__init__)
+    stop = inspect.getsource(linux_driver.LinuxDriver.disable_input)
+    assert stop.index("self.exit_event.set()") < stop.index("self._key_thread.join()")
+    assert "self.run_input_thread()" in inspect.getsource(linux_driver.LinuxDriver._run_input_thread)
+    # The parser's deadline: _timeout_time, on Textual's clock (time.monotonic on Linux), set when
+    # it awaits a read with a timeout and cleared by the tick that passes it.
+    from textual import _time
+
+    assert _time.get_time is __import__("time").monotonic
+    parser = XTermParser()
+    assert isinstance(parser, Parser) and parser._timeout_time is None
+    source = inspect.getsource(Parser)
+    assert "self._timeout_time = get_time() + self._awaiting.timeout" in source
+    assert "self._timeout_time = None" in inspect.getsource(Parser.tick)
