@@ -57,3 +57,27 @@ def last_errors(path: Path, count: int = 5) -> list[str]:
     except OSError:
         return []
     return [line for line in lines if " WARNING " in line or " ERROR " in line][-count:]
+
+
+def note_without_locks(text: str) -> None:
+    """Append one line to keeltui's log file with plain system calls: for the exit watchdog,
+    which acts when something is wedged (the logging module's locks may be held)."""
+    import os
+    import time
+
+    handlers = logging.getLogger("keeltui").handlers
+    for handler in list(handlers):
+        if isinstance(handler, logging.FileHandler):
+            line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} WARNING keeltui.terminal: {text}\n"
+            try:
+                fd = os.open(handler.baseFilename, os.O_WRONLY | os.O_APPEND)
+            except OSError:
+                return
+            try:
+                os.write(fd, line.encode("utf-8", "replace"))
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+            return
+

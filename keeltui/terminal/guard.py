@@ -122,6 +122,13 @@ def interrupts_held() -> Iterator[None]:
 def _restore_and_leave(app, signum: int) -> None:
     """The orderly exit did not finish: put the terminal right by hand and go."""
     try:
+        from keeltui.infra.logfile import note_without_locks
+
+        note_without_locks(f"the exit after signal {signum} did not finish within {EXIT_GRACE_SECS:g} s: "
+                           "left by hand (the terminal was restored, the process ended)")
+    except Exception:  # noqa: BLE001 - leaving is what matters here
+        pass
+    try:
         from keeltui.terminal.exit_hooks import app_driver
 
         driver = app_driver(app)

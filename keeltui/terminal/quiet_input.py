@@ -26,13 +26,17 @@ from contextlib import suppress
 
 
 class WakingEvent(threading.Event):
-    """A ``threading.Event`` that also writes a byte to ``wake_fd`` when it is set."""
+    """A ``threading.Event`` that also writes a byte to ``wake_fd`` when it is set, and counts
+    its sets: the driver clears it once it has joined the input thread, and a thread that
+    slept through the set (a second one, see below) still knows it was told to stop."""
 
     def __init__(self, wake_fd: int) -> None:
         super().__init__()
         self._wake_fd = wake_fd
+        self.sets = 0
 
     def set(self) -> None:
+        self.sets += 1
         super().set()
         # A full pipe: the thread is awake already; a closed one: nothing waits.
         with suppress(OSError):
@@ -77,7 +81,14 @@ def quiet_input(driver_class: type) -> type:
                 pass
 
         def run_input_thread(self) -> None:
-            self._drain_wake()  # a wake left from the last stop (Ctrl+Z, the editor)
+            stop = self.exit_event
+            born = stop.sets
+
+            def told_to_stop() -> bool:
+                return stop.is_set() or stop.sets != born
+
+            if not told_to_stop():
+                self._drain_wake()  # a wake left from the last stop (Ctrl+Z, the editor)
             fileno, wake = self.fileno, self._wake_read
             selector = selectors.PollSelector()  # as select(2), any file (epoll refuses plain files)
             selector.register(fileno, selectors.EVENT_READ)
@@ -86,27 +97,44 @@ def quiet_input(driver_class: type) -> type:
             parser = linux_driver.XTermParser(self._debug)
             feed, tick = parser.feed, parser.tick
             decode = getincrementaldecoder("utf-8")().decode
+            reading = True
 
             def process(ready: list, final: bool = False) -> None:
+                nonlocal reading
                 for key, mask in ready:
                     if key.fd == wake:
-                        self._drain_wake()
+                        # Told to stop: the byte stays for every other input thread (as a
+                        # terminal hangs up, its SIGCONT makes Textual start a second one,
+                        # and the driver joins only the newest), and the loop ends.
+                        if not told_to_stop():
+                            self._drain_wake()
                         continue
                     if mask & selectors.EVENT_READ:
-                        text = decode(os.read(fileno, 1024 * 4), final=final)
-                        if not text:
-                            break  # a piped stdin at its end, or a terminal that hung up
-                        for event in feed(text):
-                            self.process_message(event)
+                        try:
+                            data = os.read(fileno, 1024 * 4)
+                        except OSError:  # EIO: the terminal hung up
+                            data = b""
+                        if not data:
+                            # A piped stdin at its end, or a terminal that hung up: poll(2)
+                            # would answer at once for ever (Textual's thread spins on it).
+                            # Stop reading; the app leaves on SIGHUP or its own hang-up check.
+                            selector.unregister(fileno)
+                            reading = False
+                            break
+                        text = decode(data, final=final)
+                        if text:  # "" is half a character the decoder holds: feed("") means the end
+                            for event in feed(text):
+                                self.process_message(event)
                 for event in tick():
                     self.process_message(event)
 
             try:
-                while not self.exit_event.is_set():
+                while not told_to_stop():
                     deadline = next_deadline(parser)
                     timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
                     process(selector.select(timeout))
-                selector.unregister(fileno)
+                if reading:
+                    selector.unregister(fileno)
                 process([], final=True)
             finally:
                 selector.close()

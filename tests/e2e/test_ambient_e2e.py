@@ -183,3 +183,53 @@ def test_a_drift_still_on_screen_after_the_snooze_is_named_again(tmp_path, loopb
         assert not tmux.pane_dead()
     finally:
         tmux.close()
+
+
+def test_a_terminal_that_hangs_up_ends_the_app_the_orderly_way(tmp_path, loopback, e2e_env):
+    """The tmux server goes (an SSH link drops, the pane is killed): the kernel sends the app
+    SIGHUP and SIGCONT, and Textual's SIGCONT handler starts a second input thread. keeltui
+    leaves by its ordinary exit, which stores that its watching ended (the day's timeline
+    ends there), not by the 5 s watchdog's os._exit, which stores nothing. The quiet input
+    thread once slept through the exit beside the second one, and the watchdog had to act."""
+    loopback.responder = _respond
+    window = tmp_path / "window.txt"
+    _show(window, "keeltui - terminal", "xterm")
+    db = tmp_path / "k.db"
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[brain]\nbase_url = "{loopback.url}"\nmodel = "loop-model"\ntimeout_secs = 5.0\n'
+        f'[ambient]\nmode = "status"\ncadence_secs = {CADENCE}\n'
+        f'[evidence]\nsource = "command"\ncommand = "cat {window}"\npoll_secs = 0.2\n'
+        f'[paths]\ndatabase = "{db}"\nstatus_file = "{tmp_path / "status"}"\n',
+        encoding="utf-8",
+    )
+    for attempt in range(3):  # the two input threads race: give the race more than one chance
+        terminal = Tmux()
+        try:
+            terminal.start(keeltui_command(config), e2e_env)
+            terminal.wait_text(PLACEHOLDER)
+            _wait_tick(db, "xterm")
+            pid = terminal.pane_pid()
+        finally:
+            terminal.close()  # tmux kill-server: the pane's terminal hangs up
+        deadline = time.monotonic() + 30
+        while os.path.exists(f"/proc/{pid}") and "Z" not in _state(pid):
+            assert time.monotonic() < deadline, f"keeltui (pid {pid}) still runs 30 s after its terminal went"
+            time.sleep(0.05)
+        store = Store(db)
+        try:
+            last = store.events("ambient_tick", limit=1)[0]["data"]
+        finally:
+            store.close()
+        assert last.get("end") is True, f"attempt {attempt}: the app left without its orderly exit: {last}"
+        log = tmp_path / "keeltui.log"  # beside the status file
+        said = log.read_text() if log.exists() else ""
+        assert "left by hand" not in said, f"attempt {attempt}: the exit watchdog had to act:\n{said}"
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0]
+    except OSError:
+        return "gone"

@@ -202,3 +202,6 @@ def test_a_wedged_shutdown_after_a_signal_still_ends_the_app_and_gives_the_termi
         time.sleep(0.1)
     assert _gone(pid), f"keeltui (pid {pid}) still runs 30 s after SIGHUP: a process nobody sees"
     _assert_terminal_given_back(tmux)
+    # The log says the watchdog acted (written without the logging module's locks).
+    said = (tmp_path / "keeltui.log").read_text()
+    assert f"the exit after signal {int(signal.SIGHUP)} did not finish within 5 s: left by hand" in said, said

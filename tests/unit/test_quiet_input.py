@@ -20,6 +20,9 @@ from textual.drivers import linux_driver
 
 from keeltui.terminal.quiet_input import WakingEvent, quiet_input
 
+# An exception in the input thread (Textual would show it as a crash) fails the test.
+pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+
 
 class Ticks:
     """Counts the parser's ``tick`` calls: one for each time the thread woke."""
@@ -151,3 +154,45 @@ def test_other_drivers_are_left_as_they_are():
 
     assert quiet_input(HeadlessDriver) is HeadlessDriver
     assert issubclass(quiet_input(linux_driver.LinuxDriver), linux_driver.LinuxDriver)
+
+
+async def test_a_terminal_that_hangs_up_is_no_longer_read_and_the_thread_sleeps(driver):
+    # The other end of the pty closes: poll(2) answers "readable" at once and every read is
+    # empty (or EIO). Reading on would spin a core until the app has left.
+    thread = driver.start()
+    os.write(driver.master, b"a")
+    wait_until(lambda: keys(driver) == "a", "the key")
+    os.close(driver.master)
+    driver.master = os.open(os.devnull, os.O_RDONLY)  # for the fixture's close
+    time.sleep(0.3)
+    woken = Ticks.count
+    time.sleep(0.5)
+    assert Ticks.count == woken, "the thread spins on a hung-up terminal"
+    assert thread.is_alive()  # asleep, until the app's exit sets exit_event
+    driver.exit_event.set()
+    thread.join(5)
+    assert not thread.is_alive()
+
+
+async def test_a_character_split_across_two_reads_is_not_taken_for_the_end(driver):
+    driver.start()
+    encoded = "é".encode()
+    os.write(driver.master, encoded[:1])
+    time.sleep(0.2)  # read alone: the decoder holds it, nothing to hand on yet
+    os.write(driver.master, encoded[1:] + b"z")
+    wait_until(lambda: keys(driver) == "éz", "the character and the next key")
+
+
+async def test_one_exit_ends_every_input_thread_of_the_driver(driver):
+    # As a terminal hangs up, the kernel sends SIGHUP and SIGCONT; Textual's SIGCONT handler
+    # starts the input again, a second thread beside the first. The exit sets exit_event once
+    # and joins the newest: the wake must reach both (one that drained it for itself left the
+    # other asleep, and the app hung until its 5 s watchdog).
+    threads = [driver.start() for _ in range(3)]
+    time.sleep(0.2)
+    driver.exit_event.set()
+    threads[-1].join(5)
+    driver.exit_event.clear()  # what disable_input does once it joined its thread
+    for thread in threads:
+        thread.join(5)
+    assert not any(thread.is_alive() for thread in threads)
