@@ -122,6 +122,9 @@ class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
         install_signal_exit(self)  # SIGTERM/SIGINT/SIGHUP: exit the ordinary way, terminal restored
         use_theme(self, self.config.ui.theme)  # [ui] theme; the palette's picker saves a new choice there
         self.theme_changed_signal.subscribe(self, self._theme_chosen)
+        # `fg` after a stop (SIGTSTP): Textual starts the terminal again on a blank alternate
+        # screen and draws nothing until something changes. Draw the whole screen then.
+        self.app_resume_signal.subscribe(self, lambda _app: self.refresh(layout=True))
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.quiet = quiet_mode_on(self.store)

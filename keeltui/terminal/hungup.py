@@ -72,5 +72,12 @@ def hangup_safe(driver_class: type) -> type:
             super().__init__(*args, **kwargs)
             wrap_terminal_file(self, HungUpSafeFile)  # type: ignore[arg-type]
 
+        def _sigcont_application(self, *args) -> None:
+            # Only a driver that SIGTSTP suspended starts again. The kernel sends SIGCONT
+            # with the SIGHUP of a terminal that hangs up, and Textual started application
+            # mode on it: a second input and writer thread, and writes to a terminal that is gone.
+            if getattr(self, "_must_signal_resume", False):
+                super()._sigcont_application(*args)
+
     HangupSafeDriver.__name__ = HangupSafeDriver.__qualname__ = f"HangupSafe{driver_class.__name__}"
     return HangupSafeDriver

@@ -27,8 +27,9 @@ from contextlib import suppress
 
 class WakingEvent(threading.Event):
     """A ``threading.Event`` that also writes a byte to ``wake_fd`` when it is set, and counts
-    its sets: the driver clears it once it has joined the input thread, and a thread that
-    slept through the set (a second one, see below) still knows it was told to stop."""
+    its sets: the driver clears it once it has joined *its* input thread, and any other one
+    that slept through the set (Textual started a second on the SIGCONT of a hang-up, before
+    keeltui/terminal/hungup.py narrowed that handler) still knows it was told to stop."""
 
     def __init__(self, wake_fd: int) -> None:
         super().__init__()

@@ -205,3 +205,27 @@ def test_a_wedged_shutdown_after_a_signal_still_ends_the_app_and_gives_the_termi
     # The log says the watchdog acted (written without the logging module's locks).
     said = (tmp_path / "keeltui.log").read_text()
     assert f"the exit after signal {int(signal.SIGHUP)} did not finish within 5 s: left by hand" in said, said
+
+
+def test_stopped_with_sigtstp_and_brought_back_with_fg_the_app_reads_keys_again(tmp_path, loopback, tmux, e2e_env):
+    """Job control: `kill -TSTP` (or a shell's suspend key where no widget takes it) stops the
+    app with the terminal given back; `fg` resumes it, redrawn, reading keys. keeltui lets
+    only a driver that SIGTSTP suspended start again on SIGCONT (a hang-up's SIGCONT must not)."""
+    config = _config(tmp_path, loopback)
+    tmux.start("bash --norc --noprofile", e2e_env)
+    tmux.type(f"PS1='ready$ '; {keeltui_command(config)}")
+    tmux.send("Enter")
+    tmux.wait_text(PLACEHOLDER)
+    tmux.type("before ")
+    tmux.wait_text("before")
+    shell = tmux.pane_pid()
+    pid = int(subprocess.run(["ps", "-o", "pid=", "--ppid", str(shell)], capture_output=True, text=True).stdout.split()[0])
+    os.kill(pid, signal.SIGTSTP)
+    tmux.wait_for(lambda text: "Stopped" in text and "ready$" in text, what="the shell, the app stopped")
+    assert _modes(tmux)["alternate_on"] == "0"  # the terminal is the shell's while the app is stopped
+    tmux.type("fg")
+    tmux.send("Enter")
+    tmux.wait_text("before")  # redrawn, the draft kept
+    tmux.type("after")
+    tmux.wait_text("before after")
+    assert _modes(tmux)["alternate_on"] == "1"

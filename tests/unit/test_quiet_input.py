@@ -196,3 +196,21 @@ async def test_one_exit_ends_every_input_thread_of_the_driver(driver):
     for thread in threads:
         thread.join(5)
     assert not any(thread.is_alive() for thread in threads)
+
+
+async def test_only_a_driver_sigtstp_suspended_starts_again_on_sigcont(driver, monkeypatch):
+    # A terminal that hangs up sends SIGHUP and SIGCONT: Textual's SIGCONT handler started
+    # application mode again (a second input thread, writes to the dead terminal).
+    from keeltui.terminal.hungup import hangup_safe
+
+    started: list[str] = []
+    cls = hangup_safe(type(driver))
+    monkeypatch.setattr(cls, "start_application_mode", lambda self: started.append("start"))
+    safe = cls(app=None)  # type: ignore[arg-type]
+    safe._sigcont_application()
+    assert started == []  # never suspended: nothing to resume
+    monkeypatch.setattr(cls, "suspend_application_mode", lambda self: started.append("suspend"))
+    monkeypatch.setattr("os.kill", lambda pid, sig: started.append(f"signal {int(sig)}"))
+    safe._sigtstp_application()  # what SIGTSTP runs: suspend, then stop the process
+    safe._sigcont_application()
+    assert started == ["suspend", f"signal {int(signal.SIGSTOP)}", "start"]

@@ -217,3 +217,18 @@ def test_the_linux_driver_keeps_the_input_loop_the_quiet_thread_replaces():
     source = inspect.getsource(Parser)
     assert "self._timeout_time = get_time() + self._awaiting.timeout" in source
     assert "self._timeout_time = None" in inspect.getsource(Parser.tick)
+
+
+def test_the_linux_driver_keeps_the_job_control_handlers_the_hangup_guard_narrows():
+    # keeltui/terminal/hungup.py lets _sigcont_application through only for a driver that
+    # _sigtstp_application suspended (it sets _must_signal_resume; starting again clears it).
+    from textual.drivers.linux_driver import LinuxDriver
+
+    stop = inspect.getsource(LinuxDriver._sigtstp_application)
+    assert stop.index("self.suspend_application_mode()") < stop.index("self._must_signal_resume = True")
+    assert "self.resume_application_mode()" in inspect.getsource(LinuxDriver._sigcont_application)
+    start = inspect.getsource(LinuxDriver.start_application_mode)
+    assert "self._must_signal_resume = False" in start
+    init = inspect.getsource(LinuxDriver.__init__)
+    assert "self._must_signal_resume = False" in init
+    assert "signal.signal(signal.SIGCONT, self._sigcont_application)" in init
