@@ -96,17 +96,27 @@ async def test_a_quote_takes_its_colour_from_the_theme_and_follows_a_theme_chang
         assert colours["textual-dark"] != colours["textual-light"]
 
 
+def _offline_app(make_app, loopback):
+    """An app whose brain is not running: the offline notice lands a moment after start."""
+    loopback.queue(Reply(text="Hello."))
+    return make_app(base_url="http://127.0.0.1:9/v1")  # nothing listens there
+
+
+async def _with_the_offline_notice(pilot, app) -> str:
+    """The screen once the offline notice is in the room and drawn."""
+    await wait_for(pilot, lambda: "The brain is offline" in screen_text(app), what="the offline notice")
+    await pilot.pause(0.2)
+    return screen_text(app)
+
+
 async def test_a_room_with_only_the_offline_notice_keeps_the_welcome_under_it(make_app, loopback):
     # A newcomer whose model server is not running: the notice that the brain is offline
     # lands in the room a moment after the first frame. The welcome stayed only while the
     # room held no row, so it was gone before it could be read, for good (the notice is
     # stored). It stays until the owner's first message.
-    loopback.queue(Reply(text="Hello."))
-    app = make_app(base_url="http://127.0.0.1:9/v1")  # nothing listens there
+    app = _offline_app(make_app, loopback)
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_for(pilot, lambda: "The brain is offline" in screen_text(app), what="the offline notice")
-        await pilot.pause(0.2)
-        screen = screen_text(app)
+        screen = await _with_the_offline_notice(pilot, app)
         assert TITLE in screen and "Say something below to begin." in screen, screen
         assert screen.index("The brain is offline") < screen.index(TITLE)  # under the notice, where the view is
         assert all(row.content != TITLE for row in app.room.log_view.window.rows)  # still never stored
@@ -117,12 +127,9 @@ async def test_at_80x24_the_offline_notice_its_badge_and_the_welcome_fit_togethe
     # notice's badge line ("Notice" and its time) was scrolled off the top, so the first
     # thing a newcomer read was an unmarked paragraph. Under system lines the welcome leaves
     # out how to reach a model (the notice says it, naming the endpoint).
-    loopback.queue(Reply(text="Hello."))
-    app = make_app(base_url="http://127.0.0.1:9/v1")  # nothing listens there
+    app = _offline_app(make_app, loopback)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: "The brain is offline" in screen_text(app), what="the offline notice")
-        await pilot.pause(0.2)
-        screen = screen_text(app)
+        screen = await _with_the_offline_notice(pilot, app)
         lines = screen.splitlines()
         badge = next((i for i, line in enumerate(lines) if line.strip().startswith("Notice")), None)
         assert badge is not None, f"the notice's badge line is off the screen:\n{screen}"
