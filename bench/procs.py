@@ -38,14 +38,7 @@ def rss_mb(pid: int) -> float:
 
 
 def alive(pid: int) -> bool:
-    """Whether ``pid`` still runs: a zombie has exited (it only waits for its parent to reap
-    it, which for an app whose tmux server was killed is init, a second or more later)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            data = f.read()
-    except OSError:
-        return False
-    return data[data.rindex(")") + 2:].split()[0] != "Z"
+    return os.path.exists(f"/proc/{pid}")
 
 
 def thread_cpu(pid: int) -> dict[str, float]:
@@ -72,7 +65,7 @@ def thread_cpu(pid: int) -> dict[str, float]:
 
 
 def wait_gone(pid: int, timeout: float = 10.0) -> bool:
-    """Wait until process ``pid`` has exited (a killed app may take a moment to wind down);
+    """Wait until process ``pid`` has exited (a killed app may take a second to wind down);
     False if it is still there after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while alive(pid):

@@ -188,29 +188,3 @@ def test_the_soak_section_says_what_a_visit_does_and_how_many_stumbled():
     text = "\n".join(lines)
     assert "types a question to the Chief" in text and "tutor turn" in text and "searches the room" in text
     assert "Visits: 5, of which 1 stumbled" in text
-
-
-def test_a_process_that_exited_but_is_not_reaped_yet_is_not_alive():
-    # Killing a tmux server leaves its app a zombie until init reaps it: the bench's next
-    # start waited for the reaping (a second or more), not for the app's exit.
-    import subprocess
-    import time
-    from pathlib import Path
-
-    from bench.procs import alive
-
-    running = subprocess.Popen(["sleep", "30"])
-    done = subprocess.Popen(["true"])
-    try:
-        assert alive(running.pid)
-        deadline = time.monotonic() + 30
-        stat = Path(f"/proc/{done.pid}/stat")
-        while stat.read_text().rsplit(")", 1)[1].split()[0] != "Z":
-            assert time.monotonic() < deadline, "`true` never exited"
-            time.sleep(0.01)
-        assert not alive(done.pid)  # a zombie: exited, not yet reaped
-    finally:
-        running.kill()
-        running.wait()
-        done.wait()
-    assert not alive(done.pid)  # reaped: gone
