@@ -44,6 +44,9 @@ class WakingEvent(threading.Event):
             os.write(self._wake_fd, b"!")
 
 
+_read = os.read  # the terminal's bytes (a name of its own, for the tests)
+
+
 def _close_both(*fds: int) -> None:
     for fd in fds:
         with suppress(OSError):
@@ -104,15 +107,17 @@ def quiet_input(driver_class: type) -> type:
                 nonlocal reading
                 for key, mask in ready:
                     if key.fd == wake:
-                        # Told to stop: the byte stays for every other input thread (as a
-                        # terminal hangs up, its SIGCONT makes Textual start a second one,
-                        # and the driver joins only the newest), and the loop ends.
+                        # Told to stop: the byte stays for every other input thread (the
+                        # driver joins only its newest; Textual starts one on each SIGCONT it
+                        # resumes from), and the loop ends.
                         if not told_to_stop():
                             self._drain_wake()
                         continue
                     if mask & selectors.EVENT_READ:
                         try:
-                            data = os.read(fileno, 1024 * 4)
+                            data = _read(fileno, 1024 * 4)
+                        except (BlockingIOError, InterruptedError):
+                            continue  # nothing after all: a terminal left non-blocking (ssh can)
                         except OSError:  # EIO: the terminal hung up
                             data = b""
                         if not data:

@@ -214,3 +214,25 @@ async def test_only_a_driver_sigtstp_suspended_starts_again_on_sigcont(driver, m
     safe._sigtstp_application()  # what SIGTSTP runs: suspend, then stop the process
     safe._sigcont_application()
     assert started == ["suspend", f"signal {int(signal.SIGSTOP)}", "start"]
+
+
+async def test_a_read_with_nothing_to_read_is_not_taken_for_the_end(driver, monkeypatch):
+    # A terminal left non-blocking (ssh can) answers a read it woke for with EAGAIN when
+    # something else took the bytes first: that is no hang-up, and the keys after it count.
+    from keeltui.terminal import quiet_input as module
+
+    real, refused = module._read, []
+
+    def read(fd: int, size: int) -> bytes:
+        if not refused:
+            refused.append(fd)
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        return real(fd, size)
+
+    monkeypatch.setattr(module, "_read", read)
+    driver.start()
+    os.write(driver.master, b"k")
+    wait_until(lambda: keys(driver) == "k", "the key after a refused read")
+    os.write(driver.master, b"ey")
+    wait_until(lambda: keys(driver) == "key", "the keys after it")
+    assert refused
