@@ -47,7 +47,11 @@ def welcome_stays(kinds: Iterable[str | None]) -> bool:
     return all(kind in SYSTEM_KINDS for kind in kinds)
 
 
-def welcome_shows(kinds: Iterable[str | None], *, whole_room: bool) -> bool:
-    """Whether the welcome shows under rows of these kinds: only system lines, and they are
-    all the room holds (``whole_room``: nothing older is left unread)."""
-    return whole_room and welcome_stays(kinds)
+def welcome_state(kinds: Iterable[str | None], *, whole_room: bool) -> bool | None:
+    """The welcome under rows of these kinds: shown (True), not now (False: older rows are
+    unread), or gone for good (None: a conversation turn)."""
+    kinds = list(kinds)
+    if not welcome_stays(kinds):
+        return None
+    return whole_room
+

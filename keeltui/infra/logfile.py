@@ -65,19 +65,17 @@ def note_without_locks(text: str) -> None:
     import os
     import time
 
-    handlers = logging.getLogger("keeltui").handlers
-    for handler in list(handlers):
-        if isinstance(handler, logging.FileHandler):
-            line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} WARNING keeltui.terminal: {text}\n"
-            try:
-                fd = os.open(handler.baseFilename, os.O_WRONLY | os.O_APPEND)
-            except OSError:
-                return
-            try:
-                os.write(fd, line.encode("utf-8", "replace"))
-            except OSError:
-                pass
-            finally:
-                os.close(fd)
-            return
-
+    files = [h for h in logging.getLogger("keeltui").handlers if isinstance(h, logging.FileHandler)]
+    if not files:
+        return
+    line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} WARNING keeltui.terminal: {text}\n"
+    try:
+        fd = os.open(files[0].baseFilename, os.O_WRONLY | os.O_APPEND)
+    except OSError:
+        return
+    try:
+        os.write(fd, line.encode("utf-8", "replace"))
+    except OSError:
+        pass  # a full disk: the watchdog leaves all the same
+    finally:
+        os.close(fd)

@@ -80,9 +80,8 @@ class GlobalKeys(KeyHookApp):
 
     def action_switch_pane(self) -> None:
         panes = self.main_screen.panes
-        self.set_focus(None)
         panes.active = "tutor-tab" if panes.active == "chief-tab" else "chief-tab"
-        self._keys_to_the_front()
+        self._keys_to_the_front()  # it clears the focus first
 
     def _keys_to_the_front(self) -> None:
         """The keys go where the pane in front takes them, now.

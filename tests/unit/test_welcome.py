@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from keeltui.chief.turn_kinds import COOP, NOTICE, SUMMARY, TASK
-from keeltui.chief.welcome import BEGIN, INTRO, MODEL_HINT, TITLE, WELCOME, welcome_lines, welcome_shows, welcome_stays
+from keeltui.chief.welcome import BEGIN, INTRO, MODEL_HINT, TITLE, WELCOME, welcome_lines, welcome_state, welcome_stays
 
 
 @pytest.mark.parametrize(("kinds", "stays"), [
@@ -20,14 +20,15 @@ def test_the_welcome_stays_until_a_conversation_turn(kinds, stays):
     assert welcome_stays(kinds) is stays
 
 
-@pytest.mark.parametrize(("kinds", "whole", "shows"), [
+@pytest.mark.parametrize(("kinds", "whole", "state"), [
     ((NOTICE,), True, True),
     ((NOTICE,), False, False),   # older rows unread: one of them may be a turn
-    ((NOTICE, None), True, False),
+    ((NOTICE, None), True, None),  # a turn: gone for good
+    ((NOTICE, None), False, None),
     ((), True, True),
 ])
-def test_the_welcome_shows_under_system_lines_only_when_they_are_the_whole_room(kinds, whole, shows):
-    assert welcome_shows(kinds, whole_room=whole) is shows
+def test_the_welcome_shows_under_system_lines_only_when_they_are_the_whole_room(kinds, whole, state):
+    assert welcome_state(iter(kinds), whole_room=whole) is state
 
 
 def test_each_welcome_line_fits_76_columns_both_ways():

@@ -37,7 +37,7 @@ from keeltui.chief.row_cache import DrawnLines, Line, RowCache
 from keeltui.chief.row_colours import COMPONENTS, badge_components, log_css
 from keeltui.chief.turn_kinds import SUMMARY
 from keeltui.chief.row_time import day_label, starts_day
-from keeltui.chief.welcome import welcome_lines, welcome_shows, welcome_stays
+from keeltui.chief.welcome import welcome_lines, welcome_state
 from keeltui.panes.common.bindings import bind
 from keeltui.panes.chief.row_render import (
     MARGIN, RowLook, RowShape, estimate_height, markdown_look, folds, has_thinking, row_lines, row_thinking,
@@ -342,11 +342,9 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
         key = (len(rows), rows[0].id if rows else 0, rows[-1].id if rows else 0, window.no_older)
         if key != self._welcome_key and self._welcome is not None:
             self._welcome_key = key
-            kinds = [row.turn_kind for row in rows]
             # All the room holds: it began empty (rows since came after), or nothing is older.
-            self._welcome = welcome_shows(kinds, whole_room=not rows or window.no_older or self._started_empty)
-            if not welcome_stays(kinds):
-                self._welcome = None  # a turn: the welcome is gone for good
+            self._welcome = welcome_state((row.turn_kind for row in rows),
+                                          whole_room=not rows or window.no_older or self._started_empty)
         return 1 + len(welcome_lines(under_rows=bool(rows))) if self._welcome else 0
 
     def _set_virtual_size(self) -> None:
