@@ -6,7 +6,9 @@ when the app stops, cuts it short. A new window writes one at once; a window tha
 stays writes one a minute, so a crash loses at most ``span`` seconds of the day.
 An excluded window's class is private too: it is stored as "".
 
-Called from the event loop (``tick``, ``close``) and the poll thread (``seen``).
+Called from the poll thread (``seen`` after each read, then ``tick``) and the event loop
+(``close``): the poll thread already wakes for each read, so the once-a-minute tick needs no
+timer of its own in the app.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ class EvidenceTicks:
         self._class = ""
         self._changed = False
         self._last_tick: float | None = None
+        # A tick and the closing tick never interleave: nothing is stored after the end.
+        self._writing = threading.Lock()
+        self._closed = False
 
     @property
     def window_class(self) -> str:
@@ -60,24 +65,27 @@ class EvidenceTicks:
         return self._last_tick if self._last_tick is not None else self._read_at
 
     def tick(self) -> None:
-        """Each second from the app: store a tick on a new window, or once a minute."""
-        now = self._clock()
-        if not self.fresh(now):
-            return
-        with self._lock:
-            due = self._changed or self._last_tick is None or now - self._last_tick >= EVERY_SECS
-            if not due:
+        """After each read: store a tick on a new window, or once a minute."""
+        with self._writing:
+            now = self._clock()
+            if self._closed or not self.fresh(now):
                 return
-            self._changed = False
-            wm_class = self._class
-        self._write({"at": now, "span": self.span, "class": wm_class})
-        self._last_tick = now
+            with self._lock:
+                due = self._changed or self._last_tick is None or now - self._last_tick >= EVERY_SECS
+                if not due:
+                    return
+                self._changed = False
+                wm_class = self._class
+            self._write({"at": now, "span": self.span, "class": wm_class})
+            self._last_tick = now
 
     def close(self) -> None:
-        """The app stops: the coverage ends now, not a span later."""
-        if self._last_tick is not None:
-            self._write({"at": self._clock(), "end": True})
-            self._last_tick = None
+        """The app stops: the coverage ends now, not a span later; no tick after this one."""
+        with self._writing:
+            self._closed = True
+            if self._last_tick is not None:
+                self._write({"at": self._clock(), "end": True})
+                self._last_tick = None
 
     def _write(self, data: dict) -> None:
         try:

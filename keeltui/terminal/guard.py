@@ -10,8 +10,9 @@ that exit hangs writes the restoring sequences itself and leaves at once.
 A terminal can also go without a SIGHUP: the app is not its session's controlling
 process (started from a script with ``setsid``, a pty whose owner died), and the other
 end of the pty simply closes. Textual's input thread then reads an empty string forever,
-a core spinning in a process nobody sees. The terminal is looked at once a second (one
-``poll``): when it has hung up, the app leaves as on SIGHUP.
+a core spinning in a process nobody sees. keeltui's input thread (terminal/quiet_input.py)
+reads that end and says so, and the app leaves as on SIGHUP once ``poll`` confirms the
+hang-up. Only with a driver that cannot tell is the terminal looked at once a second.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import threading
 import time
 from contextlib import contextmanager, suppress
 from collections.abc import Iterator
+
+from keeltui.terminal.exit_hooks import app_driver
 
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
@@ -42,7 +45,7 @@ RESTORE = (
 # its full queue blocked the exit; keeltui/terminal/hungup.py closes that). The watchdog stays for
 # whatever else may hang: a process nobody can see must never linger.
 EXIT_GRACE_SECS = 5.0
-HANGUP_CHECK_SECS = 1.0  # one poll(2) a second: the spinning input thread costs far more
+HANGUP_CHECK_SECS = 1.0  # a driver that cannot tell: one poll(2) a second (its spinning thread costs far more)
 log = logging.getLogger("keeltui.terminal")
 
 
@@ -55,11 +58,16 @@ def install_signal_exit(app) -> None:
     """Route the signals to ``app.exit`` (call from the app's ``on_mount``, on its loop)."""
     loop = asyncio.get_running_loop()
     received: list[int] = []
+    hangup = getattr(signal, "SIGHUP", None)
 
     def on_signal(signum: int) -> None:
         if signum == getattr(signal, "SIGINT", None) and time.monotonic() < _interrupts_held_until:
             return  # meant for the editor or pager the app lent the terminal to
         if received:
+            if signum == hangup and hangup in received:
+                # One hang-up, two ways: the input thread found it (below) and the kernel's
+                # SIGHUP came too, in either order. Not the "second signal" that means "now".
+                return
             _restore_and_leave(app, signum)
         received.append(signum)
         # A watchdog off the event loop: if the loop itself is stuck, it still fires.
@@ -73,21 +81,32 @@ def install_signal_exit(app) -> None:
             loop.add_signal_handler(signum, on_signal, signum)
 
     stdin = sys.__stdin__
-    hangup = getattr(signal, "SIGHUP", None)
     if app.is_headless or stdin is None or hangup is None or not stdin.isatty():
         return  # a test's app, or no terminal to lose
     fd = stdin.fileno()
 
-    def look_at_the_terminal() -> None:
+    def hung_up() -> bool:
         if received:
-            return  # leaving already
+            return True  # leaving already
         if terminal_hung_up(fd):
             log.warning("the terminal hung up without a SIGHUP: leaving as on one")
             on_signal(hangup)
-        else:
+            return True
+        return False
+
+    def look_at_the_terminal() -> None:
+        if not hung_up():
             loop.call_later(HANGUP_CHECK_SECS, look_at_the_terminal)
 
-    loop.call_later(HANGUP_CHECK_SECS, look_at_the_terminal)
+    driver = app_driver(app)
+    if driver is not None and hasattr(driver, "on_hang_up"):
+        # The input thread reads the end and tells (from its thread): no timer at all.
+        # A SIGHUP usually comes first; when none does, this is how the app learns.
+        driver.on_hang_up = lambda: loop.call_soon_threadsafe(hung_up)
+        if getattr(driver, "hung_up", False):
+            hung_up()  # it hung up before this was installed
+    else:
+        loop.call_later(HANGUP_CHECK_SECS, look_at_the_terminal)
 
 
 def terminal_hung_up(fd: int) -> bool:
@@ -129,8 +148,6 @@ def _restore_and_leave(app, signum: int) -> None:
     except Exception:  # noqa: BLE001 - leaving is what matters here
         pass
     try:
-        from keeltui.terminal.exit_hooks import app_driver
-
         driver = app_driver(app)
         # Straight to the file descriptor: the driver's writer queue may be what is stuck.
         os.write(sys.__stdout__.fileno() if sys.__stdout__ is not None else 1, RESTORE.encode())

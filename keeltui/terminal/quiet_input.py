@@ -9,6 +9,10 @@ a pipe when it is set: ``disable_input`` (the exit, Ctrl+Z, the external editor)
 then joins the thread. Between the wake-ups the thread does what Textual's does, in the same
 order: read, decode, feed the parser, hand each event to ``process_message``, then ``tick``.
 
+When the terminal hangs up, the thread stops reading it and says so through the driver's
+``on_hang_up`` (set by keeltui/terminal/guard.py), so the app can leave without looking at
+the terminal once a second.
+
 Textual's loop, the names it reads (``fileno``, ``exit_event``, ``_debug``, the module's
 ``XTermParser``) and the parser's ``_timeout_time`` are checked by
 ``tests/unit/test_textual_seam.py`` against the pinned Textual.
@@ -22,6 +26,7 @@ import threading
 import time
 import weakref
 from codecs import getincrementaldecoder
+from collections.abc import Callable
 from contextlib import suppress
 
 
@@ -67,6 +72,11 @@ def quiet_input(driver_class: type) -> type:
         return driver_class
 
     class QuietInputDriver(driver_class):
+        hung_up = False
+        """The input thread read the terminal's end (a hang-up, or a piped stdin's end)."""
+        on_hang_up: Callable[[], None] | None = None
+        """Called on the input thread when ``hung_up`` becomes true: it must be thread-safe."""
+
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
             self._wake_read, self._wake_write = os.pipe()
@@ -83,6 +93,12 @@ def quiet_input(driver_class: type) -> type:
                     pass
             except OSError:  # empty (BlockingIOError) or closed
                 pass
+
+        def _tell_hang_up(self) -> None:
+            self.hung_up = True
+            if (told := self.on_hang_up) is not None:
+                with suppress(Exception):  # a closed loop at the exit: the app is leaving anyway
+                    told()
 
         def run_input_thread(self) -> None:
             stop = self.exit_event
@@ -123,9 +139,10 @@ def quiet_input(driver_class: type) -> type:
                         if not data:
                             # A piped stdin at its end, or a terminal that hung up: poll(2)
                             # would answer at once for ever (Textual's thread spins on it).
-                            # Stop reading; the app leaves on SIGHUP or its own hang-up check.
+                            # Stop reading; the app leaves on SIGHUP or when told here.
                             selector.unregister(fileno)
                             reading = False
+                            self._tell_hang_up()
                             break
                         text = decode(data, final=final)
                         if text:  # "" is half a character the decoder holds: feed("") means the end

@@ -104,8 +104,11 @@ def _wakeups(pid: int) -> int:
 
 def test_an_untouched_app_sleeps_until_something_happens(tmp_path, loopback, tmux, e2e_env):
     """Open all day: Textual's input thread woke ten times a second to look at its exit flag;
-    keeltui's sleeps in poll(2) until a key, its parser's deadline or its exit. What is left
-    is the app's own clock (the ambient second, the status and store checks): a few a second."""
+    keeltui's sleeps in poll(2) until a key, its parser's deadline or its exit. The app kept
+    two clocks of its own, once a second each: the ambient controller's (now set only while
+    a focus session or a snooze runs) and a look at the terminal for a hang-up (now told by
+    the input thread). What is left: the store's safety poll (10 s) and the status file's
+    heartbeat (60 s). Before: 11.7 wake-ups a second, then 2.3."""
     config = _config(tmp_path, loopback)
     tmux.start(keeltui_command(config), e2e_env)
     tmux.wait_text(PLACEHOLDER)
@@ -113,9 +116,9 @@ def test_an_untouched_app_sleeps_until_something_happens(tmp_path, loopback, tmu
     time.sleep(2.0)  # the start-up work (the tutor's tab, the brain check) is done
     pid = tmux.pane_pid()
     before, start = _wakeups(pid), time.monotonic()
-    time.sleep(4.0)
+    time.sleep(8.0)
     woken = (_wakeups(pid) - before) / (time.monotonic() - start)
-    assert woken < 6, f"{woken:.1f} wake-ups a second in an untouched app"
+    assert woken < 1.2, f"{woken:.1f} wake-ups a second in an untouched app"
     tmux.type("still here")  # and the sleeping thread reads keys as ever
     tmux.wait_text("still here")
 

@@ -110,12 +110,12 @@ def ambient_app(tmp_path, loopback, window, toasts):
     tasks = tmp_path / "today.md"
     tasks.write_text(f"# Today\n- [x] reply to Ada\n- [ ] {FIRST_TASK}\n- [ ] call the plumber\n")
 
-    def build(*, base_url: str | None = None, mode: str = "notify", focus: str = "") -> KeelApp:
+    def build(*, base_url: str | None = None, mode: str = "notify", focus: str = "", cadence: float = 1) -> KeelApp:
         path = tmp_path / "config.toml"
         path.write_text(
             f'[brain]\nbase_url = "{base_url or loopback.url}"\nmodel = "loop-model"\ntimeout_secs = 5.0\n'
             f'[brain.models]\njudge = "{JUDGE_MODEL}"\n'
-            f'[ambient]\nmode = "{mode}"\ncadence_secs = 1\n'
+            f'[ambient]\nmode = "{mode}"\ncadence_secs = {cadence:g}\n'
             f'[evidence]\nsource = "command"\ncommand = "cat {window.path}"\npoll_secs = 0.2\n'
             f'[tasks]\nprovider = "markdown"\nsource = "{tasks}"\n'
             f"[focus]\ngrace_secs = 0\nnudge_debounce_secs = 300\n{focus}"
@@ -226,6 +226,21 @@ async def test_keeltui_snooze_from_another_process_is_honoured(ambient_app, scri
         # A new title after the snooze is judged again and the line comes back.
         window.show("YouTube - more cat videos")
         await wait_for(pilot, lambda: app.ambient_line == DRIFT, what="the line after the snooze")
+
+
+async def test_a_snooze_that_runs_out_is_shown_over_with_no_key_and_no_store_change(ambient_app, tmp_path):
+    # Nothing happens when a snooze runs out but time: the ambient controller sets its one
+    # timer for it (keeltui/ambient/wake.py) rather than looking once a second all day. The
+    # sentinel's own tick is an hour away here (it would notice too, at its next tick).
+    app = ambient_app(cadence=3600)
+    async with app.run_test(size=SIZE) as pilot:
+        other = Store(tmp_path / "k.db")
+        other.set_state(ambient_state.SNOOZE_KEY, time.time() + 3)  # a snooze with 3 s left
+        other.close()
+        await wait_for(pilot, lambda: status_file(tmp_path).startswith("◌ snoozed until"), what="the snooze shown")
+        assert app.services.ambient.sentinel.snoozed
+        await wait_for(pilot, lambda: not status_file(tmp_path).startswith("◌ snoozed"), what="the snooze shown over")
+        assert not app.services.ambient.sentinel.snoozed
 
 
 async def test_quiet_mode_hides_the_drift_everywhere(ambient_app, script, window, tmp_path):

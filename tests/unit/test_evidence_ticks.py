@@ -37,3 +37,20 @@ def test_ticks_cover_what_was_seen_and_keep_private_classes_out():
     day = build_timeline(written, 1000.0, clock.now)
     # The private tick holds until the closing tick (at most its span): 20 s read + 60 s.
     assert day.apps == {"xterm": 30, PRIVATE_CLASS: 80}
+
+
+def test_nothing_is_stored_after_the_closing_tick():
+    # The poll thread ticks after each read; the app closes on the event loop. A read that
+    # lands after the exit began must not store a tick past the end (the day would show
+    # keeltui watching for a minute and a half after it stopped).
+    clock, written = Clock(), []
+    ticks = EvidenceTicks(lambda kind, data: written.append(data), clock, poll_secs=5)
+    ticks.seen(WindowSnapshot("xterm", "vim", clock.now))
+    ticks.tick()
+    clock.now += 5
+    ticks.close()
+    ticks.seen(WindowSnapshot("firefox", "news", clock.now))
+    ticks.tick()
+    clock.now += EVERY_SECS
+    ticks.tick()
+    assert [("end" in data, data.get("class")) for data in written] == [(False, "xterm"), (True, None)]

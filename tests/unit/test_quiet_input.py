@@ -159,15 +159,21 @@ def test_other_drivers_are_left_as_they_are():
 async def test_a_terminal_that_hangs_up_is_no_longer_read_and_the_thread_sleeps(driver):
     # The other end of the pty closes: poll(2) answers "readable" at once and every read is
     # empty (or EIO). Reading on would spin a core until the app has left.
+    told: list[str] = []
+    driver.on_hang_up = lambda: told.append(threading.current_thread().name)
     thread = driver.start()
     os.write(driver.master, b"a")
     wait_until(lambda: keys(driver) == "a", "the key")
+    assert not driver.hung_up and told == []
     os.close(driver.master)
     driver.master = os.open(os.devnull, os.O_RDONLY)  # for the fixture's close
     time.sleep(0.3)
     woken = Ticks.count
     time.sleep(0.5)
     assert Ticks.count == woken, "the thread spins on a hung-up terminal"
+    # Told once, from the input thread (keeltui/terminal/guard.py then leaves as on SIGHUP:
+    # no once-a-second look at the terminal).
+    assert driver.hung_up and told == [thread.name]
     assert thread.is_alive()  # asleep, until the app's exit sets exit_event
     driver.exit_event.set()
     thread.join(5)

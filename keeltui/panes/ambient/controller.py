@@ -12,12 +12,15 @@ Threads and tasks, and why:
 
 * the evidence source is polled in a **thread** worker (a source may block on an
   X server or a shell command); each new window is posted as :class:`WindowSeen`,
-  and leaving or coming back to the keyboard as :class:`AwayChanged`;
+  and leaving or coming back to the keyboard as :class:`AwayChanged`; the evidence
+  ticks (the day's proof of watching) are stored from there, after each read;
 * the sentinel's ``run`` loop is an **async** worker; it reports line changes
   through its on-change callback, which posts :class:`LineChanged`;
 * focus judgements are short async workers, one at a time;
-* a 1 s timer refreshes the focus text (time left), ends a timed session, and
-  follows the brain going away or coming back (brain judge ↔ local judge).
+* a one-shot timer, set only while something changes with time alone (a focus
+  session's time left and end, a snooze's end: keeltui/ambient/wake.py), looks again;
+  nothing else needs the clock, so an untouched app does not wake for it. The brain going
+  away or coming back (brain judge ↔ local judge) is followed when the app says so.
 
 The store is the single source of truth: snooze, the focus session and the live
 settings are written there first, and :meth:`sync_from_store` (called by the app
@@ -29,15 +32,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 
 from textual.message import Message
 from textual.notifications import SeverityLevel
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from keeltui.services import ambient_state as state
 from keeltui.ambient.focus import focus_status_text, is_over
 from keeltui.ambient.settings_order import ENVIRONMENT
+from keeltui.ambient.wake import next_look
 from keeltui.ambient.window import WindowSnapshot
 from keeltui.text.durations import format_duration as span
 from keeltui.panes.common.events import AmbientChanged, JudgeFailed, StoreWritten
@@ -45,8 +51,6 @@ from keeltui.panes.ambient.modals import FocusPrompt, SettingsScreen
 from keeltui.services.ambient import AmbientService
 
 log = logging.getLogger("keeltui.panes.ambient.controller")
-
-TICK_SECS = 1.0
 
 
 class AmbientController(Widget):
@@ -98,6 +102,8 @@ class AmbientController(Widget):
         self._stop = asyncio.Event()  # ends the sentinel's run loop
         self._halt = threading.Event()  # ends the poll thread
         self._focus_judging = False
+        self._look_timer: Timer | None = None
+        self._look_due: float | None = None  # time.monotonic() of the pending look
         self._started = False
         self._no_evidence = False
 
@@ -119,6 +125,9 @@ class AmbientController(Widget):
     @brain_online.setter
     def brain_online(self, online: bool | None) -> None:
         self.service.brain_online = online
+        if self._started:
+            self.service.follow_brain()
+            self._publish()
 
     # ------------------------------------------------------------ life cycle
 
@@ -133,7 +142,6 @@ class AmbientController(Widget):
         self._publish()
         self.run_worker(self._poll_evidence, thread=True, name="evidence", group="ambient-evidence", exit_on_error=False)
         self.run_worker(self._sentinel.run(self._stop), name="sentinel", group="ambient", exit_on_error=False)
-        self.set_interval(TICK_SECS, self._each_second)
 
     def on_unmount(self) -> None:
         self._halt.set()
@@ -153,6 +161,7 @@ class AmbientController(Widget):
         away = False
         while not (self._halt.is_set() or worker.is_cancelled):
             snapshot, away_since = self.service.read(source)
+            self.service.evidence.tick()  # the day's proof that keeltui was watching
             if (away_since is not None) != away:
                 away = away_since is not None
                 self.post_message(self.AwayChanged(away, away_since))
@@ -206,11 +215,27 @@ class AmbientController(Widget):
             line, focus_text, judge, snoozed_until, mode, away, no_evidence = values
             self.post_message(AmbientChanged(line, focus_text, judge, snoozed_until=snoozed_until, mode=mode, away=away,
                                              no_evidence=no_evidence))
+        self._plan_next_look()
 
-    def _each_second(self) -> None:
-        self.service.evidence.tick()  # the day's proof that keeltui was watching
-        self.service.follow_brain()
-        self._publish()
+    def _plan_next_look(self) -> None:
+        """Set the timer for the next look, when something changes with time alone."""
+        if not self._started:
+            return
+        s = self._sentinel
+        wait = next_look(self.clock(), focus_running=self._coach.session is not None,
+                         snooze_until=s.snooze_until if s.snoozed else None)
+        if wait is None:
+            return  # a look still pending runs once and finds nothing to do
+        due = time.monotonic() + wait
+        if self._look_due is not None and self._look_due <= due:
+            return  # a sooner look is set
+        if self._look_timer is not None:
+            self._look_timer.stop()
+        self._look_due, self._look_timer = due, self.set_timer(wait, self._look)
+
+    def _look(self) -> None:
+        self._look_due = self._look_timer = None
+        self._publish()  # a snooze that ended shows; the next look is planned
         session = self._coach.session
         if session is None:
             return
@@ -345,7 +370,7 @@ class AmbientController(Widget):
         """Stop the stored session and report it as a ``task`` line in the Chief room."""
         try:
             text = self.service.end_focus(now)
-        except Exception as exc:  # noqa: BLE001 - retried by the next second's tick
+        except Exception as exc:  # noqa: BLE001 - retried by the next look (a second later)
             log.warning("focus: could not stop the session: %s", exc)
             return
         self._show_focus()
