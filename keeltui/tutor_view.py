@@ -10,6 +10,7 @@ an action means come from the pure core (:mod:`keeltui.tutor.session`, ``phases`
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -174,7 +175,8 @@ class TutorPane(Vertical):
                 yield Static("Tutor sessions — Enter opens, “New session” starts one", classes="tutor-heading")
                 yield Static("", id="tutor-review-due", markup=False)
                 yield SessionList(id="tutor-session-list")
-                yield Input(placeholder="What do you want to learn? (Enter starts, Escape cancels)", id="tutor-topic")
+                yield Input(placeholder="What do you want to learn? (Enter starts, Escape cancels)", id="tutor-topic",
+                            select_on_focus=False)  # the first letter typed on the list is in it (take_typed)
             with Horizontal(id="tutor-session"):
                 with Vertical(id="tutor-main"):
                     yield Static("", id="tutor-header", markup=False)
@@ -183,7 +185,11 @@ class TutorPane(Vertical):
                     yield Composer("Answer, ask, or note…", id="tutor-composer")
                 yield PlanMap(id="plan-map")
 
+    mounted_at: float | None = None
+    """``time.monotonic()`` when the pane mounted: keys typed behind Ctrl+T wait for it from then."""
+
     def on_mount(self) -> None:
+        self.mounted_at = time.monotonic()
         logs = self.query("#tutor-log").results(VerticalScroll)
         log_view = next(logs, None)
         if log_view is None:
@@ -580,6 +586,21 @@ class TutorPane(Vertical):
             # Shown (and live) only while a plan waits for the verdict.
             return self.in_session and self.composer.verdict_mode and not self.composer.busy
         return True
+
+    def take_typed(self, character: str) -> None:
+        """A printable key typed in the pane that nothing took: the start of what the learner
+        writes. In a session it goes to the composer; on the session list it begins a new
+        topic (the prompt opens with it, as "New session" does): never into the composer the
+        list hides, where the words would vanish."""
+        if self.in_session:
+            self.composer.input.insert(character)
+            self.composer.focus_input()
+            return
+        if not self.has_class("-asking-topic"):
+            self._choose(NEW_SESSION)
+        topic = self.query_one("#tutor-topic", Input)
+        topic.insert_text_at_cursor(character)
+        self.screen.set_focus(topic)
 
     def on_key(self, event: events.Key) -> None:
         """Typing never fires an app key: a character typed while a quiz, the transcript

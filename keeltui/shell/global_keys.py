@@ -5,6 +5,7 @@ KeelApp.BINDINGS from the key registry (keeltui/keys/keymap.py).
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 from collections.abc import Iterable
 
@@ -13,6 +14,7 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 from textual.timer import Timer
 
+from keeltui.keys.hold import hold_left
 from keeltui.panes.common import focus_places
 from keeltui.panes.ambient.banner import DriftBanner
 from keeltui.panes.common.events import StatusMessage
@@ -30,9 +32,6 @@ if TYPE_CHECKING:
     from keeltui.panes.chief.row_text import PagerWanted  # loaded with the room's row keys
     from keeltui.panes.common.status_line import StatusLine
     from keeltui.tutor_view import TutorPane
-
-
-KEYS_HELD_AT_MOST_SECS = 10.0  # a tutor that never comes: the keys go where the focus is
 
 
 class GlobalKeys(KeyHookApp):
@@ -55,6 +54,7 @@ class GlobalKeys(KeyHookApp):
     ]
 
     _hold_timer: Timer | None = None
+    _held_since = 0.0
 
     if TYPE_CHECKING:  # what KeelApp provides
         config: Config
@@ -96,13 +96,36 @@ class GlobalKeys(KeyHookApp):
         if self.holding_keys or self._focus_place_for_keys():
             return
         self.hold_keys()
+        self._held_since = time.monotonic()
+        self._arm_hold_check()
+
+    def _arm_hold_check(self) -> None:
+        """Look again when the held keys may wait no longer (keeltui/keys/hold.py): never for ever."""
         if self._hold_timer is not None:
             self._hold_timer.stop()
-        self._hold_timer = self.set_timer(KEYS_HELD_AT_MOST_SECS, self.release_keys)  # never for ever
+        self._hold_timer = self.set_timer(max(0.0, self._hold_left()), self._hold_check)
+
+    def _hold_left(self) -> float:
+        tutor = self.tutor
+        since = tutor.mounted_at if tutor is not None and tutor.is_mounted else None
+        return hold_left(time.monotonic(), held_since=self._held_since, tutor_since=since)
+
+    async def _hold_check(self) -> None:
+        self._hold_timer = None
+        if not self.holding_keys:
+            return
+        if self._hold_left() > 0:  # the tutor mounted meanwhile: its own wait
+            self._arm_hold_check()
+            return
+        await self.release_keys()  # they go where the focus is
 
     async def on_tutor_pane_ready(self, message: TutorPane.Ready) -> None:
-        if self.holding_keys and self._focus_place_for_keys():
+        if not self.holding_keys:
+            return
+        if self._focus_place_for_keys():
             await self.release_keys()
+        else:
+            self._arm_hold_check()  # mounted, its session still coming back: counted from now on
 
     def _focus_place_for_keys(self) -> bool:
         """Focus the place the pane in front takes typed keys in (none in Quiet Mode's

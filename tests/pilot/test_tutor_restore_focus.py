@@ -10,8 +10,9 @@ the deferred call comes after it."""
 
 from __future__ import annotations
 
+from textual.widgets import Input
+
 from keeltui.panes.tutor.quiz import QuizCard
-from keeltui.shell import global_keys
 from keeltui.services.tutor_records import LAST_SESSION_KEY
 from keeltui.tutor_view import TutorPane
 from tests.pilot.test_tutor_pane import SIZE
@@ -21,13 +22,16 @@ from tests.support.tutor_seed import seed_session
 
 
 async def test_tab_in_the_burst_behind_ctrl_t_leaves_the_reopened_quiz_for_the_note_box(make_app, loopback, monkeypatch):
-    # The keys behind Ctrl+T wait for the tutor, for KEYS_HELD_AT_MOST_SECS at most (a tutor
-    # that never comes). This test failed three times in ~20 suite runs, in CI (a fresh
-    # clone, cold bytecode, two suites on two cores) with the quiz keeping the keys; with
-    # the cap shortened it fails that way every time (the Tab goes where the focus is,
-    # nowhere, before the session is back). So most likely the first tutor mount and reopen
-    # took longer than the cap there. This test is about the order once the tutor is there.
-    monkeypatch.setattr(global_keys, "KEYS_HELD_AT_MOST_SECS", 120.0)
+    # This test failed three times in ~20 suite runs, in CI (a fresh clone, cold bytecode,
+    # two suites on two cores) with the quiz keeping the keys: the keys behind Ctrl+T waited
+    # 10 s from the key for the tutor, whose first mount took longer there, and the Tab went
+    # where the focus was. The wait now counts from the tutor's mount (keeltui/keys/hold.py;
+    # test_keys_behind_ctrl_t_wait_for_a_tutor_that_mounts_late below). It failed once more
+    # in a loaded run (two workers beside the e2e tests) with that rule, the message lost:
+    # this test is about the order once the tutor is there, so the wait is long here.
+    from keeltui.keys import hold
+
+    monkeypatch.setattr(hold, "AFTER_TUTOR_SECS", 120.0)
     app = make_app()
     session = seed_session(app.store, "muscle protein", PROTEIN, [("basics", True)], waiting="per_meal")
     app.store.set_state(LAST_SESSION_KEY, session)  # left open when the app last quit
@@ -69,3 +73,59 @@ async def test_the_reopened_quiz_takes_the_keys_when_nothing_moved_them(make_app
         await wait_for(pilot, lambda: isinstance(app.focused, QuizCard), what="the quiz to take the keys")
         await pilot.press("1")
         await wait_for(pilot, lambda: "I chose 1." in screen_text(app) or loopback.requests, what="the answer sent")
+
+
+async def test_keys_behind_ctrl_t_wait_for_a_tutor_that_mounts_late(make_app, loopback, monkeypatch):
+    # A loaded machine: the tutor pane mounts well after the keys typed behind the first
+    # Ctrl+T came. They wait for it (counted from its mount, keeltui/keys/hold.py), then
+    # begin a new topic (the session list is empty). Counted from Ctrl+T (the rule before), they were handed on before
+    # the pane was there and went nowhere. The wait is shortened here so that the late mount
+    # is longer than it; the mount comes 1.5 s late.
+    from keeltui.keys import hold
+    from keeltui.shell.main_screen import MainScreen
+
+    monkeypatch.setattr(hold, "AFTER_TUTOR_SECS", 0.3)
+    mount_now = MainScreen.mount_tutor
+
+    def mount_late(screen, pane_widget) -> None:
+        screen.set_timer(1.5, lambda: mount_now(screen, pane_widget))
+
+    monkeypatch.setattr(MainScreen, "mount_tutor", mount_late)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not app.query(TutorPane)  # not there yet at the burst
+        burst(app, "ctrl+t", *"new topic")
+
+        await _typed_into_the_topic_prompt(app, pilot, "new topic")
+        assert not app.holding_keys
+
+
+async def _typed_into_the_topic_prompt(app, pilot, words: str) -> None:
+    def typed() -> str:
+        focused = app.focused
+        if not isinstance(focused, Input) or focused.id != "tutor-topic":
+            return ""
+        return focused.value
+
+    try:
+        await wait_for(pilot, lambda: typed() == words and words in screen_text(app),
+                       what="the words in the tutor's topic prompt, on screen", timeout=30)
+    except AssertionError:
+        raise AssertionError(f"focused {app.focused!r} ({typed()!r}), keys held: {app.holding_keys}, "
+                             f"in front: {app.main_screen.panes.active}") from None
+
+
+async def test_letters_typed_on_the_session_list_begin_a_new_topic_in_view(make_app, loopback):
+    # Ctrl+T and a topic typed at once (one burst, as over SSH) on the session list: the
+    # letters went into the composer that the list hides (no region), and the learner saw
+    # nothing of them. They begin a new topic instead, in its prompt; Enter starts it.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.query(TutorPane)) and app.query_one(TutorPane).is_mounted,
+                       what="the tutor pane")
+        burst(app, "ctrl+t", *"knee rehab")
+        await _typed_into_the_topic_prompt(app, pilot, "knee rehab")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: pane(app).in_session, what="the new session")
+        assert pane(app).records.title(pane(app).session_id) == "knee rehab"

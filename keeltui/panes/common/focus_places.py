@@ -88,8 +88,9 @@ def stray_key(app: KeelApp, event: events.Key) -> bool:
             app.status_line.message = quiet_line(app)
             return True
         composer = app.room.composer
-    elif app.tutor is not None:
-        composer = app.tutor.composer
+    elif app.tutor is not None and app.tutor.is_mounted:
+        app.tutor.take_typed(event.character)
+        return True
     else:
         return False
     composer.input.insert(event.character)
