@@ -27,6 +27,7 @@ from keeltui.chief.thinking import THINKING, ThinkSplitter, split_think
 from keeltui.config import BrainConfig
 from keeltui.infra.lazy_packages import load_reexports_on_use
 from keeltui.text.jsonextract import JSONExtractError, extract_json
+from keeltui.text.sse_lines import SSELines
 from keeltui.values import Usage  # the value type lives in the pure core; re-exported here
 
 
@@ -294,7 +295,7 @@ class Brain:
         stray = ""
         try:
             async with client.chat.completions.with_streaming_response.create(**kwargs) as response:
-                async for line in response.iter_lines():
+                async for line in _sse_lines(response):
                     event = parse_sse_line(line)
                     if event is None:
                         if line.strip() and not line.startswith((":", "event:", "id:", "retry:")):
@@ -508,6 +509,17 @@ def _checked_event(event: dict) -> dict:
 
 DONE = object()
 """What :func:`parse_sse_line` returns for the stream's ``[DONE]`` line."""
+
+
+async def _sse_lines(response) -> AsyncIterator[str]:
+    """The stream's lines, split from its bytes here (keeltui/text/sse_lines.py): the SDK's
+    ``iter_lines`` cut a payload at a raw U+2028 (the bytes and their decoding stay httpx's)."""
+    split = SSELines()
+    async for data in response.http_response.aiter_bytes():
+        for line in split.feed(data):
+            yield line
+    for line in split.end():
+        yield line
 
 
 def parse_sse_line(line: str):

@@ -204,6 +204,20 @@ async def test_a_broken_event_in_the_stream_is_a_reply_error(loopback):
     await brain.aclose()
 
 
+async def test_a_raw_line_separator_inside_a_payload_is_text_not_a_line_end(loopback):
+    # JSON may carry U+2028, a form feed or a vertical tab unescaped in a string (servers
+    # that write UTF-8 as it is). The SDK's iter_lines (str.splitlines) cut the event there
+    # and the reply failed as unreadable; SSE lines end only at CR, LF or CRLF.
+    words = "one\u2028two\x0cthree\x0bfour"
+    body = "data: " + json.dumps({"choices": [{"delta": {"content": words}}]}, ensure_ascii=False) + "\r\n\r\n"
+    body += 'data: {"choices": [{"delta": {"content": " é"}, "finish_reason": "stop"}]}\r\rdata: [DONE]\n\n'
+    loopback.queue(Reply(raw_body=body))
+    brain = make_brain(loopback.url)
+    events = await collect(brain)
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == words + " é"
+    await brain.aclose()
+
+
 async def test_an_error_event_mid_stream_is_a_reply_error(loopback):
     loopback.queue(Reply(raw_body='data: {"error": {"message": "out of memory"}}\n\n'))
     brain = make_brain(loopback.url)
