@@ -46,6 +46,6 @@ text_with_ends = st.lists(
 def test_any_cut_of_the_bytes_gives_the_same_lines(parts, cuts):
     body = "".join(line + end for line, end in parts).encode()
     points = sorted({min(c, len(body)) for c in cuts})
-    chunks = [body[a:b] for a, b in zip([0, *points], [*points, len(body)])]
+    chunks = [body[a:b] for a, b in zip([0, *points], [*points, len(body)], strict=True)]
     expected = re.split(r"\r\n|\r|\n", body.decode())[:-1] if body else []
     assert lines_of(chunks) == expected
