@@ -555,8 +555,9 @@ class TutorPane(Vertical):
         if self.in_session and self.session_id in self.turn_runner.busy:
             self.action_stop()
             return
-        if self.has_class("-asking-topic"):
+        if self.has_class("-asking-topic"):  # Escape cancels the new topic: its words go too
             self.remove_class("-asking-topic")
+            self.query_one("#tutor-topic", Input).clear()
             self.query_one("#tutor-session-list", OptionList).focus()
             return
         quiz = self._active_quiz() if self.in_session else None
@@ -615,8 +616,7 @@ class TutorPane(Vertical):
             return  # the quiz's own binding answers it
         event.stop()
         event.prevent_default()
-        self.composer.focus_input()
-        self.composer.input.insert(event.character)
+        self.take_typed(event.character)
 
     # -- learner actions (each stored before the agents run; panes/tutor/turns.py) ------
 

@@ -50,8 +50,6 @@ def welcome_stays(kinds: Iterable[str | None]) -> bool:
 def welcome_state(kinds: Iterable[str | None], *, whole_room: bool) -> bool | None:
     """The welcome under rows of these kinds: shown (True), not now (False: older rows are
     unread), or gone for good (None: a conversation turn)."""
-    kinds = list(kinds)
     if not welcome_stays(kinds):
         return None
     return whole_room
-

@@ -85,7 +85,7 @@ def install_signal_exit(app) -> None:
         return  # a test's app, or no terminal to lose
     fd = stdin.fileno()
 
-    def hung_up() -> bool:
+    def leave_if_hung_up() -> bool:
         if received:
             return True  # leaving already
         if terminal_hung_up(fd):
@@ -95,16 +95,16 @@ def install_signal_exit(app) -> None:
         return False
 
     def look_at_the_terminal() -> None:
-        if not hung_up():
+        if not leave_if_hung_up():
             loop.call_later(HANGUP_CHECK_SECS, look_at_the_terminal)
 
     driver = app_driver(app)
     if driver is not None and hasattr(driver, "on_hang_up"):
         # The input thread reads the end and tells (from its thread): no timer at all.
         # A SIGHUP usually comes first; when none does, this is how the app learns.
-        driver.on_hang_up = lambda: loop.call_soon_threadsafe(hung_up)
+        driver.on_hang_up = lambda: loop.call_soon_threadsafe(leave_if_hung_up)
         if getattr(driver, "hung_up", False):
-            hung_up()  # it hung up before this was installed
+            leave_if_hung_up()  # it hung up before this was installed
     else:
         loop.call_later(HANGUP_CHECK_SECS, look_at_the_terminal)
 

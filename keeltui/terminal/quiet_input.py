@@ -119,7 +119,7 @@ def quiet_input(driver_class: type) -> type:
             decode = getincrementaldecoder("utf-8")().decode
             reading = True
 
-            def process(ready: list, final: bool = False) -> None:
+            def process(ready: list) -> None:
                 nonlocal reading
                 for key, mask in ready:
                     if key.fd == wake:
@@ -144,7 +144,7 @@ def quiet_input(driver_class: type) -> type:
                             reading = False
                             self._tell_hang_up()
                             break
-                        text = decode(data, final=final)
+                        text = decode(data)
                         if text:  # "" is half a character the decoder holds: feed("") means the end
                             for event in feed(text):
                                 self.process_message(event)
@@ -158,7 +158,7 @@ def quiet_input(driver_class: type) -> type:
                     process(selector.select(timeout))
                 if reading:
                     selector.unregister(fileno)
-                process([], final=True)
+                process([])  # the parser's last tick
             finally:
                 selector.close()
                 try:

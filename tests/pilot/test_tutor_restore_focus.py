@@ -129,3 +129,17 @@ async def test_letters_typed_on_the_session_list_begin_a_new_topic_in_view(make_
         await pilot.press("enter")
         await wait_for(pilot, lambda: pane(app).in_session, what="the new session")
         assert pane(app).records.title(pane(app).session_id) == "knee rehab"
+
+
+async def test_escape_cancels_the_typed_topic_and_the_next_letter_begins_afresh(make_app, loopback):
+    # A chain: a topic typed on the list, Escape (the prompt says it cancels), then a new
+    # letter. The cancelled words came back in front of it ("rehabx").
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.query(TutorPane)) and app.query_one(TutorPane).is_mounted,
+                       what="the tutor pane")
+        burst(app, "ctrl+t", *"rehab")
+        await _typed_into_the_topic_prompt(app, pilot, "rehab")
+        burst(app, "escape", "x")
+        await _typed_into_the_topic_prompt(app, pilot, "x")
+        assert "rehab" not in screen_text(app)

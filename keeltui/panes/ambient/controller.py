@@ -20,7 +20,8 @@ Threads and tasks, and why:
 * a one-shot timer, set only while something changes with time alone (a focus
   session's time left and end, a snooze's end: keeltui/ambient/wake.py), looks again;
   nothing else needs the clock, so an untouched app does not wake for it. The brain going
-  away or coming back (brain judge ↔ local judge) is followed when the app says so.
+  away or coming back (brain judge ↔ local judge) is followed when the app sets
+  :attr:`brain_online` (the service's setter).
 
 The store is the single source of truth: snooze, the focus session and the live
 settings are written there first, and :meth:`sync_from_store` (called by the app
@@ -124,10 +125,7 @@ class AmbientController(Widget):
 
     @brain_online.setter
     def brain_online(self, online: bool | None) -> None:
-        self.service.brain_online = online
-        if self._started:
-            self.service.follow_brain()
-            self._publish()
+        self.service.brain_online = online  # the service follows it (brain judge ↔ local)
 
     # ------------------------------------------------------------ life cycle
 
