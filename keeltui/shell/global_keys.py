@@ -140,9 +140,14 @@ class GlobalKeys(KeyHookApp):
 
     def on_pane_tabs_focused_behind(self, event: PaneTabs.FocusedBehind) -> None:
         # A focus asked for before a switch landed after it, in the pane now behind (where
-        # typed keys would vanish).
+        # typed keys would vanish). The keys go back where they were in front (a Tab had
+        # taken them from the reopened quiz to the note box: not back to the quiz).
         focused = self.focused
-        if focused is not None and event.pane in focused.ancestors:
+        if focused is None or event.pane not in focused.ancestors:
+            return
+        if event.resume is not None and not self.holding_keys:
+            self.set_focus(event.resume, scroll_visible=False)
+        else:
             self._keys_to_the_front()
 
     def on_pane_tabs_switched(self, event: PaneTabs.Switched) -> None:

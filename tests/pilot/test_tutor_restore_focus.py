@@ -14,6 +14,7 @@ from textual.widgets import Input
 
 from keeltui.panes.tutor.quiz import QuizCard
 from keeltui.services.tutor_records import LAST_SESSION_KEY
+from keeltui.store import Store
 from keeltui.tutor_view import TutorPane
 from tests.pilot.test_tutor_pane import SIZE
 from tests.pilot.test_tutor_records import PROTEIN, pane
@@ -22,13 +23,13 @@ from tests.support.tutor_seed import seed_session
 
 
 async def test_tab_in_the_burst_behind_ctrl_t_leaves_the_reopened_quiz_for_the_note_box(make_app, loopback, monkeypatch):
-    # This test failed three times in ~20 suite runs, in CI (a fresh clone, cold bytecode,
-    # two suites on two cores) with the quiz keeping the keys: the keys behind Ctrl+T waited
-    # 10 s from the key for the tutor, whose first mount took longer there, and the Tab went
-    # where the focus was. The wait now counts from the tutor's mount (keeltui/keys/hold.py;
-    # test_keys_behind_ctrl_t_wait_for_a_tutor_that_mounts_late below). It failed once more
-    # in a loaded run (two workers beside the e2e tests) with that rule, the message lost:
-    # this test is about the order once the tutor is there, so the wait is long here.
+    # This test failed four times in ~25 suite runs, in CI only (a fresh clone, two suites
+    # on two cores), the quiz keeping the keys. Two causes: the keys behind Ctrl+T waited
+    # 10 s from the key, not from the tutor's slow mount (keeltui/keys/hold.py); and a focus
+    # asked for in the Chief room before Ctrl+T that landed after the Tab: the app handed the
+    # keys back to the tutor's default place, the quiz (test_a_late_focus_in_the_chief_room_
+    # leaves_the_keys_in_the_note_box below). The wait is long here: this test is about the
+    # order once the tutor is there.
     from keeltui.keys import hold
 
     monkeypatch.setattr(hold, "AFTER_TUTOR_SECS", 120.0)
@@ -143,3 +144,88 @@ async def test_escape_cancels_the_typed_topic_and_the_next_letter_begins_afresh(
         burst(app, "escape", "x")
         await _typed_into_the_topic_prompt(app, pilot, "x")
         assert "rehab" not in screen_text(app)
+
+
+
+
+async def test_a_late_focus_in_the_chief_room_leaves_the_keys_in_the_note_box(make_app, loopback):
+    # The likely cause of the CI-only failure above (a fresh clone on a loaded machine):
+    # a focus asked for in the Chief room before Ctrl+T (its composer's, at start-up) landed
+    # after the Tab had taken the keys to the note box. The app hands the keys back to the
+    # pane in front, and did so by putting them where the tutor puts them when it comes
+    # forward (the reopened quiz), not where the learner had just put them.
+    app = make_app()
+    session = seed_session(app.store, "muscle protein", PROTEIN, [("basics", True)], waiting="per_meal")
+    app.store.set_state(LAST_SESSION_KEY, session)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: isinstance(app.focused, QuizCard), what="the quiz to take the keys")
+        await pilot.press("tab")
+        composer_input = pane(app).composer.input
+        await wait_for(pilot, lambda: app.focused is composer_input, what="Tab to the note box")
+        stale = app.room.composer.input
+        landed = []
+        set_focus = app.screen.set_focus
+        app.screen.set_focus = lambda widget, *a, **k: (landed.append(widget), set_focus(widget, *a, **k))  # type: ignore[method-assign]
+        app.room.composer.focus_input()  # a stale request, landing behind the tutor now
+        await wait_for(pilot, lambda: stale in landed, what="the stale focus to land")
+        try:
+            await wait_for(pilot, lambda: app.focused is composer_input, what="the keys back in the note box", timeout=5)
+        except AssertionError:
+            raise AssertionError(f"the keys went to {app.focused!r}, not back to the note box") from None
+        for _ in range(6):
+            await pilot.pause(0.05)
+            assert app.focused is composer_input, app.focused
+        await pilot.press(*"ok")
+        assert composer_input.text == "ok"
+
+async def test_a_report_landing_after_the_tab_leaves_the_keys_in_the_note_box(make_app, loopback):
+    # A chain: the learner Tabs from the reopened quiz to the note box, and a report from
+    # another process makes the tutor redraw: the quiz must not take the keys back.
+    app = make_app()
+    session = seed_session(app.store, "muscle protein", PROTEIN, [("basics", True)], waiting="per_meal")
+    app.store.set_state(LAST_SESSION_KEY, session)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: isinstance(app.focused, QuizCard), what="the quiz to take the keys")
+        await pilot.press("tab")
+        composer_input = pane(app).composer.input
+        await wait_for(pilot, lambda: app.focused is composer_input, what="Tab to the note box")
+        tutor = pane(app)
+        redraws = []
+        refresh = tutor.refresh_from_store
+        tutor.refresh_from_store = lambda: (refresh(), redraws.append(1))  # type: ignore[method-assign]
+        other = Store(app.store.path)  # another process: `keeltui report`
+        try:
+            other.add_report("cron:backup", "the nightly backup finished")
+        finally:
+            other.close()
+        await wait_for(pilot, lambda: bool(redraws), what="the tutor to redraw from the store")
+        for _ in range(6):
+            await pilot.pause(0.05)
+            assert app.focused is composer_input, app.focused
+        await pilot.press(*"ok")
+        assert composer_input.text == "ok"
+
+
+async def test_a_late_focus_in_the_tutor_never_hands_the_keys_to_quiet_modes_hidden_composer(make_app, loopback):
+    # The other way round, in Quiet Mode: the Chief room's composer had the keys, Quiet Mode
+    # hid it, and a stale focus lands in the tutor behind. The keys must not go back to the
+    # composer (hidden: what is typed there would be sent unseen); the stray letter says why.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        composer_input = app.room.composer.input
+        await pilot.press("ctrl+t")  # a look at the tutor (it composes when first shown), and back
+        await wait_for(pilot, lambda: bool(app.query("#tutor-session-list")), what="the tutor's session list")
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: app.focused is composer_input, what="the composer's keys")
+        app.action_toggle_quiet()
+        await wait_for(pilot, lambda: app.quiet and app.focused is None, what="Quiet Mode")
+        landed = []
+        set_focus = app.screen.set_focus
+        app.screen.set_focus = lambda widget, *a, **k: (landed.append(widget), set_focus(widget, *a, **k))  # type: ignore[method-assign]
+        pane(app).query_one("#tutor-session-list").focus()  # a stale request from the tutor
+        await wait_for(pilot, lambda: bool(landed) and app.focused is None, what="the stale focus handed back")
+        await pilot.press("x")
+        assert composer_input.text == ""
+        await wait_for(pilot, lambda: "typing goes nowhere in Quiet Mode" in screen_text(app), what="the reason on screen")

@@ -15,6 +15,7 @@ lands after it and undid the switch. A focus that lands in a pane behind is repo
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 
 from rich.segment import Segment
@@ -169,11 +170,18 @@ class PaneTabs(Widget):
         """Another pane came to the front (not sent for the first one)."""
 
     class FocusedBehind(PaneNews):
-        """A widget in a pane behind took the focus (a stale request): the keys belong in front."""
+        """A widget in a pane behind took the focus (a stale request): the keys belong in front,
+        at ``resume`` if it can still take them (the place the front pane's keys were last in)."""
+
+        def __init__(self, tabs: PaneTabs, pane: Pane, resume: Widget | None) -> None:
+            super().__init__(tabs, pane)
+            self.resume = resume
 
     def __init__(self, *, id: str, initial: str) -> None:
         super().__init__(id=id)
         self._panes: list[Pane] = []
+        # Where each pane last had the keys (weakly: a removed widget is not kept alive).
+        self._last_focus: dict[str, weakref.ref[Widget]] = {}
         self.set_reactive(PaneTabs.active, initial)
 
     def compose_add_child(self, widget: Widget) -> None:
@@ -206,6 +214,22 @@ class PaneTabs(Widget):
         if focused is None or focused is not event.widget:
             return  # it moved on since: nothing to hand back
         for pane in self._panes:
-            if pane.id != self.active and pane in focused.ancestors:
-                self.post_message(self.FocusedBehind(self, pane))
-                return
+            if pane not in focused.ancestors:
+                continue
+            if pane.id == self.active:
+                self._last_focus[pane.id or ""] = weakref.ref(focused)
+            else:
+                self.post_message(self.FocusedBehind(self, pane, self.last_focus(self.active)))
+            return
+
+    def last_focus(self, pane_id: str) -> Widget | None:
+        """The widget in pane ``pane_id`` that last had the keys while it was in front, if
+        it is still there and can take them again."""
+        ref = self._last_focus.get(pane_id)
+        widget = ref() if ref is not None else None
+        pane = next((pane for pane in self._panes if pane.id == pane_id), None)
+        if widget is None or pane is None or not widget.is_attached or pane not in widget.ancestors:
+            return None
+        # Shown, too (Quiet Mode hides the room's composer; `focusable` does not look at display).
+        shown = all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
+        return widget if shown and widget.focusable else None
