@@ -15,6 +15,12 @@ AFTER_TUTOR_SECS = 10.0
 AT_MOST_SECS = 60.0
 """The tutor never mounts: the keys are not held for ever."""
 
+SAY_AFTER_SECS = 0.5
+"""Keys held this long are said to be waiting (the status line): a pause the owner notices
+must not look like keys lost. Shorter holds (the usual case, ~0.1 s) say nothing."""
+
+WAITING_LINE = "the tutor is opening: what you type waits for it"
+
 
 def hold_left(now: float, *, held_since: float, tutor_since: float | None) -> float:
     """Seconds the held keys may still wait (0 or less: hand them on now). ``tutor_since``

@@ -14,7 +14,7 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 from textual.timer import Timer
 
-from keeltui.keys.hold import hold_left
+from keeltui.keys.hold import SAY_AFTER_SECS, WAITING_LINE, hold_left
 from keeltui.panes.common import focus_places
 from keeltui.panes.ambient.banner import DriftBanner
 from keeltui.panes.common.events import StatusMessage
@@ -54,6 +54,7 @@ class GlobalKeys(KeyHookApp):
     ]
 
     _hold_timer: Timer | None = None
+    _say_timer: Timer | None = None
     _held_since = 0.0
 
     if TYPE_CHECKING:  # what KeelApp provides
@@ -98,6 +99,21 @@ class GlobalKeys(KeyHookApp):
         self.hold_keys()
         self._held_since = time.monotonic()
         self._arm_hold_check()
+        self._say_timer = self.set_timer(SAY_AFTER_SECS, self._say_keys_wait)
+
+    def _say_keys_wait(self) -> None:
+        self._say_timer = None
+        if self.holding_keys:
+            self.status_line.message = WAITING_LINE
+
+    async def _hand_on_held_keys(self) -> None:
+        """The held keys go where the focus is now; the line that said they wait goes."""
+        if self._say_timer is not None:
+            self._say_timer.stop()
+            self._say_timer = None
+        if self.status_line.message == WAITING_LINE:
+            self.status_line.message = ""
+        await self.release_keys()
 
     def _arm_hold_check(self) -> None:
         """Look again when the held keys may wait no longer (keeltui/keys/hold.py): never for ever."""
@@ -117,13 +133,13 @@ class GlobalKeys(KeyHookApp):
         if self._hold_left() > 0:  # the tutor mounted meanwhile: its own wait
             self._arm_hold_check()
             return
-        await self.release_keys()  # they go where the focus is
+        await self._hand_on_held_keys()  # they go where the focus is
 
     async def on_tutor_pane_ready(self, message: TutorPane.Ready) -> None:
         if not self.holding_keys:
             return
         if self._focus_place_for_keys():
-            await self.release_keys()
+            await self._hand_on_held_keys()
         else:
             self._arm_hold_check()  # mounted, its session still coming back: counted from now on
 

@@ -102,6 +102,26 @@ async def test_keys_behind_ctrl_t_wait_for_a_tutor_that_mounts_late(make_app, lo
         assert not app.holding_keys
 
 
+async def test_keys_waiting_for_a_slow_tutor_say_so_on_screen_until_they_land(make_app, loopback, monkeypatch):
+    # While the keys typed behind the first Ctrl+T wait for a tutor that is slow to mount,
+    # the screen says so (the tab is empty, nothing typed shows): keys that seem lost get
+    # typed again. The line goes when they land.
+    from keeltui.keys.hold import WAITING_LINE
+    from keeltui.shell.main_screen import MainScreen
+
+    mount_now = MainScreen.mount_tutor
+    monkeypatch.setattr(MainScreen, "mount_tutor",
+                        lambda screen, pane_widget: screen.set_timer(2.0, lambda: mount_now(screen, pane_widget)))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        burst(app, "ctrl+t", *"knee")
+        await wait_for(pilot, lambda: WAITING_LINE in screen_text(app), what="the waiting keys said on screen")
+        assert not app.query(TutorPane)  # said while they wait, not after
+        await _typed_into_the_topic_prompt(app, pilot, "knee")
+        await wait_for(pilot, lambda: WAITING_LINE not in screen_text(app), what="the line gone once they landed")
+
+
 async def _typed_into_the_topic_prompt(app, pilot, words: str) -> None:
     def typed() -> str:
         focused = app.focused
