@@ -43,7 +43,34 @@ def describe() -> dict[str, str]:
         "tmux": _run(["tmux", "-V"]),
         "keeltui": f"{commit}{' + uncommitted changes in keeltui/' if dirty else ''}",
         "load": load(),
+        "pace": pace(),
     }
+
+
+PACE_SCRIPT = """
+import io, time
+from rich.console import Console
+from rich.markdown import Markdown
+text = "\\n\\n".join(f"## Part {i}\\n\\nSome **bold** words, `code`, and a list:\\n\\n- one\\n- two {i}" for i in range(200))
+console = Console(file=io.StringIO(), width=100, color_system="truecolor")
+console.print(Markdown(text))  # warm: imports, caches
+times = []
+for _ in range(5):
+    t = time.perf_counter()
+    console.print(Markdown(text))
+    times.append(time.perf_counter() - t)
+print(f"{sorted(times)[2] * 1000:.0f}")
+"""
+"""A fixed piece of the work the apps do (Rich renders Markdown), timed in a fresh
+interpreter. Absolute figures (CPU per cent, milliseconds) move with the machine's weather,
+which the load average does not show (a neighbour on the host thrashing the caches): two
+runs are comparable as far as this figure agrees."""
+
+
+def pace() -> str:
+    """Milliseconds for the reference render (the median of five), or "?"."""
+    out = _run([PYTHON, "-c", PACE_SCRIPT])
+    return f"{out} ms" if out.isdigit() else "?"
 
 
 def load() -> str:

@@ -198,6 +198,8 @@ def render(r: Results, info: dict[str, str], args) -> str:
     add(f"- **Date**: {info['date']} · **runs per measure**: {info['runs']} · **took**: {info['duration']}"
         + (f" · **measures**: {info['only']}" if info.get("only") else ""))
     add(f"- **Machine**: {info['uname']} · {info['cpu']} · 1-min load average {info.get('load', '?')}")
+    add(f"- **Pace** (a fixed Rich Markdown render in a fresh interpreter, median of five; compare runs by it: "
+        f"the load average misses a busy host): {info.get('pace', '?')}")
     add(f"- **Software**: Python {info['python']} · Textual {info['textual']} · Rich {info['rich']} · {info['tmux']}"
         f" · keeltui at `{info['keeltui']}`")
     add("")
