@@ -103,7 +103,7 @@ class GlobalKeys(KeyHookApp):
 
     def _say_keys_wait(self) -> None:
         self._say_timer = None
-        if self.holding_keys:
+        if self.holding_keys and not self.database_problem:  # a database problem keeps the line
             self.status_line.message = WAITING_LINE
 
     async def _hand_on_held_keys(self) -> None:

@@ -57,19 +57,20 @@ def exit_code(signum: int) -> int:
 def install_signal_exit(app) -> None:
     """Route the signals to ``app.exit`` (call from the app's ``on_mount``, on its loop)."""
     loop = asyncio.get_running_loop()
-    received: list[int] = []
+    received: list[tuple[int, bool]] = []  # (signal, found by looking at the terminal)
     hangup = getattr(signal, "SIGHUP", None)
 
-    def on_signal(signum: int) -> None:
+    def on_signal(signum: int, found: bool = False) -> None:
         if signum == getattr(signal, "SIGINT", None) and time.monotonic() < _interrupts_held_until:
             return  # meant for the editor or pager the app lent the terminal to
         if received:
-            if signum == hangup and hangup in received:
-                # One hang-up, two ways: the input thread found it (below) and the kernel's
-                # SIGHUP came too, in either order. Not the "second signal" that means "now".
+            if signum == hangup and any(s == hangup and (f or found) for s, f in received):
+                # One hang-up, two ways: found on the terminal (below) and the kernel's
+                # SIGHUP, in either order. Not the "second signal" that means "now" (a
+                # second SIGHUP from the kernel, `kill -HUP` again, is).
                 return
             _restore_and_leave(app, signum)
-        received.append(signum)
+        received.append((signum, found))
         # A watchdog off the event loop: if the loop itself is stuck, it still fires.
         watchdog = threading.Timer(EXIT_GRACE_SECS, _restore_and_leave, (app, signum))
         watchdog.daemon = True
@@ -90,7 +91,7 @@ def install_signal_exit(app) -> None:
             return True  # leaving already
         if terminal_hung_up(fd):
             log.warning("the terminal hung up without a SIGHUP: leaving as on one")
-            on_signal(hangup)
+            on_signal(hangup, found=True)
             return True
         return False
 

@@ -122,6 +122,33 @@ async def test_keys_waiting_for_a_slow_tutor_say_so_on_screen_until_they_land(ma
         await wait_for(pilot, lambda: WAITING_LINE not in screen_text(app), what="the line gone once they landed")
 
 
+async def test_keys_waiting_for_a_slow_tutor_leave_a_database_problem_on_the_line(make_app, loopback, monkeypatch):
+    # The status line's one rule: a database problem stays until the app ends; the waiting
+    # keys do not push it off.
+    from keeltui.keys.hold import WAITING_LINE
+    from keeltui.shell.health import Health
+    from keeltui.shell.main_screen import MainScreen
+
+    mount_now = MainScreen.mount_tutor
+    monkeypatch.setattr(MainScreen, "mount_tutor",
+                        lambda screen, pane_widget: screen.set_timer(2.0, lambda: mount_now(screen, pane_widget)))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.post_message(Health.DatabaseDamaged("the database k.db is damaged: rows may be missing"))
+        await wait_for(pilot, lambda: "k.db is damaged" in screen_text(app), what="the database problem on screen")
+        burst(app, "ctrl+t", *"knee")
+        screens: list[str] = []  # what the status line said while the keys waited (2 s; the line comes at 0.5 s)
+
+        def landed() -> bool:
+            screens.append(screen_text(app))
+            focused = app.focused
+            return isinstance(focused, Input) and focused.id == "tutor-topic" and focused.value == "knee"
+
+        await wait_for(pilot, landed, what="the keys in the topic prompt", timeout=30)
+        assert len(screens) > 10
+        assert all("k.db is damaged" in text and WAITING_LINE not in text for text in screens)
+
+
 async def _typed_into_the_topic_prompt(app, pilot, words: str) -> None:
     def typed() -> str:
         focused = app.focused
