@@ -83,15 +83,9 @@ async def test_keys_behind_ctrl_t_wait_for_a_tutor_that_mounts_late(make_app, lo
     # the pane was there and went nowhere. The wait is shortened here so that the late mount
     # is longer than it; the mount comes 1.5 s late.
     from keeltui.keys import hold
-    from keeltui.shell.main_screen import MainScreen
 
     monkeypatch.setattr(hold, "AFTER_TUTOR_SECS", 0.3)
-    mount_now = MainScreen.mount_tutor
-
-    def mount_late(screen, pane_widget) -> None:
-        screen.set_timer(1.5, lambda: mount_now(screen, pane_widget))
-
-    monkeypatch.setattr(MainScreen, "mount_tutor", mount_late)
+    _tutor_mounts_late(monkeypatch, 1.5)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -102,16 +96,22 @@ async def test_keys_behind_ctrl_t_wait_for_a_tutor_that_mounts_late(make_app, lo
         assert not app.holding_keys
 
 
+def _tutor_mounts_late(monkeypatch, secs: float) -> None:
+    """The tutor pane mounts ``secs`` after the app asks (a loaded machine's first mount)."""
+    from keeltui.shell.main_screen import MainScreen
+
+    mount_now = MainScreen.mount_tutor
+    monkeypatch.setattr(MainScreen, "mount_tutor",
+                        lambda screen, pane_widget: screen.set_timer(secs, lambda: mount_now(screen, pane_widget)))
+
+
 async def test_keys_waiting_for_a_slow_tutor_say_so_on_screen_until_they_land(make_app, loopback, monkeypatch):
     # While the keys typed behind the first Ctrl+T wait for a tutor that is slow to mount,
     # the screen says so (the tab is empty, nothing typed shows): keys that seem lost get
     # typed again. The line goes when they land.
     from keeltui.keys.hold import WAITING_LINE
-    from keeltui.shell.main_screen import MainScreen
 
-    mount_now = MainScreen.mount_tutor
-    monkeypatch.setattr(MainScreen, "mount_tutor",
-                        lambda screen, pane_widget: screen.set_timer(2.0, lambda: mount_now(screen, pane_widget)))
+    _tutor_mounts_late(monkeypatch, 2.0)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -127,11 +127,8 @@ async def test_keys_waiting_for_a_slow_tutor_leave_a_database_problem_on_the_lin
     # keys do not push it off.
     from keeltui.keys.hold import WAITING_LINE
     from keeltui.shell.health import Health
-    from keeltui.shell.main_screen import MainScreen
 
-    mount_now = MainScreen.mount_tutor
-    monkeypatch.setattr(MainScreen, "mount_tutor",
-                        lambda screen, pane_widget: screen.set_timer(2.0, lambda: mount_now(screen, pane_widget)))
+    _tutor_mounts_late(monkeypatch, 2.0)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         app.post_message(Health.DatabaseDamaged("the database k.db is damaged: rows may be missing"))
@@ -193,6 +190,36 @@ async def test_escape_cancels_the_typed_topic_and_the_next_letter_begins_afresh(
         assert "rehab" not in screen_text(app)
 
 
+async def _reopened_and_tabbed_to_the_note_box(app, pilot):
+    """Ctrl+T reopens the session left open (its quiz takes the keys), Tab takes them to
+    the note box; returns the note box."""
+    await pilot.press("ctrl+t")
+    await wait_for(pilot, lambda: isinstance(app.focused, QuizCard), what="the quiz to take the keys")
+    await pilot.press("tab")
+    composer_input = pane(app).composer.input
+    await wait_for(pilot, lambda: app.focused is composer_input, what="Tab to the note box")
+    return composer_input
+
+
+async def _keys_stay_in(pilot, app, composer_input) -> None:
+    for _ in range(6):  # nothing deferred pulls them away
+        await pilot.pause(0.05)
+        assert app.focused is composer_input, app.focused
+    await pilot.press(*"ok")
+    assert composer_input.text == "ok"
+
+
+def _focus_requests(app) -> list:
+    """Every widget the screen is asked to focus from now on (set_focus, as it lands)."""
+    landed: list = []
+    set_focus = app.screen.set_focus
+    app.screen.set_focus = lambda widget, *a, **k: (landed.append(widget), set_focus(widget, *a, **k))
+    return landed
+
+
+def _with_a_session_left_open(app) -> None:
+    session = seed_session(app.store, "muscle protein", PROTEIN, [("basics", True)], waiting="per_meal")
+    app.store.set_state(LAST_SESSION_KEY, session)
 
 
 async def test_a_late_focus_in_the_chief_room_leaves_the_keys_in_the_note_box(make_app, loopback):
@@ -202,42 +229,27 @@ async def test_a_late_focus_in_the_chief_room_leaves_the_keys_in_the_note_box(ma
     # pane in front, and did so by putting them where the tutor puts them when it comes
     # forward (the reopened quiz), not where the learner had just put them.
     app = make_app()
-    session = seed_session(app.store, "muscle protein", PROTEIN, [("basics", True)], waiting="per_meal")
-    app.store.set_state(LAST_SESSION_KEY, session)
+    _with_a_session_left_open(app)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("ctrl+t")
-        await wait_for(pilot, lambda: isinstance(app.focused, QuizCard), what="the quiz to take the keys")
-        await pilot.press("tab")
-        composer_input = pane(app).composer.input
-        await wait_for(pilot, lambda: app.focused is composer_input, what="Tab to the note box")
+        composer_input = await _reopened_and_tabbed_to_the_note_box(app, pilot)
         stale = app.room.composer.input
-        landed = []
-        set_focus = app.screen.set_focus
-        app.screen.set_focus = lambda widget, *a, **k: (landed.append(widget), set_focus(widget, *a, **k))  # type: ignore[method-assign]
+        landed = _focus_requests(app)
         app.room.composer.focus_input()  # a stale request, landing behind the tutor now
         await wait_for(pilot, lambda: stale in landed, what="the stale focus to land")
         try:
             await wait_for(pilot, lambda: app.focused is composer_input, what="the keys back in the note box", timeout=5)
         except AssertionError:
             raise AssertionError(f"the keys went to {app.focused!r}, not back to the note box") from None
-        for _ in range(6):
-            await pilot.pause(0.05)
-            assert app.focused is composer_input, app.focused
-        await pilot.press(*"ok")
-        assert composer_input.text == "ok"
+        await _keys_stay_in(pilot, app, composer_input)
+
 
 async def test_a_report_landing_after_the_tab_leaves_the_keys_in_the_note_box(make_app, loopback):
     # A chain: the learner Tabs from the reopened quiz to the note box, and a report from
     # another process makes the tutor redraw: the quiz must not take the keys back.
     app = make_app()
-    session = seed_session(app.store, "muscle protein", PROTEIN, [("basics", True)], waiting="per_meal")
-    app.store.set_state(LAST_SESSION_KEY, session)
+    _with_a_session_left_open(app)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("ctrl+t")
-        await wait_for(pilot, lambda: isinstance(app.focused, QuizCard), what="the quiz to take the keys")
-        await pilot.press("tab")
-        composer_input = pane(app).composer.input
-        await wait_for(pilot, lambda: app.focused is composer_input, what="Tab to the note box")
+        composer_input = await _reopened_and_tabbed_to_the_note_box(app, pilot)
         tutor = pane(app)
         redraws = []
         refresh = tutor.refresh_from_store
@@ -248,11 +260,7 @@ async def test_a_report_landing_after_the_tab_leaves_the_keys_in_the_note_box(ma
         finally:
             other.close()
         await wait_for(pilot, lambda: bool(redraws), what="the tutor to redraw from the store")
-        for _ in range(6):
-            await pilot.pause(0.05)
-            assert app.focused is composer_input, app.focused
-        await pilot.press(*"ok")
-        assert composer_input.text == "ok"
+        await _keys_stay_in(pilot, app, composer_input)
 
 
 async def test_a_late_focus_in_the_tutor_never_hands_the_keys_to_quiet_modes_hidden_composer(make_app, loopback):
@@ -268,9 +276,7 @@ async def test_a_late_focus_in_the_tutor_never_hands_the_keys_to_quiet_modes_hid
         await wait_for(pilot, lambda: app.focused is composer_input, what="the composer's keys")
         app.action_toggle_quiet()
         await wait_for(pilot, lambda: app.quiet and app.focused is None, what="Quiet Mode")
-        landed = []
-        set_focus = app.screen.set_focus
-        app.screen.set_focus = lambda widget, *a, **k: (landed.append(widget), set_focus(widget, *a, **k))  # type: ignore[method-assign]
+        landed = _focus_requests(app)
         pane(app).query_one("#tutor-session-list").focus()  # a stale request from the tutor
         await wait_for(pilot, lambda: bool(landed) and app.focused is None, what="the stale focus handed back")
         await pilot.press("x")
