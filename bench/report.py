@@ -410,7 +410,9 @@ def _idle(r: Results, add) -> None:
         return
     add("## Idle cost")
     add("")
-    add("The app untouched after it settled (3 s); the store watcher polls every 0.5 s. CPU of the app process")
+    add("The app untouched after it settled (3 s at least, then until a second passes with under 5 ms of CPU, 20 s at")
+    add("most: start-up work a slower machine stretches stays out of the window); the store watcher is told of writes")
+    add("(inotify) and polls every 10 s. CPU of the app process")
     add("(all threads, plus reaped children such as the evidence command); bytes written to its terminal.")
     add("")
     add("| Subject | period | % of a core | six windows: median (min – max) | terminal bytes/s |")

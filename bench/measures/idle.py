@@ -18,6 +18,26 @@ from bench.procs import cpu_seconds, thread_cpu
 
 WINDOWS = 6
 SETTLE_SECS = 3.0
+QUIET_SECS = 1.0
+QUIET_CPU = 0.005  # seconds of CPU in QUIET_SECS: 0.5 % of a core
+SETTLE_AT_MOST_SECS = 20.0
+
+
+def settle(*pids: int) -> float:
+    """Wait until the start-up is over: at least SETTLE_SECS, then until a QUIET_SECS stretch
+    uses under QUIET_CPU (the brain client loading, the tutor mounting: work that takes
+    longer on a slower machine, and that a fixed wait let into the idle window), at most
+    SETTLE_AT_MOST_SECS. Returns the seconds waited."""
+    started = time.monotonic()
+    time.sleep(SETTLE_SECS)
+    before = sum(cpu_seconds(pid) for pid in pids)
+    while time.monotonic() - started < SETTLE_AT_MOST_SECS:
+        time.sleep(QUIET_SECS)
+        now = sum(cpu_seconds(pid) for pid in pids)
+        if now - before < QUIET_CPU:
+            break
+        before = now
+    return time.monotonic() - started
 
 
 def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
@@ -34,9 +54,9 @@ def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
         pid = pane.pane_pid()
         if subject.open_chat is not None:
             subject.open_chat(pane)
-        time.sleep(SETTLE_SECS)
+        settled = settle(pid)
         pane.pipe_to(str(pipe))
-        ctx.say(f"idle: watching {subject.label} for {seconds:.0f} s")
+        ctx.say(f"idle: watching {subject.label} for {seconds:.0f} s (settled after {settled:.1f} s)")
         start = last = cpu_seconds(pid)
         threads_start = thread_cpu(pid)
         bytes_start = pipe.stat().st_size
@@ -78,8 +98,8 @@ def watch_with_status(ctx: Context, seconds: float) -> None:
         terminal.launch(["tmux", "-L", pane.socket, "-f", "/dev/null", "attach", "-t", "bench"])
         terminal.wait_for("[idle", timeout=30)  # the status line ran `keeltui status` and shows its line
         app, server = pane.pane_pid(), int(pane.tmux("display", "-p", "#{pid}").strip())
-        time.sleep(SETTLE_SECS)
-        ctx.say(f"idle: watching {subject.label} for {seconds:.0f} s")
+        settled = settle(app)  # the server runs a status call every 5 s: never "quiet" by this rule
+        ctx.say(f"idle: watching {subject.label} for {seconds:.0f} s (settled after {settled:.1f} s)")
         start_app, start_server = cpu_seconds(app), cpu_seconds(server)
         time.sleep(seconds)
         app_cpu, server_cpu = cpu_seconds(app) - start_app, cpu_seconds(server) - start_server

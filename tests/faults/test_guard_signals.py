@@ -97,11 +97,15 @@ class Child:
         os.kill(self.proc.pid, signum)
 
     def finish(self, timeout: float = 60) -> tuple[int, str, str]:
+        # Not communicate(): it reads the pipes' file descriptors, and what readline() above
+        # had already buffered (two lines in one read, on a loaded machine) would be lost.
+        # The child writes a few lines: its pipes never fill while it is waited for.
         try:
-            out, err = self.proc.communicate(timeout=timeout)
+            code = self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             raise AssertionError(f"still running {timeout:g} s on") from None
-        return self.proc.returncode, out, err
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        return code, self.proc.stdout.read(), self.proc.stderr.read()
 
     def close(self) -> None:
         self.hang_up()
