@@ -163,8 +163,10 @@ class GlobalKeys(KeyHookApp):
             return
         if event.resume is not None and not self.holding_keys:
             self.set_focus(event.resume, scroll_visible=False)
-        else:
-            self._keys_to_the_front()
+            if self.focused is event.resume:
+                return
+            # It could no longer take them (disabled, hidden since the report): as below.
+        self._keys_to_the_front()
 
     def on_pane_tabs_switched(self, event: PaneTabs.Switched) -> None:
         self._show_tutor_context()  # the tutor's context shows only while the tutor is in view

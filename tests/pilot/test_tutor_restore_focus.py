@@ -243,6 +243,36 @@ async def test_a_late_focus_in_the_chief_room_leaves_the_keys_in_the_note_box(ma
         await _keys_stay_in(pilot, app, composer_input)
 
 
+async def test_a_late_focus_whose_place_in_front_is_gone_meanwhile_goes_to_the_front_panes_place(make_app, loopback):
+    # The place the keys were in front can stop taking them between the stale focus's
+    # report and its handling (here the note box is disabled in between): the keys must
+    # not stay in the pane behind; they go where the pane in front puts them.
+    from keeltui.panes.common.pane_tabs import PaneTabs
+
+    app = make_app()
+    _with_a_session_left_open(app)
+    async with app.run_test(size=SIZE) as pilot:
+        composer_input = await _reopened_and_tabbed_to_the_note_box(app, pilot)
+        tabs = app.query_one(PaneTabs)
+        post = tabs.post_message
+
+        def post_then_disable(message):
+            posted = post(message)
+            if isinstance(message, PaneTabs.FocusedBehind):
+                composer_input.disabled = True  # after the report, before the app handles it
+            return posted
+
+        tabs.post_message = post_then_disable  # type: ignore[method-assign]
+        stale = app.room.composer.input
+        landed = _focus_requests(app)
+        app.room.composer.focus_input()  # a stale request, landing behind the tutor now
+        await wait_for(pilot, lambda: stale in landed and composer_input.disabled, what="the stale focus reported")
+        try:
+            await wait_for(pilot, lambda: isinstance(app.focused, QuizCard), what="the keys at the quiz", timeout=5)
+        except AssertionError:
+            raise AssertionError(f"the keys stayed at {app.focused!r}") from None
+
+
 async def test_a_report_landing_after_the_tab_leaves_the_keys_in_the_note_box(make_app, loopback):
     # A chain: the learner Tabs from the reopened quiz to the note box, and a report from
     # another process makes the tutor redraw: the quiz must not take the keys back.
