@@ -138,26 +138,32 @@ async def test_keys_waiting_for_a_slow_tutor_leave_a_database_problem_on_the_lin
 
         def landed() -> bool:
             screens.append(screen_text(app))
-            focused = app.focused
-            return isinstance(focused, Input) and focused.id == "tutor-topic" and focused.value == "knee"
+            return _topic_typed(app) == "knee"
 
         await wait_for(pilot, landed, what="the keys in the topic prompt", timeout=30)
         assert len(screens) > 10
         assert all("k.db is damaged" in text and WAITING_LINE not in text for text in screens)
 
 
-async def _typed_into_the_topic_prompt(app, pilot, words: str) -> None:
-    def typed() -> str:
-        focused = app.focused
-        if not isinstance(focused, Input) or focused.id != "tutor-topic":
-            return ""
-        return focused.value
+async def _tutor_mounted(app, pilot) -> None:
+    await wait_for(pilot, lambda: bool(app.query(TutorPane)) and app.query_one(TutorPane).is_mounted,
+                   what="the tutor pane")
 
+
+def _topic_typed(app) -> str:
+    """What the focused topic prompt holds ("" when the prompt does not have the keys)."""
+    focused = app.focused
+    if not isinstance(focused, Input) or focused.id != "tutor-topic":
+        return ""
+    return focused.value
+
+
+async def _typed_into_the_topic_prompt(app, pilot, words: str) -> None:
     try:
-        await wait_for(pilot, lambda: typed() == words and words in screen_text(app),
+        await wait_for(pilot, lambda: _topic_typed(app) == words and words in screen_text(app),
                        what="the words in the tutor's topic prompt, on screen", timeout=30)
     except AssertionError:
-        raise AssertionError(f"focused {app.focused!r} ({typed()!r}), keys held: {app.holding_keys}, "
+        raise AssertionError(f"focused {app.focused!r} ({_topic_typed(app)!r}), keys held: {app.holding_keys}, "
                              f"in front: {app.main_screen.panes.active}") from None
 
 
@@ -167,8 +173,7 @@ async def test_letters_typed_on_the_session_list_begin_a_new_topic_in_view(make_
     # nothing of them. They begin a new topic instead, in its prompt; Enter starts it.
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: bool(app.query(TutorPane)) and app.query_one(TutorPane).is_mounted,
-                       what="the tutor pane")
+        await _tutor_mounted(app, pilot)
         burst(app, "ctrl+t", *"knee rehab")
         await _typed_into_the_topic_prompt(app, pilot, "knee rehab")
         await pilot.press("enter")
@@ -181,8 +186,7 @@ async def test_escape_cancels_the_typed_topic_and_the_next_letter_begins_afresh(
     # letter. The cancelled words came back in front of it ("rehabx").
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: bool(app.query(TutorPane)) and app.query_one(TutorPane).is_mounted,
-                       what="the tutor pane")
+        await _tutor_mounted(app, pilot)
         burst(app, "ctrl+t", *"rehab")
         await _typed_into_the_topic_prompt(app, pilot, "rehab")
         burst(app, "escape", "x")

@@ -219,10 +219,10 @@ class PaneTabs(Widget):
             if pane.id == self.active:
                 self._last_focus[pane.id or ""] = weakref.ref(focused)
             else:
-                self.post_message(self.FocusedBehind(self, pane, self.last_focus(self.active)))
+                self.post_message(self.FocusedBehind(self, pane, self._last_focus_in(self.active)))
             return
 
-    def last_focus(self, pane_id: str) -> Widget | None:
+    def _last_focus_in(self, pane_id: str) -> Widget | None:
         """The widget in pane ``pane_id`` that last had the keys while it was in front, if
         it is still there and can take them again."""
         ref = self._last_focus.get(pane_id)
