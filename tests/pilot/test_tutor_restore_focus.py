@@ -18,7 +18,7 @@ from keeltui.store import Store
 from keeltui.tutor_view import TutorPane
 from tests.pilot.test_tutor_pane import SIZE
 from tests.pilot.test_tutor_records import PROTEIN, pane
-from tests.support.pilot import burst, screen_text, wait_for
+from tests.support.pilot import burst, focus_history, screen_text, wait_for
 from tests.support.tutor_seed import seed_session
 
 
@@ -38,6 +38,7 @@ async def test_tab_in_the_burst_behind_ctrl_t_leaves_the_reopened_quiz_for_the_n
     app.store.set_state(LAST_SESSION_KEY, session)  # left open when the app last quit
     async with app.run_test(size=SIZE) as pilot:
         mounted_at_burst = bool(app.query(TutorPane))
+        history = focus_history(app)
         burst(app, "ctrl+t", "tab")
 
         def moved() -> bool:
@@ -50,7 +51,7 @@ async def test_tab_in_the_burst_behind_ctrl_t_leaves_the_reopened_quiz_for_the_n
             return (f"Tab to take the keys to the note box (pane mounted at the burst: {mounted_at_burst}; "
                     f"now: {bool(mounted)}, in session: {mounted.first().in_session if mounted else None}, "
                     f"focused: {app.focused!r}, keys held: {app.holding_keys}, "
-                    f"in front: {app.main_screen.panes.active})")
+                    f"in front: {app.main_screen.panes.active}); since the burst: " + " | ".join(history))
 
         try:
             await wait_for(pilot, moved, what="Tab to take the keys to the note box")

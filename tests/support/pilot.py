@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 
 
@@ -47,3 +48,37 @@ def burst(app, *keys: str) -> None:
     for key in keys:
         character = key if len(key) == 1 else _CHARACTERS.get(key)
         app.post_message(events.Key(key, character))
+
+
+def focus_history(app) -> list[str]:
+    """From now on, every focus the screen is given, with when and who asked (the keeltui
+    frames of the caller), and every hand-on of held keys: for a failure message when a
+    race on a loaded machine put the keys somewhere unexpected."""
+    history: list[str] = []
+    start = time.monotonic()
+    screen = app.screen
+
+    def callers() -> str:
+        frame, names = sys._getframe(2), []
+        while frame is not None and len(names) < 4:
+            if "keeltui" in frame.f_code.co_filename:
+                names.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
+            frame = frame.f_back
+        return "<".join(names) or "textual"
+
+    def note(what: str) -> None:
+        history.append(f"{time.monotonic() - start:.3f} {what} [{callers()}]")
+
+    set_focus, release_keys = screen.set_focus, app.release_keys
+
+    def recording_set_focus(widget, *args, **kwargs):
+        note(f"focus {widget!r}")
+        return set_focus(widget, *args, **kwargs)
+
+    async def recording_release_keys():
+        note("keys handed on")
+        await release_keys()
+
+    screen.set_focus = recording_set_focus
+    app.release_keys = recording_release_keys
+    return history
