@@ -526,7 +526,7 @@ class TutorPane(Vertical):
             last = self.records.last_open()
             if last is not None:
                 self.open_session(last)
-            self.call_after_refresh(self._restored_in_view)
+            self.call_after_refresh(self._restored_in_view, self.app.focused)
             return
         self._restored = True
         # The tab became visible (a click on its tab): put the keyboard where the
@@ -535,8 +535,14 @@ class TutorPane(Vertical):
         if focused is None or self not in focused.ancestors:
             self._focus_default_later()
 
-    def _restored_in_view(self) -> None:
-        self._focus_default()
+    def _restored_in_view(self, was: Widget | None) -> None:
+        """The session left open is back and laid out: the keys go to their place (the quiz
+        scrolled into view), unless they moved since it showed (``was``). The mount's Ready
+        can reach the app after this showing and hand on the keys behind Ctrl+T already: a
+        Tab among them took them from the quiz to the note box, and must not be undone."""
+        focused = self.app.focused
+        if focused is None or focused is was or focused is self._default_place():
+            self._focus_default()
         self.post_message(self.Ready())  # the keys held since Ctrl+T have their place now
 
     def focus_input(self) -> None:
