@@ -149,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     info["duration"] = f"{time.monotonic() - started:.0f} s"
     info["load"] = f"{info['load']} at the start, {machine.load()} at the end"
     info["pace"] = f"{info['pace']} at the start, {machine.pace()} at the end"
+    info["wake"] = f"{info['wake']} at the start; {machine.wake()} at the end"
     info["runs"] = str(args.runs)
     info["only"] = ", ".join(args.only)
     try:

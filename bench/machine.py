@@ -44,6 +44,7 @@ def describe() -> dict[str, str]:
         "keeltui": f"{commit}{' + uncommitted changes in keeltui/' if dirty else ''}",
         "load": load(),
         "pace": pace(),
+        "wake": wake(),
     }
 
 
@@ -71,6 +72,25 @@ def pace() -> str:
     """Milliseconds for the reference render (the median of five), or "?"."""
     out = _run([PYTHON, "-c", PACE_SCRIPT])
     return f"{out} ms" if out.isdigit() else "?"
+
+
+WAKE_SCRIPT = """
+import select, time
+select.select([], [], [], 0.01)  # warm
+cpu, wall = time.process_time(), time.perf_counter()
+for _ in range(300):
+    select.select([], [], [], 0.01)
+print(f"{(time.process_time() - cpu) / 300 * 1e6:.0f} {(time.perf_counter() - wall) / 300 * 1e3:.1f}")
+"""
+"""What one wake-up from an idle wait costs (the way Textual's input thread waits): the idle
+and streaming figures are mostly wake-ups, and on this shared machine their price moved by
+3-7x within an hour while the pace figure moved by a third."""
+
+
+def wake() -> str:
+    """CPU microseconds per wake-up from a 10 ms wait (300 of them), and the wait it took."""
+    out = _run([PYTHON, "-c", WAKE_SCRIPT]).split()
+    return f"{out[0]} µs CPU per wake-up ({out[1]} ms for a 10 ms wait)" if len(out) == 2 else "?"
 
 
 def load() -> str:

@@ -200,6 +200,8 @@ def render(r: Results, info: dict[str, str], args) -> str:
     add(f"- **Machine**: {info['uname']} · {info['cpu']} · 1-min load average {info.get('load', '?')}")
     add(f"- **Pace** (a fixed Rich Markdown render in a fresh interpreter, median of five; compare runs by it: "
         f"the load average misses a busy host): {info.get('pace', '?')}")
+    add(f"- **Wake-up** (a fresh interpreter waits 10 ms, 300 times: what the idle and streaming figures are mostly made "
+        f"of, and what moved most on a bad day): {info.get('wake', '?')}")
     add(f"- **Software**: Python {info['python']} · Textual {info['textual']} · Rich {info['rich']} · {info['tmux']}"
         f" · keeltui at `{info['keeltui']}`")
     add("")
