@@ -55,7 +55,15 @@ def test_the_terminal_shows_what_a_full_repaint_shows_after_a_scrolling_reply(tm
     samples = 0
     while time.monotonic() < deadline:
         screen = tmux.capture()
-        assert not _out_of_order(screen), screen
+        wrong = _out_of_order(screen)
+        if wrong:
+            # Seen once in ~40 CI runs, under two suites at once, not reproduced since (150 runs
+            # idle and loaded): whether the disorder stays tells a band the screen model moved
+            # wrongly (a bug the owner sees) from a capture in the middle of a frame.
+            time.sleep(0.3)
+            later = tmux.capture()
+            still = "still out of order" if _out_of_order(later) else "in order again"
+            raise AssertionError(f"words out of order at {wrong}:\n{screen}\n0.3 s later, {still}:\n{later}")
         samples += 1
         if "word9x29" in screen and "Chief  …" not in screen:
             break
