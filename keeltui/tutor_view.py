@@ -495,10 +495,17 @@ class TutorPane(Vertical):
         was = expect if expect is not None else self.app.focused
 
         def apply() -> None:
-            if self.app.focused is was or self.app.focused is None:
+            if self._keys_not_moved_since(was):
                 self._focus_default()
 
         self.call_after_refresh(apply)
+
+    def _keys_not_moved_since(self, was: Widget | None) -> bool:
+        """No key or click has moved the keys since a deferred "put the keys in their place"
+        was asked for when they were at ``was``: they are still there, nowhere, or at that
+        place already (it is brought into view again). Otherwise what the learner did stands."""
+        focused = self.app.focused
+        return focused is was or focused is None or focused is self._default_place()
 
     def _restore_pending(self) -> bool:
         return not self._restored and not self.in_session and self.records.last_open() is not None
@@ -540,8 +547,7 @@ class TutorPane(Vertical):
         scrolled into view), unless they moved since it showed (``was``). The mount's Ready
         can reach the app after this showing and hand on the keys behind Ctrl+T already: a
         Tab among them took them from the quiz to the note box, and must not be undone."""
-        focused = self.app.focused
-        if focused is None or focused is was or focused is self._default_place():
+        if self._keys_not_moved_since(was):
             self._focus_default()
         self.post_message(self.Ready())  # the keys held since Ctrl+T have their place now
 

@@ -36,8 +36,7 @@ async def test_tab_in_the_burst_behind_ctrl_t_leaves_the_reopened_quiz_for_the_n
 
     monkeypatch.setattr(hold, "AFTER_TUTOR_SECS", 120.0)
     app = make_app()
-    session = seed_session(app.store, "muscle protein", PROTEIN, [("basics", True)], waiting="per_meal")
-    app.store.set_state(LAST_SESSION_KEY, session)  # left open when the app last quit
+    _with_a_session_left_open(app)
     async with app.run_test(size=SIZE) as pilot:
         mounted_at_burst = bool(app.query(TutorPane))
         history = focus_history(app)
@@ -59,12 +58,7 @@ async def test_tab_in_the_burst_behind_ctrl_t_leaves_the_reopened_quiz_for_the_n
             await wait_for(pilot, moved, what="Tab to take the keys to the note box")
         except AssertionError:
             raise AssertionError(f"timed out waiting for {state()}") from None
-        composer_input = pane(app).composer.input
-        for _ in range(10):  # and they stay there: nothing deferred pulls them back
-            await pilot.pause(0.05)
-            assert app.focused is composer_input, app.focused
-        await pilot.press(*"ok")
-        assert composer_input.text == "ok"
+        await _keys_stay_in(pilot, app, pane(app).composer.input)
         assert "Now: per_meal?" in screen_text(app)  # the reopened quiz is on screen, waiting
 
 
@@ -111,8 +105,7 @@ async def test_a_tutor_shown_before_its_mount_was_reported_leaves_the_tab_in_the
 
 async def test_the_reopened_quiz_takes_the_keys_when_nothing_moved_them(make_app, loopback):
     app = make_app()
-    session = seed_session(app.store, "muscle protein", PROTEIN, [("basics", True)], waiting="per_meal")
-    app.store.set_state(LAST_SESSION_KEY, session)
+    _with_a_session_left_open(app)  # left open when the app last quit
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: isinstance(app.focused, QuizCard), what="the quiz to take the keys")
@@ -255,19 +248,11 @@ async def _reopened_and_tabbed_to_the_note_box(app, pilot):
 
 
 async def _keys_stay_in(pilot, app, composer_input) -> None:
-    for _ in range(6):  # nothing deferred pulls them away
+    for _ in range(10):  # nothing deferred pulls them away
         await pilot.pause(0.05)
         assert app.focused is composer_input, app.focused
     await pilot.press(*"ok")
     assert composer_input.text == "ok"
-
-
-def _focus_requests(app) -> list:
-    """Every widget the screen is asked to focus from now on (set_focus, as it lands)."""
-    landed: list = []
-    set_focus = app.screen.set_focus
-    app.screen.set_focus = lambda widget, *a, **k: (landed.append(widget), set_focus(widget, *a, **k))
-    return landed
 
 
 def _with_a_session_left_open(app) -> None:
@@ -276,7 +261,7 @@ def _with_a_session_left_open(app) -> None:
 
 
 async def test_a_late_focus_in_the_chief_room_leaves_the_keys_in_the_note_box(make_app, loopback):
-    # The likely cause of the CI-only failure above (a fresh clone on a loaded machine):
+    # One path to the CI-only failure above (a fresh clone on a loaded machine):
     # a focus asked for in the Chief room before Ctrl+T (its composer's, at start-up) landed
     # after the Tab had taken the keys to the note box. The app hands the keys back to the
     # pane in front, and did so by putting them where the tutor puts them when it comes
@@ -286,7 +271,7 @@ async def test_a_late_focus_in_the_chief_room_leaves_the_keys_in_the_note_box(ma
     async with app.run_test(size=SIZE) as pilot:
         composer_input = await _reopened_and_tabbed_to_the_note_box(app, pilot)
         stale = app.room.composer.input
-        landed = _focus_requests(app)
+        landed = focus_history(app).given
         app.room.composer.focus_input()  # a stale request, landing behind the tutor now
         await wait_for(pilot, lambda: stale in landed, what="the stale focus to land")
         try:
@@ -317,7 +302,7 @@ async def test_a_late_focus_whose_place_in_front_is_gone_meanwhile_goes_to_the_f
 
         tabs.post_message = post_then_disable  # type: ignore[method-assign]
         stale = app.room.composer.input
-        landed = _focus_requests(app)
+        landed = focus_history(app).given
         app.room.composer.focus_input()  # a stale request, landing behind the tutor now
         await wait_for(pilot, lambda: stale in landed and composer_input.disabled, what="the stale focus reported")
         try:
@@ -359,7 +344,7 @@ async def test_a_late_focus_in_the_tutor_never_hands_the_keys_to_quiet_modes_hid
         await wait_for(pilot, lambda: app.focused is composer_input, what="the composer's keys")
         app.action_toggle_quiet()
         await wait_for(pilot, lambda: app.quiet and app.focused is None, what="Quiet Mode")
-        landed = _focus_requests(app)
+        landed = focus_history(app).given
         pane(app).query_one("#tutor-session-list").focus()  # a stale request from the tutor
         await wait_for(pilot, lambda: bool(landed) and app.focused is None, what="the stale focus handed back")
         await pilot.press("x")

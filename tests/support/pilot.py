@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+
+import keeltui
 
 
 async def wait_for(pilot, predicate, timeout: float = 30.0, what: str = "condition") -> None:
@@ -50,18 +53,30 @@ def burst(app, *keys: str) -> None:
         app.post_message(events.Key(key, character))
 
 
-def focus_history(app) -> list[str]:
+class FocusHistory(list[str]):
+    """What :func:`focus_history` saw, one line each; ``given``: the widgets the screen was
+    asked to focus, in order (None for "no focus")."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.given: list = []
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(keeltui.__file__))
+
+
+def focus_history(app) -> FocusHistory:
     """From now on, every focus the screen is given, with when and who asked (the keeltui
     frames of the caller), and every hand-on of held keys: for a failure message when a
     race on a loaded machine put the keys somewhere unexpected."""
-    history: list[str] = []
+    history = FocusHistory()
     start = time.monotonic()
     screen = app.screen
 
     def callers() -> str:
         frame, names = sys._getframe(2), []
         while frame is not None and len(names) < 4:
-            if "keeltui" in frame.f_code.co_filename:
+            if frame.f_code.co_filename.startswith(_PACKAGE):
                 names.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
             frame = frame.f_back
         return "<".join(names) or "textual"
@@ -72,6 +87,7 @@ def focus_history(app) -> list[str]:
     set_focus, release_keys = screen.set_focus, app.release_keys
 
     def recording_set_focus(widget, *args, **kwargs):
+        history.given.append(widget)
         note(f"focus {widget!r}")
         return set_focus(widget, *args, **kwargs)
 
