@@ -192,6 +192,7 @@ class Brain:
                 max_retries=0,
                 timeout=self.config.timeout_secs,
                 default_headers=_no_ambient_headers(),
+                http_client=_http_client(self.config.base_url, self.config.timeout_secs),
             )
             # The client loads its resources on first use (~20 ms for chat completions): here,
             # off the event loop, not in the first reply's call on the UI thread.
@@ -417,6 +418,22 @@ class Brain:
             return [m.id for m in page.data]
         except (openai.OpenAIError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise self._translate(exc) from exc
+
+
+def _http_client(base_url: str, timeout: float):
+    """The SDK's HTTP client on asyncio's own connections (keeltui.infra.http_transport says
+    why), or None (the SDK's default) where the environment names a proxy."""
+    from keeltui.infra import http_transport
+
+    if not http_transport.without_proxies():
+        return None
+    import httpx2
+    from openai import DefaultAsyncHttpxClient
+
+    # An https endpoint's trust store is loaded here, off the event loop, as the SDK's own
+    # client does; a plain-http one never needs it (loaded on a redirect to https, if any).
+    tls = httpx2.create_ssl_context() if base_url.lower().startswith("https:") else None
+    return DefaultAsyncHttpxClient(timeout=timeout, transport=http_transport.AsyncioTransport(tls))
 
 
 def _no_ambient_headers() -> dict:

@@ -66,9 +66,11 @@ class LoopbackBrain:
         port: int = 0,
         lists_models: bool = True,
         models_delay: float = 0.0,
+        tls=None,
     ) -> None:
         """``lists_models`` False: ``/v1/models`` answers 404, as some servers' do;
-        ``models_delay``: seconds before it answers (a server that hangs on its list)."""
+        ``models_delay``: seconds before it answers (a server that hangs on its list);
+        ``tls``: a server-side ``ssl.SSLContext``: the brain answers on https."""
         self.responder = responder
         self.default = default or Reply(text="Hello from the loopback brain.")
         self.models = models or ["loop-model"]
@@ -233,6 +235,10 @@ class LoopbackBrain:
 
         self._server = _QuietServer(("127.0.0.1", port), Handler)
         self._server.daemon_threads = True
+        self.scheme = "http"
+        if tls is not None:
+            self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
+            self.scheme = "https"
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
@@ -246,7 +252,7 @@ class LoopbackBrain:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+        return f"{self.scheme}://127.0.0.1:{self.port}/v1"
 
     def queue(self, *replies: Reply) -> None:
         with self._lock:

@@ -1,0 +1,176 @@
+"""The brain's HTTP on asyncio's own connections (keeltui/infra/http_transport.py).
+
+The rest of tests/brain and tests/faults run every request through it (timeouts, a stalled
+stream, a refused connection, garbage, a dropped link); these cover what only it does: TLS
+on asyncio's transports, proxies left to httpx2, a kept-alive connection the server closed,
+and a reader that falls behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import ssl
+import subprocess
+
+import httpcore2
+import pytest
+
+from keeltui.brain import BrainUnavailable, TextDelta
+from keeltui.infra import http_transport
+from keeltui_dev.loopback import LoopbackBrain, Reply
+from tests.brain.test_brain import make_brain
+
+MESSAGES = [{"role": "user", "content": "x"}]
+
+
+@pytest.fixture
+def no_proxies(monkeypatch):
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+
+
+def _certificate(tmp_path, name: str) -> tuple[str, str]:
+    """A self-signed certificate for 127.0.0.1 (cert, key)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("needs the openssl command (Debian package openssl)")
+    cert, key = tmp_path / f"{name}.pem", tmp_path / f"{name}.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={name}",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=60,
+    )
+    return str(cert), str(key)
+
+
+async def test_the_brain_connects_without_anyio_s_sockets(loopback, monkeypatch, no_proxies):
+    """What makes a chunk cheaper: the SDK's default network backend is not what connects."""
+
+    async def refuse(*args, **kwargs):
+        raise AssertionError("connected through anyio")
+
+    monkeypatch.setattr(httpcore2.AnyIOBackend, "connect_tcp", refuse)
+    loopback.queue(Reply(text="one two three"))
+    brain = make_brain(loopback.url)
+    pieces = [e.text async for e in brain.stream("chief", MESSAGES) if isinstance(e, TextDelta)]
+    assert "".join(pieces) == "one two three"
+    await brain.aclose()
+
+
+async def test_an_https_brain_is_verified_against_the_trust_store(tmp_path, monkeypatch, no_proxies):
+    cert, key = _certificate(tmp_path, "brain")
+    other, _ = _certificate(tmp_path, "stranger")
+    server_side = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server_side.load_cert_chain(cert, key)
+    with LoopbackBrain(tls=server_side) as brain_server:
+        assert brain_server.url.startswith("https://")
+        # Trusted: the reply streams over TLS.
+        monkeypatch.setenv("SSL_CERT_FILE", cert)
+        brain_server.queue(Reply(text="over tls"))
+        brain = make_brain(brain_server.url)
+        pieces = [e.text async for e in brain.stream("chief", MESSAGES) if isinstance(e, TextDelta)]
+        assert "".join(pieces) == "over tls"
+        await brain.aclose()
+        # Not trusted: no request reaches it, and the owner is told which endpoint failed.
+        monkeypatch.setenv("SSL_CERT_FILE", other)
+        asked = len(brain_server.requests)
+        brain = make_brain(brain_server.url)
+        with pytest.raises(BrainUnavailable) as caught:
+            await brain.complete("chief", MESSAGES)
+        assert brain_server.url in str(caught.value)
+        assert len(brain_server.requests) == asked
+        await brain.aclose()
+
+
+async def test_a_proxy_named_in_the_environment_still_carries_the_requests(loopback, monkeypatch, no_proxies):
+    """httpx2 routes proxies only for a client without a transport of its own."""
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{loopback.port}")
+    loopback.queue(Reply(text="via the proxy"))
+    brain = make_brain("http://brain.invalid/v1")  # resolvable only by the proxy
+    completion = await brain.complete("chief", MESSAGES)
+    assert completion.text == "via the proxy"
+    assert len(loopback.requests) == 1
+    await brain.aclose()
+
+
+async def test_a_kept_alive_connection_the_server_closed_is_not_reused(no_proxies):
+    """A server that closes an idle connection (as many do after a few seconds): the next
+    request opens a new one instead of failing on the dead one."""
+    connections = 0
+    closed = asyncio.Event()
+    body = (b'{"id":"c","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,'
+            b'"message":{"role":"assistant","content":"fine"},"finish_reason":"stop"}]}')
+
+    async def serve(reader, writer):
+        nonlocal connections
+        connections += 1
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:"))
+        await reader.readexactly(length)
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        await writer.drain()
+        await asyncio.sleep(0.05)
+        writer.close()  # kept alive by the client, closed by the server
+        await writer.wait_closed()
+        closed.set()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    brain = make_brain(f"http://127.0.0.1:{port}/v1")
+    try:
+        assert (await brain.complete("chief", MESSAGES)).text == "fine"
+        await asyncio.wait_for(closed.wait(), 10)
+        await asyncio.sleep(0.1)  # the server's FIN reaches the client's idle connection
+        assert (await brain.complete("chief", MESSAGES)).text == "fine"
+        assert connections == 2
+    finally:
+        await brain.aclose()
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_reader_that_falls_behind_holds_a_bounded_read_ahead():
+    """The socket is read ahead of the reader only so far; every byte still arrives, in order."""
+    payload = bytes(range(256)) * (16 * 1024)  # 4 MB
+
+    async def serve(reader, writer):
+        writer.write(payload)
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    stream = await http_transport.AsyncioBackend().connect_tcp("127.0.0.1", port, timeout=5)
+    try:
+        await asyncio.sleep(0.5)  # the reader is busy elsewhere; the bytes keep coming
+        held = len(stream._pipe.buffer)
+        assert 0 < held <= http_transport.READ_AHEAD + 256 * 1024, held
+        got = bytearray()
+        while chunk := await stream.read(65536, timeout=5):
+            got += chunk
+        assert bytes(got) == payload
+    finally:
+        await stream.aclose()
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_read_with_nothing_coming_times_out_as_httpcore_says():
+    async def serve(reader, writer):
+        await asyncio.sleep(2)
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    stream = await http_transport.AsyncioBackend().connect_tcp("127.0.0.1", port, timeout=5)
+    try:
+        with pytest.raises(httpcore2.ReadTimeout):
+            await stream.read(100, timeout=0.1)
+        assert await stream.read(100, timeout=5) == b""  # then the server's close: the end
+    finally:
+        await stream.aclose()
+        server.close()
+        await server.wait_closed()
