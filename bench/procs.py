@@ -73,3 +73,25 @@ def wait_gone(pid: int, timeout: float = 10.0) -> bool:
             return False
         time.sleep(0.01)
     return True
+
+
+def rss_by_mapping(pid: int, top: int = 8) -> list[tuple[str, float]]:
+    """The resident set now, by what is mapped (a shared library's file, ``[heap]``, ``[anon]``
+    for Python's arenas, thread stacks and big allocations), largest first, in MB."""
+    import re
+
+    sizes: dict[str, int] = {}
+    name = "[anon]"
+    try:
+        with open(f"/proc/{pid}/smaps") as f:
+            for line in f:
+                if re.match(r"[0-9a-f]+-[0-9a-f]+ ", line):
+                    parts = line.split(maxsplit=5)
+                    name = parts[5].strip() if len(parts) > 5 else "[anon]"
+                    name = name.rsplit("/", 1)[-1]
+                elif line.startswith("Rss:"):
+                    sizes[name] = sizes.get(name, 0) + int(line.split()[1])
+    except OSError:
+        return []
+    ranked = sorted(sizes.items(), key=lambda kv: -kv[1])
+    return [(k, v / 1024) for k, v in ranked[:top]]

@@ -146,10 +146,6 @@ class AsyncioStream(httpcore2.AsyncNetworkStream):
                 await pipe.readable(timeout)
             except TimeoutError:
                 raise httpcore2.ReadTimeout(f"no bytes within {timeout:g}s") from None
-        elif pipe.buffer:
-            # Bytes were waiting (a reply sent faster than it is read): let the loop turn
-            # once, or a burst would be read to its end with every key and frame held back.
-            await asyncio.sleep(0)
         if pipe.buffer:
             return pipe.take(max_bytes)
         if pipe.error is not None:
