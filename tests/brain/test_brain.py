@@ -299,3 +299,19 @@ def test_warming_the_client_loads_what_a_first_reply_uses():
     out = subprocess.run([sys.executable, "-c", WARM], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True"]
+
+
+async def test_a_completion_is_read_without_the_sdk_s_typed_objects(loopback):
+    """The SDK's typed completion would build pydantic's validators for every completion type
+    at the first call (memory held for good, time on the event loop): it is read raw."""
+    from openai.types.chat import ChatCompletion
+
+    loopback.queue(Reply(text="<think>first</think>the answer", reasoning=["weighing "],
+                         tool_calls=[{"name": "note", "arguments": {"a": 1}, "id": "call-1"}]))
+    brain = make_brain(loopback.url)
+    completion = await brain.complete("chief", [{"role": "user", "content": "x"}])
+    assert completion.text == "the answer" and completion.thinking == "weighing first"
+    assert completion.tool_calls[0].name == "note" and completion.tool_calls[0].parsed() == {"a": 1}
+    assert completion.tool_calls[0].id == "call-1" and not completion.usage.estimated
+    assert ChatCompletion.__pydantic_complete__ is False
+    await brain.aclose()
