@@ -165,9 +165,19 @@ def write_docless(source: str, compiled: str) -> None:
 def _main() -> int:
     """The low-priority writer: one ``source NUL compiled`` a line on standard input."""
     import contextlib
+    import fcntl
+    import tempfile
 
     with contextlib.suppress(OSError):
         os.nice(19)
+    # One writer at a time (apps ended together, as a test suite's do): the others leave
+    # their lists to it, or to the next start, which finds what is still missing.
+    lock = os.open(os.path.join(tempfile.gettempdir(), f"keeltui-docless-{os.getuid()}.lock"),
+                   os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return 0
     for line in sys.stdin.buffer.read().decode("utf-8", "surrogateescape").splitlines():
         source, _, compiled = line.partition("\0")
         try:
