@@ -25,11 +25,15 @@ CAUSES: dict[str, str] = {
     "rss": (
         "The brain client is most of it (the import steps above: the openai SDK with pydantic and its HTTP "
         "client is the largest step after Textual's). keeltui already loads the SDK's type modules only as the "
-        "client uses them (infra/lazy_packages.py: about sixty of ~470, ~9 MB less) and loads the client in the "
-        "background after the first frame; a streamed reply and a 100 000-row room add little on top. What is "
-        "left of the SDK is pydantic (~8 MB) and its HTTP client (~12 MB, with `ssl`), which every request "
-        "needs. What would close it: a smaller HTTP client for the one streaming call (`http.client` on a "
-        "thread) instead of the openai SDK — the design names the openai client, so this is a design decision."
+        "client uses them (infra/lazy_packages.py: about sixty of ~470, ~9 MB less), loads the client in the "
+        "background after the first frame, reads completions raw (no pydantic validators built), opens the "
+        "brain's connections on asyncio's own transports (infra/http_transport.py: no anyio socket streams, "
+        "and a plain-http endpoint never loads the TLS trust store, ~1 MB), and other packages' functions and "
+        "classes load without their docstrings (infra/docless_imports.py, ~2.5 MB, from the second start on). "
+        "In the 100 000-row room the Markdown renderer (markdown-it, Rich's Markdown, Pygments: ~4 MB with the "
+        "first render) and the first turn's compaction come on top. What is left of the SDK is pydantic (~8 MB) "
+        "and its HTTP client, which every request needs; a smaller client for the one streaming call instead of "
+        "the openai SDK would close the rest, and the design names the openai client."
     ),
     "first_message": (
         "The reply needs the openai client, whose import is measured above; keeltui loads it on a thread right "
@@ -73,7 +77,10 @@ CAUSES: dict[str, str] = {
     ),
     "stream.paced.cpu": (
         "Per flush: the Markdown of the unsettled tail is re-rendered (`StreamLines.update` in panes/chief/room_stream.py) and only the "
-        "changed cells are repainted."
+        "changed cells are repainted. Per chunk: the HTTP read (httpcore2 on asyncio's own transports, "
+        "infra/http_transport.py: ~180 µs of CPU a chunk where the SDK's anyio streams took ~240-310 µs), the SSE "
+        "line parsed with `json.loads`, and the event loop's wake-up, whose price moves with the machine (the "
+        "wake-up figure in the header)."
     ),
     "stream.paced.bytes": (
         "The reply grows in place and the room follows its bottom (issue 9: the owner's message and the reply's "

@@ -53,6 +53,9 @@ class _Pipe(asyncio.Protocol):
         self.buffer = bytearray()
         self.ended = False
         """The peer closed its side, or the connection was lost."""
+        self.closed_here = False
+        """This side closed it (the pool, a client shutting down): what a read waited for
+        will not come. Not an end of the body, which the peer's close can be."""
         self.error: BaseException | None = None
         self._reader: asyncio.Future | None = None
         self._reading_paused = False
@@ -70,17 +73,17 @@ class _Pipe(asyncio.Protocol):
         if len(self.buffer) > READ_AHEAD and not self._reading_paused and self.transport is not None:
             self.transport.pause_reading()
             self._reading_paused = True
-        self._wake_reader()
+        self.wake()
 
     def eof_received(self) -> bool:
         self.ended = True
-        self._wake_reader()
+        self.wake()
         return False  # close the transport
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.ended = True
         self.error = exc
-        self._wake_reader()
+        self.wake()
         self.resume_writing()
 
     def pause_writing(self) -> None:
@@ -91,7 +94,7 @@ class _Pipe(asyncio.Protocol):
         if self._writer is not None and not self._writer.done():
             self._writer.set_result(None)
 
-    def _wake_reader(self) -> None:
+    def wake(self) -> None:
         if self._reader is not None and not self._reader.done():
             self._reader.set_result(None)
 
@@ -141,11 +144,13 @@ class AsyncioStream(httpcore2.AsyncNetworkStream):
 
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         pipe = self._pipe
-        if not pipe.buffer and not pipe.ended:
+        if not pipe.buffer and not pipe.ended and not pipe.closed_here:
             try:
                 await pipe.readable(timeout)
             except TimeoutError:
                 raise httpcore2.ReadTimeout(f"no bytes within {timeout:g}s") from None
+        if pipe.closed_here:
+            raise httpcore2.ReadError("the connection was closed on this side")
         if pipe.buffer:
             return pipe.take(max_bytes)
         if pipe.error is not None:
@@ -167,6 +172,8 @@ class AsyncioStream(httpcore2.AsyncNetworkStream):
                 raise httpcore2.WriteError(str(self._pipe.error)) from self._pipe.error
 
     async def aclose(self) -> None:
+        self._pipe.closed_here = True
+        self._pipe.wake()
         self._transport.close()
 
     async def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,

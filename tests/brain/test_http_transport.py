@@ -174,3 +174,29 @@ async def test_a_read_with_nothing_coming_times_out_as_httpcore_says():
         await stream.aclose()
         server.close()
         await server.wait_closed()
+
+
+async def test_a_read_waiting_when_this_side_closes_is_an_error_not_the_end():
+    """A client shutting down mid-reply (a signal, the app quitting): the body was cut off
+    here, and a close-delimited body must not read as complete."""
+
+    async def serve(reader, writer):
+        writer.write(b"first ")
+        await asyncio.sleep(5)
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    stream = await http_transport.AsyncioBackend().connect_tcp("127.0.0.1", port, timeout=5)
+    try:
+        assert await stream.read(100, timeout=5) == b"first "
+        waiting = asyncio.ensure_future(stream.read(100, timeout=5))
+        await asyncio.sleep(0.05)
+        await stream.aclose()
+        with pytest.raises(httpcore2.ReadError):
+            await asyncio.wait_for(waiting, 5)
+        with pytest.raises(httpcore2.ReadError):
+            await stream.read(100, timeout=5)
+    finally:
+        server.close()
+        await server.wait_closed()
