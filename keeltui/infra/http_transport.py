@@ -102,23 +102,22 @@ class _Pipe(asyncio.Protocol):
 
     async def readable(self, timeout: float | None) -> None:
         """Wait until there are bytes or the end; TimeoutError after ``timeout`` seconds."""
-        self._reader = waiter = self._loop.create_future()
-        timer = self._loop.call_later(timeout, _expire, waiter) if timeout is not None else None
-        try:
-            await waiter
-        finally:
-            self._reader = None
-            if timer is not None:
-                timer.cancel()
+        await self._wait("_reader", timeout)
 
     async def writable(self, timeout: float | None) -> None:
         """Wait until the transport takes writes again; TimeoutError after ``timeout`` seconds."""
-        self._writer = waiter = self._loop.create_future()
+        await self._wait("_writer", timeout)
+
+    async def _wait(self, slot: str, timeout: float | None) -> None:
+        """Wait on a future kept in ``slot`` (``_reader`` or ``_writer``), which asyncio's
+        side resolves; a timer per wait, not a cancel scope."""
+        waiter = self._loop.create_future()
+        setattr(self, slot, waiter)
         timer = self._loop.call_later(timeout, _expire, waiter) if timeout is not None else None
         try:
             await waiter
         finally:
-            self._writer = None
+            setattr(self, slot, None)
             if timer is not None:
                 timer.cancel()
 

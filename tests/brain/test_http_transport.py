@@ -9,6 +9,7 @@ and a reader that falls behind.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import ssl
 import subprocess
@@ -29,6 +30,20 @@ def no_proxies(monkeypatch):
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
         monkeypatch.delenv(name, raising=False)
         monkeypatch.delenv(name.lower(), raising=False)
+
+
+@contextlib.asynccontextmanager
+async def _connected(serve):
+    """A stream from :class:`AsyncioBackend` to a local server that runs ``serve``."""
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    stream = await http_transport.AsyncioBackend().connect_tcp("127.0.0.1", port, timeout=5)
+    try:
+        yield stream
+    finally:
+        await stream.aclose()
+        server.close()
+        await server.wait_closed()
 
 
 def _certificate(tmp_path, name: str) -> tuple[str, str]:
@@ -141,10 +156,7 @@ async def test_a_reader_that_falls_behind_holds_a_bounded_read_ahead():
         await writer.drain()
         writer.close()
 
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    stream = await http_transport.AsyncioBackend().connect_tcp("127.0.0.1", port, timeout=5)
-    try:
+    async with _connected(serve) as stream:
         await asyncio.sleep(0.5)  # the reader is busy elsewhere; the bytes keep coming
         held = len(stream._pipe.buffer)
         assert 0 < held <= http_transport.READ_AHEAD + 256 * 1024, held
@@ -152,10 +164,6 @@ async def test_a_reader_that_falls_behind_holds_a_bounded_read_ahead():
         while chunk := await stream.read(65536, timeout=5):
             got += chunk
         assert bytes(got) == payload
-    finally:
-        await stream.aclose()
-        server.close()
-        await server.wait_closed()
 
 
 async def test_a_read_with_nothing_coming_times_out_as_httpcore_says():
@@ -163,17 +171,10 @@ async def test_a_read_with_nothing_coming_times_out_as_httpcore_says():
         await asyncio.sleep(2)
         writer.close()
 
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    stream = await http_transport.AsyncioBackend().connect_tcp("127.0.0.1", port, timeout=5)
-    try:
+    async with _connected(serve) as stream:
         with pytest.raises(httpcore2.ReadTimeout):
             await stream.read(100, timeout=0.1)
         assert await stream.read(100, timeout=5) == b""  # then the server's close: the end
-    finally:
-        await stream.aclose()
-        server.close()
-        await server.wait_closed()
 
 
 async def test_a_read_waiting_when_this_side_closes_is_an_error_not_the_end():
@@ -185,10 +186,7 @@ async def test_a_read_waiting_when_this_side_closes_is_an_error_not_the_end():
         await asyncio.sleep(5)
         writer.close()
 
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    stream = await http_transport.AsyncioBackend().connect_tcp("127.0.0.1", port, timeout=5)
-    try:
+    async with _connected(serve) as stream:
         assert await stream.read(100, timeout=5) == b"first "
         waiting = asyncio.ensure_future(stream.read(100, timeout=5))
         await asyncio.sleep(0.05)
@@ -197,6 +195,3 @@ async def test_a_read_waiting_when_this_side_closes_is_an_error_not_the_end():
             await asyncio.wait_for(waiting, 5)
         with pytest.raises(httpcore2.ReadError):
             await stream.read(100, timeout=5)
-    finally:
-        server.close()
-        await server.wait_closed()
