@@ -82,7 +82,9 @@ async def test_the_picker_follows_the_role_and_saves_the_judge_model(tmp_path):
                 from keeltui.panes.common.model_picker import ModelPicker
 
                 app.room.open_models()
-                await wait_for(pilot, lambda: isinstance(app.screen, ModelPicker), what="the picker")
+                # The screen is the app's as soon as it is pushed; its list only once composed.
+                await wait_for(pilot, lambda: isinstance(app.screen, ModelPicker) and app.screen.query("#models"),
+                               what="the picker with its list")
                 options = app.screen.query_one("#models", OptionList)
 
                 def highlighted() -> str:
