@@ -57,7 +57,7 @@ def stream_once(ctx: Context, subject: Subject, variant: str, delay: float) -> N
         seen = pane.wait_for(marker, timeout=expected + 90, interval=0.02)
         cpu_end = cpu_seconds(pid)
         rss_end = peak_rss_mb(pid)
-        where = rss_by_mapping(pid)
+        where = ", ".join(f"{k} {v:.1f}" for k, v in rss_by_mapping(pid))
         arrival = ctx.brain.first_arrival()
         if arrival is None:
             raise RuntimeError("the request never reached the loopback server")
@@ -90,12 +90,12 @@ def stream_once(ctx: Context, subject: Subject, variant: str, delay: float) -> N
     if written_at is not None:  # the lag split: the app writing the last chunk, then tmux and the capture
         r.add(tag(f"stream.{variant}.write_lag", who), written_at - sent_last)
     r.facts["stream.text_bytes"] = text_bytes
-    r.facts[tag(f"stream.{variant}.rss_where", who)] = ", ".join(f"{k} {v:.1f}" for k, v in where)  # the last run's
+    r.facts[tag(f"stream.{variant}.rss_where", who)] = where  # the last run's
     r.facts[tag(f"stream.{variant}.anatomy", who)] = bytes_anatomy.describe(anatomy, text_bytes)  # the last run's
     ctx.say(
         f"stream {variant} {who}: lag {seen - sent_last:.3f}s, cpu {cpu:.2f}s ({100 * cpu / wall:.0f}% of a core "
         f"over {wall:.1f}s), pinned {pinned}, {written / text_bytes:.1f}x text bytes, peak RSS {rss_end:.1f} MB "
-        f"(resident now, MB: {', '.join(f'{k} {v:.1f}' for k, v in where)})"
+        f"(resident now, MB: {where})"
     )
 
 

@@ -33,6 +33,8 @@ def main(config: str) -> int:
             seen["screens"] = [type(s).__name__ for s in app.screen_stack]
             seen["tutor_tab"] = [type(w).__name__ for w in screen.query_one("#tutor-tab").children]
             seen["focused"] = focused
+            seen["docless"] = any(type(f).__name__ == "_Finder" and f.__module__.endswith("docless_imports")
+                                  for f in sys.meta_path)
             app.set_interval(0.02, lambda: collector_back(app), name="probe-collector")
 
     def collector_back(app) -> None:
