@@ -14,7 +14,8 @@ APP_NAME = "keeltui"
 
 
 def platform_dir(kind: str) -> Path:
-    """``kind`` is a platformdirs function name: user_config_dir, user_data_dir, user_state_dir."""
+    """``kind`` is a platformdirs function name: user_config_dir, user_data_dir, user_state_dir,
+    user_cache_dir."""
     if sys.platform.startswith("linux"):
         from keeltui.infra.xdg import xdg_dir
 

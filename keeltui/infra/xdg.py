@@ -16,6 +16,7 @@ _XDG = {
     "user_config_dir": ("XDG_CONFIG_HOME", ".config"),
     "user_data_dir": ("XDG_DATA_HOME", ".local/share"),
     "user_state_dir": ("XDG_STATE_HOME", ".local/state"),
+    "user_cache_dir": ("XDG_CACHE_HOME", ".cache"),
 }
 
 

@@ -30,7 +30,8 @@ HANDLED = [
 ]
 """The classes keeltui subclasses: a method of the same private name overrides theirs."""
 VALUES = ["textual.events:Key", "textual.message:Message", "textual.strip:Strip", "textual.worker:Worker",
-          "textual.timer:Timer", "rich.style:Style", "rich.console:Console", "rich.text:Text", "rich.segment:Segment"]
+          "textual.timer:Timer", "textual.css.stylesheet:Stylesheet",
+          "rich.style:Style", "rich.console:Console", "rich.text:Text", "rich.segment:Segment"]
 """Objects keeltui is handed: their private names are read, never overridden."""
 PUBLIC = {"_replace", "_asdict", "_fields", "_make",  # a named tuple's API, underscored to avoid field names
           "_exit"}  # os._exit

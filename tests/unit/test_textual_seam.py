@@ -232,3 +232,37 @@ def test_the_linux_driver_keeps_the_job_control_handlers_the_hangup_guard_narrow
     init = inspect.getsource(LinuxDriver.__init__)
     assert "self._must_signal_resume = False" in init
     assert "signal.signal(signal.SIGCONT, self._sigcont_application)" in init
+
+
+# -- keeltui/terminal/css_cache.py ------------------------------------------------------
+
+
+def test_the_stylesheet_keeps_the_parse_cache_the_css_cache_fills(monkeypatch):
+    from textual.cache import LRUCache
+    from textual.css import stylesheet as stylesheet_module
+    from textual.css.stylesheet import Stylesheet
+
+    sheet = Stylesheet(variables={"primary": "#123456"})
+    assert sheet._variables == {"primary": "#123456"}  # what names the kept file
+    assert isinstance(sheet._parse_cache, LRUCache)
+    css, origin = "Widget { height: 3; }", ("a.py", "A.DEFAULT_CSS")
+    sheet.add_source(css, read_from=origin, is_default_css=True)
+    sheet.parse()
+    # Stylesheet._parse_rules's key: the CSS, its origin, defaults or not, tie-breaker, scope.
+    key = (css, origin, True, 0, "")
+    assert list(sheet._parse_cache.keys()) == [key]
+    rules = sheet._parse_cache.get(key)
+    assert isinstance(rules, list) and rules
+
+    # Rule sets put under that key are what a later stylesheet uses: it does not parse.
+    def no_parse(*args, **kwargs):
+        raise AssertionError("parsed although the cache had the rules")
+
+    monkeypatch.setattr(stylesheet_module, "parse", no_parse)
+    other = Stylesheet(variables={"primary": "#123456"})
+    other._parse_cache[key] = rules
+    other.add_source(css, read_from=origin, is_default_css=True)
+    assert other.rules == rules
+    # A change of theme variables empties it (the kept rules hold the old variables' values).
+    other.set_variables({"primary": "#654321"})
+    assert len(other._parse_cache) == 0
