@@ -34,7 +34,7 @@ from keeltui.infra import gc_policy
 from keeltui.infra.paths import config_stamp
 from keeltui.services.room_rows import StoreRows
 from keeltui.store import Store, StoreError
-from keeltui.terminal import css_cache
+from keeltui.terminal.css_cache import CssKeepingApp
 from keeltui.terminal.exit_hooks import CrashLineApp
 from keeltui.wiring import Services, wire
 
@@ -45,12 +45,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("keeltui.app")
 
-CSS_KEEP_AFTER_SECS = 3.0
-"""When a start that parsed new CSS writes it for the next (after the first frame and the
-brain client's load, not competing with them)."""
 
-
-class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
+class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CssKeepingApp, CrashLineApp):
     TITLE = "keeltui"
     CSS_PATH = "keeltui.tcss"
     ENABLE_COMMAND_PALETTE = True
@@ -121,13 +117,6 @@ class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
     def status_line(self) -> StatusLine:
         return self.main_screen.status_line
 
-    def on_load(self) -> None:
-        # Before anything mounts: the CSS the last start parsed (~10 ms of the first frame).
-        self._css_kept = css_cache.preload(self.stylesheet)
-
-    def _keep_parsed_css(self) -> None:
-        css_cache.save_if_new(self.stylesheet, self._css_kept)
-
     def on_mount(self) -> None:
         from keeltui.terminal.guard import install_signal_exit
 
@@ -151,8 +140,6 @@ class KeelApp(StoreWatch, StatusKeeping, Health, GlobalKeys, CrashLineApp):
         # The brain client costs ~0.4 s to import: after the first frame, off the UI thread.
         self.call_after_refresh(self._check_brain)
         self.call_after_refresh(gc_policy.start_done)  # held since `keeltui` started (cmd_run)
-        self.call_after_refresh(css_cache.first_frame_drawn, self.stylesheet, self._css_kept)
-        self.set_timer(CSS_KEEP_AFTER_SECS, self._keep_parsed_css)
         # A partly damaged file opens fine; PRAGMA quick_check finds the bad pages.
         self.call_after_refresh(self.run_worker, self._database_check, name="database-check", thread=True, exit_on_error=False)
 

@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from textual import __version__ as TEXTUAL_VERSION
+from textual.app import App
 from textual.css.stylesheet import Stylesheet
 
 from keeltui.infra.private_files import NOFOLLOW, make_private_dir, open_private
@@ -48,6 +49,9 @@ FORMAT = 1
 FILES_KEPT = 3
 """Files for other themes kept in the folder (a theme switched back and forth)."""
 PREFIX = "css-"
+KEEP_AFTER_SECS = 3.0
+"""When a start that parsed new CSS writes it for the next: after the first frame and the
+brain client's load, not competing with them."""
 
 
 def default_folder() -> Path:
@@ -148,3 +152,18 @@ def _prune(path: Path) -> None:
             old.unlink(missing_ok=True)
     except OSError:
         pass
+
+
+class CssKeepingApp(App):
+    """An app whose first frame reads the CSS its last start parsed, and keeps what it parsed."""
+
+    def on_load(self) -> None:
+        # Textual's Load: the app's own CSS is added, nothing is mounted or parsed yet.
+        self._css_kept = preload(self.stylesheet)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(first_frame_drawn, self.stylesheet, self._css_kept)
+        self.set_timer(KEEP_AFTER_SECS, self._keep_parsed_css)
+
+    def _keep_parsed_css(self) -> None:
+        save_if_new(self.stylesheet, self._css_kept)

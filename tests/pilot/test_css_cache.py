@@ -11,7 +11,6 @@ import pytest
 from textual.css import stylesheet as stylesheet_module
 from textual.css.stylesheet import Stylesheet
 
-import keeltui.app
 from keeltui.terminal import css_cache
 from tests.support.pilot import screen_text, wait_for
 
@@ -32,7 +31,7 @@ def parsed(monkeypatch) -> list[str]:
 
 @pytest.fixture
 def keep_soon(monkeypatch):
-    monkeypatch.setattr(keeltui.app, "CSS_KEEP_AFTER_SECS", 0.2)
+    monkeypatch.setattr(css_cache, "KEEP_AFTER_SECS", 0.2)
 
 
 def cache_files() -> list:
