@@ -9,8 +9,8 @@ each later start hands those rule sets to the stylesheet before anything is moun
 looks its parse cache up first and parses only what is not there (a widget class added or
 changed since, CSS mounted later).
 
-The file is named by everything the parse depends on beyond the CSS text (Textual's version,
-Python's, the theme's variables); each entry inside is keyed as Textual keys its own cache (the
+The file is named by everything the parse depends on beyond the CSS text (Textual's files,
+Python's version, the theme's variables); each entry inside is keyed as Textual keys its own cache (the
 CSS text, its origin, its scope), so an edited or new CSS source simply is not found and is
 parsed. After the first frame, a start that parsed anything new writes the file again with
 what this start used. A file that cannot be read, or was written by another user or is open
@@ -36,7 +36,7 @@ import zlib
 from collections.abc import Mapping
 from pathlib import Path
 
-from textual import __version__ as TEXTUAL_VERSION
+import textual
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
 
@@ -60,9 +60,26 @@ def default_folder() -> Path:
     return platform_dir("user_cache_dir")
 
 
+TEXTUAL_PARTS = ("__init__.py", "css/model.py", "css/styles.py", "css/parse.py", "css/stylesheet.py")
+"""The Textual files whose change would change what a parse makes: an upgrade rewrites them.
+(Not ``textual.__version__``: Textual reads it through importlib.metadata, ~13 ms of imports.)"""
+
+
+def _textual_stamp() -> list:
+    folder = os.path.dirname(textual.__file__ or "")
+    stamp: list = [folder]
+    for part in TEXTUAL_PARTS:
+        try:
+            info = os.stat(os.path.join(folder, part))
+            stamp.append((part, info.st_mtime_ns, info.st_size))
+        except OSError:
+            stamp.append((part, None))
+    return stamp
+
+
 def cache_file(folder: Path, variables: Mapping[str, str]) -> Path:
     """The file for this Textual, this Python and these theme variables."""
-    named = repr((FORMAT, TEXTUAL_VERSION, sys.version, pickle.HIGHEST_PROTOCOL, sorted(variables.items()))).encode()
+    named = repr((FORMAT, _textual_stamp(), sys.version, pickle.HIGHEST_PROTOCOL, sorted(variables.items()))).encode()
     # zlib's checksums, not hashlib (whose import loads OpenSSL's, ~2 ms of the first frame):
     # a name, not a defence; 64 bits among a handful of themes.
     return folder / f"{PREFIX}{zlib.crc32(named):08x}{zlib.adler32(named):08x}.pickle"

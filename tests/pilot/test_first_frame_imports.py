@@ -24,6 +24,9 @@ AFTER_THE_FIRST_FRAME = [
     "argparse",  # plain `keeltui` goes straight to the app
     "keeltui.cli.doctor", "keeltui.cli.doorway", "keeltui.chief.review",
     "keeltui.services.chief_turns",  # the first frame sends nothing: the turns are built on first use
+    # A package's version read through its metadata (textual.__version__, ~13 ms of imports:
+    # email, zipfile, csv) and OpenSSL's hashes: nothing before the first frame needs them.
+    "importlib.metadata", "email", "hashlib",
 ]
 
 
