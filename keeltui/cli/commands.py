@@ -172,20 +172,20 @@ def cmd_run(args) -> int:
         # Replies a killed process left streaming are settled as cut off, not shown as empty boxes.
         store.settle_interrupted()
     try:
-        return import_run_app()(config, store)
+        return import_run_app(config.ui.theme)(config, store)
     finally:
         docless_imports.compile_later()  # the terminal is given back: the next start is leaner
 
 
-def import_run_app():
+def import_run_app(theme: str | None = None):
     """``keeltui.app.run_app``, imported with keeltui's settings for Textual in force (Escape's
-    short delay, the frame rate: Textual reads them once, when it is imported;
-    keeltui/infra/textual_env.py says why)."""
+    short delay, the frame rate, ``theme`` as the default: Textual reads them once, when it is
+    imported; keeltui/infra/textual_env.py says why)."""
     import os
 
     from keeltui.infra.textual_env import textual_settings
 
-    with textual_settings(os.environ):
+    with textual_settings(os.environ, theme):
         from keeltui.app import run_app
     return run_app
 

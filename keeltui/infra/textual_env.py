@@ -1,8 +1,15 @@
-"""Two settings Textual reads from the environment once, when it is imported.
+"""Settings Textual reads from the environment once, when it is imported.
 
 keeltui sets them while it imports Textual, unless the owner set them, and then takes
 them out again: the editor, pager and shell commands keeltui starts see the environment
 the owner gave it (nano and other curses programs read ESCDELAY too).
+
+- **The configured theme from the start** (``TEXTUAL_THEME``, Textual's default theme).
+  ``[ui] theme`` set once the app had mounted made Textual parse every widget's CSS again
+  for the new colours and restyle the whole screen, before the first frame: ~28 ms of it
+  for everyone whose theme is not Textual's default. With the configured theme as the
+  default, the stylesheet is built for it and nothing changes at mount. This one is set
+  even over the owner's own: ``[ui] theme`` is what the app shows either way.
 
 - **Escape in 25 ms instead of 100** (``ESCDELAY``). A lone ESC byte is either the Escape
   key or the start of a longer sequence (an arrow, Alt+key); Textual waits ESCDELAY
@@ -32,17 +39,25 @@ FRAMES_A_SECOND = 120
 
 SETTINGS = {"ESCDELAY": str(ESCDELAY_MS), "TEXTUAL_FPS": str(FRAMES_A_SECOND)}
 """What keeltui sets, by variable, where the owner set nothing."""
+THEME = "TEXTUAL_THEME"
 
 
 @contextmanager
-def textual_settings(environ: MutableMapping[str, str]) -> Iterator[None]:
+def textual_settings(environ: MutableMapping[str, str], theme: str | None = None) -> Iterator[None]:
     """:data:`SETTINGS` in ``environ`` while Textual is imported, each unless the owner set
-    it; afterwards the environment is as it was."""
+    it, and ``theme`` as Textual's default theme; afterwards the environment is as it was."""
     added = [name for name in SETTINGS if name not in environ]
     for name in added:
         environ[name] = SETTINGS[name]
+    owners_theme = environ.get(THEME)
+    if theme is not None:
+        environ[THEME] = theme
     try:
         yield
     finally:
         for name in added:
             environ.pop(name, None)
+        if owners_theme is None:
+            environ.pop(THEME, None)
+        else:
+            environ[THEME] = owners_theme

@@ -49,3 +49,27 @@ def test_the_settings_are_gone_from_the_environment_afterwards():
     with textual_settings(environ):
         assert environ == {"ESCDELAY": "300", "TEXTUAL_FPS": str(FRAMES_A_SECOND)}
     assert environ == {"ESCDELAY": "300"}
+
+
+THEME_PROBE = """
+import os
+from keeltui.cli.commands import import_run_app
+import_run_app({theme!r})
+from textual.app import App
+print(App().theme, os.environ.get("TEXTUAL_THEME"))
+"""
+
+
+@pytest.mark.parametrize(("owner", "theme", "expected"), [
+    ({}, "textual-light", "textual-light None"),
+    ({}, None, "textual-dark None"),
+    ({"TEXTUAL_THEME": "dracula"}, "nord", "nord dracula"),  # [ui] theme wins; theirs is theirs again
+])
+def test_the_configured_theme_is_textuals_default_from_the_import(owner, theme, expected):
+    # Set after mount instead, Textual parsed all the CSS again and restyled the screen
+    # before the first frame (~28 ms for a theme other than its default).
+    environ = {k: v for k, v in os.environ.items() if k != "TEXTUAL_THEME"}
+    out = subprocess.run([sys.executable, "-c", THEME_PROBE.format(theme=theme)], env={**environ, **owner},
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == expected

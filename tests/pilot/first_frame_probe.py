@@ -13,17 +13,51 @@ import json
 import sys
 
 PLACEHOLDER = "Write to the Chief"
+COLLECTIONS = [0]  # collector passes from `keeltui` starting to the app's first-frame pass
+FRAMES = [0]  # frames drawn
+START: dict[str, int] = {}
+UNFROZEN_PASSES = [0]  # older-generation passes after the first frame, before the heap is frozen (the brain client loads)
+
+
+def count(phase: str, info: dict) -> None:
+    if phase == "start" and not START:
+        COLLECTIONS[0] += 1
+    elif phase == "start" and not gc.get_freeze_count() and info["generation"]:
+        UNFROZEN_PASSES[0] += 1
 
 
 def main(config: str) -> int:
+    # Textual is first imported by keeltui itself, as on the command line (it imports it
+    # with its own settings in force: the configured theme as Textual's default); the
+    # probe's hooks go in right after that import.
+    from keeltui.cli import commands
+
+    seen: dict[str, object] = {}
+    import_run_app = commands.import_run_app
+
+    def importing(*args, **kwargs):
+        run_app = import_run_app(*args, **kwargs)
+        install(seen)
+        return run_app
+
+    commands.import_run_app = importing  # type: ignore[assignment]
+    gc.callbacks.append(count)
+    from keeltui.cli.commands import main as keeltui
+
+    code = keeltui(["--config", config])
+    print(json.dumps(seen))
+    return code
+
+
+def install(seen: dict[str, object]) -> None:
     from textual.app import App
+    from textual.css.stylesheet import Stylesheet
     from textual.screen import Screen
 
     from keeltui.shell.main_screen import MainScreen  # the app imports it before its first frame anyway
     from tests.support.pilot import screen_text
 
     lay_out = MainScreen._refresh_layout
-    seen: dict[str, object] = {}
 
     def recording(screen, *args, **kwargs):
         lay_out(screen, *args, **kwargs)
@@ -33,6 +67,7 @@ def main(config: str) -> int:
             seen["screens"] = [type(s).__name__ for s in app.screen_stack]
             seen["tutor_tab"] = [type(w).__name__ for w in screen.query_one("#tutor-tab").children]
             seen["focused"] = focused
+            seen["theme"] = app.theme
             seen["docless"] = any(type(f).__name__ == "_Finder" and f.__module__.endswith("docless_imports")
                                   for f in sys.meta_path)
             app.set_interval(0.02, lambda: collector_back(app), name="probe-collector")
@@ -57,11 +92,7 @@ def main(config: str) -> int:
     Screen.set_focus = focusing  # type: ignore[method-assign]
     run = App.run
     App.run = lambda self, **kwargs: run(self, headless=True, size=(120, 40))  # type: ignore[method-assign]
-    from keeltui.cli.commands import main as keeltui
-
-    collections = [0]  # collector passes from `keeltui` starting to the app's first-frame pass
-    frames = [0]  # frames drawn
-    start: dict[str, int] = {}
+    collections, frames, start, unfrozen_passes = COLLECTIONS, FRAMES, START, UNFROZEN_PASSES
 
     from keeltui.infra import gc_policy
 
@@ -72,10 +103,12 @@ def main(config: str) -> int:
         # and how many frames had been drawn (by the app's own hook, not a guess at a layout).
         start.setdefault("passes", collections[0])
         start.setdefault("frames", frames[0])
+        start.setdefault("reparses", reparses[0])
         seen.setdefault("start_done", start)
         start_done()
 
     gc_policy.start_done = starting_done  # type: ignore[assignment]
+
     freeze = gc_policy.freeze_start_up
 
     def freezing() -> None:
@@ -90,18 +123,14 @@ def main(config: str) -> int:
         return display(self, *args, **kwargs)
 
     App._display = displaying  # type: ignore[method-assign]
-    unfrozen_passes = [0]  # older-generation passes after the first frame, before the heap is frozen (the brain client loads)
+    reparse = Stylesheet.reparse
+    reparses = [0]  # the whole CSS parsed again (a theme set after mount did it, before the first frame)
 
-    def count(phase: str, info: dict) -> None:
-        if phase == "start" and not start:
-            collections[0] += 1
-        elif phase == "start" and not gc.get_freeze_count() and info["generation"]:
-            unfrozen_passes[0] += 1
+    def reparsing(self, *args, **kwargs):
+        reparses[0] += 1
+        return reparse(self, *args, **kwargs)
 
-    gc.callbacks.append(count)
-    code = keeltui(["--config", config])
-    print(json.dumps(seen))
-    return code
+    Stylesheet.reparse = reparsing  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":

@@ -106,3 +106,17 @@ def test_no_collector_pass_runs_while_the_brain_client_loads_after_the_first_fra
     assert seen["collector_on_after"] is True
     assert seen["passes_before_freeze"] == 1
     assert seen["client_loaded_at_freeze"] is True  # the heap frozen with the client in it, not before
+
+
+def test_a_configured_theme_is_there_from_the_start_and_the_css_is_parsed_once(tmp_path, loopback):
+    # [ui] theme set once the app had mounted made Textual parse all the CSS again for the
+    # new colours and restyle the screen before the first frame (~28 ms of it).
+    config = write_config(tmp_path / "config.toml", loopback.url,
+                          f'[paths]\ndatabase = "{tmp_path / "k.db"}"\nstatus_file = "{tmp_path / "status"}"\n'
+                          '[ui]\ntheme = "textual-light"\n')
+    run = subprocess.run([sys.executable, "-m", "tests.pilot.first_frame_probe", str(config)], cwd=REPO,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    assert seen["theme"] == "textual-light"
+    assert seen["start_done"]["reparses"] == 0
