@@ -115,9 +115,13 @@ def save_if_new(stylesheet: Stylesheet, kept: Kept) -> bool:
     """Write what the first frame parsed when the file did not have all of it (the first
     start; a widget's CSS changed). True when it wrote."""
     cache = stylesheet._parse_cache
-    keys = kept.first_frame
-    if not keys or set(keys) <= kept.keys:
+    parsed = [key for key in kept.first_frame if key not in kept.keys]
+    if not parsed:
         return False
+    # What the file had (in the cache since the Load) stays, unless this start parsed the
+    # same source anew: its CSS was edited, and the old rules would only take room.
+    origins = {_origin(key) for key in parsed}
+    keys = [*parsed, *(key for key in kept.first_frame if key in kept.keys and _origin(key) not in origins)]
     # The theme may have changed since the file was read: name the file by what the rules now hold.
     path = cache_file(kept.path.parent, stylesheet._variables)
     entries = [(key, rules) for key in keys if (rules := cache.get(key)) is not None]
@@ -136,6 +140,11 @@ def save_if_new(stylesheet: Stylesheet, kept: Kept) -> bool:
     _prune(path)
     kept.path, kept.keys = path, frozenset(key for key, _ in entries)
     return True
+
+
+def _origin(key: tuple) -> tuple:
+    """Where a source came from: Textual's key is (css, read_from, defaults?, tie-breaker, scope)."""
+    return key[1], key[4]
 
 
 def _read(path: Path) -> list:

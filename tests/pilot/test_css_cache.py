@@ -123,6 +123,20 @@ def test_only_the_css_the_file_does_not_have_is_parsed(tmp_path, parsed):
     css_cache.first_frame_drawn(second, kept)
     assert css_cache.save_if_new(second, kept)  # the new one is kept for the next start
 
+    # An edited source: parsed, and its old rules leave the file (the other source's stay).
+    parsed.clear()
+    fourth = Stylesheet(variables=variables)
+    kept = css_cache.preload(fourth, tmp_path)
+    again = "Widget { height: 3; }"
+    fourth.add_source(again, read_from=("a.py", "A.DEFAULT_CSS"), is_default_css=True)
+    fourth.add_source(edited, read_from=("b.py", "B.DEFAULT_CSS"), is_default_css=True)
+    fourth.parse()
+    assert parsed == [again]
+    css_cache.first_frame_drawn(fourth, kept)
+    assert css_cache.save_if_new(fourth, kept)
+    fifth = Stylesheet(variables=variables)
+    assert {key[0] for key in css_cache.preload(fifth, tmp_path).keys} == {again, edited}
+
     # Other theme variables: another file, nothing read from this one.
     parsed.clear()
     third = Stylesheet(variables={**variables, "primary": "#ff0000"})
