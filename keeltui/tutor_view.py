@@ -43,7 +43,6 @@ from keeltui.text.textsafe import clean_text, one_line
 from keeltui.tutor import jobs as tj
 from keeltui.tutor import session as ts
 from keeltui.panes.common.theme_styles import themed
-from keeltui.panes.common.whole_mount import appear_whole
 from keeltui.tutor.phases import AGENT_WORDS, PHASE_WORDS, awaiting_verdict, latest_plan, pending_question, phase_of, plan_version
 from keeltui.tutor.mastery import map_statuses
 
@@ -368,8 +367,7 @@ class TutorPane(Vertical):
             following = log_view.scroll_y >= log_view.max_scroll_y - 1
             # Stored rows go above whatever is still live (a streaming reply, an error card).
             anchor = self._live if self._live is not None else self._error_card()
-            mounting = log_view.mount_all(new, before=anchor) if anchor is not None else log_view.mount_all(new)
-            appear_whole(self.app, mounting)  # a result card with the reply under it: one frame, not two
+            log_view.mount_all(new, before=anchor) if anchor is not None else log_view.mount_all(new)
             if following:
                 self.call_after_refresh(log_view.scroll_end, animate=False)
         self._show_state(rows, items)

@@ -227,9 +227,8 @@ async def test_an_ask_waits_for_a_typed_answer(make_app, loopback):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await new_session(pilot, "calculus")
-        # The card is drawn once all that landed with it is mounted (one frame, whole).
-        await wait_for(pilot, lambda: app.query(AskCard) and idle(app)
-                       and "What do you want from this session?" in screen_text(app), what="the ask")
+        await wait_for(pilot, lambda: app.query(AskCard) and idle(app), what="the ask")
+        assert "What do you want from this session?" in screen_text(app)
         assert app.focused is pane(app).composer.input  # the answer is typed
         await pilot.press(*"derivatives")
         await pilot.press("enter")
