@@ -61,6 +61,24 @@ def open_private(path: Path, mode: str = "w", encoding: str | None = "utf-8"):
     return os.fdopen(fd, mode, encoding=None if "b" in mode else encoding)
 
 
+def replace_private(path: Path, data: bytes, prefix: str = ".tmp-") -> None:
+    """Make ``path`` hold ``data`` in one rename, owner-only (its folder made owner-only when
+    created): a reader sees the old file or the new one, never half of it, and a failed
+    write leaves no temporary file behind."""
+    import tempfile
+
+    make_private_dir(path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=prefix, dir=path.parent)  # 0600
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def tighten(paths: list[Path]) -> list[str]:
     """Make each existing file owner-only; one line per file that was wider."""
     lines = []

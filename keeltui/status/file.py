@@ -35,20 +35,9 @@ def write_status(path: Path, line: str, *, pid: int | None = None, config_stamp:
 
 def _replace(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` in one rename, owner-only."""
-    import tempfile
+    from keeltui.infra.private_files import replace_private
 
-    from keeltui.infra.private_files import make_private_dir
-
-    make_private_dir(path.parent)  # owner-only when created; mkstemp makes the file 0600
-    fd, tmp = tempfile.mkstemp(prefix=".status-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    replace_private(path, text.encode("utf-8"), prefix=".status-")
 
 
 def read_status_payload(path: Path) -> tuple[str, str]:

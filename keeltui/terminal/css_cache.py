@@ -40,7 +40,7 @@ import textual
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
 
-from keeltui.infra.private_files import NOFOLLOW, make_private_dir, open_private
+from keeltui.infra.private_files import NOFOLLOW, replace_private
 
 log = logging.getLogger(__name__)
 
@@ -128,12 +128,7 @@ def save_if_new(stylesheet: Stylesheet, kept: Kept) -> bool:
     if not entries:
         return False  # the theme changed since the first frame: its CSS was parsed anew
     try:
-        data = pickle.dumps((FORMAT, entries), protocol=pickle.HIGHEST_PROTOCOL)
-        make_private_dir(path.parent)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        with open_private(partial, "wb") as f:
-            f.write(data)
-        os.replace(partial, path)
+        replace_private(path, pickle.dumps((FORMAT, entries), protocol=pickle.HIGHEST_PROTOCOL), prefix=".css-")
     except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError) as exc:
         log.info("parsed CSS not kept in %s: %s", path, exc)
         return False
