@@ -50,14 +50,20 @@ def last_code_line(screen: str) -> int | None:
     return max(numbers) if numbers else None
 
 
-def gc_pauses_ms(log_text: str) -> list[float]:
-    """Each collection's pause, in ms, from keeltui/infra/gc_pauses.py's lines ("gen ms collected")."""
-    out = []
+def gc_pauses(log_text: str) -> list[tuple[int, float, float | None]]:
+    """Each collection as (generation, pause in ms, CPU ms or None), from keeltui/infra/
+    gc_pauses.py's lines ("gen ms collected cpu_ms"; older ones lack the CPU time)."""
+    out: list[tuple[int, float, float | None]] = []
     for line in log_text.splitlines():
         parts = line.split()
-        if len(parts) == 3:
+        if len(parts) in (3, 4):
             try:
-                out.append(float(parts[1]))
+                out.append((int(parts[0]), float(parts[1]), float(parts[3]) if len(parts) == 4 else None))
             except ValueError:
                 continue  # a line cut short by a read while it was written
     return out
+
+
+def gc_pauses_ms(log_text: str) -> list[float]:
+    """Each collection's pause, in ms (see :func:`gc_pauses`)."""
+    return [ms for _, ms, _ in gc_pauses(log_text)]

@@ -22,7 +22,7 @@ from bench import machine
 from bench.context import Context, Subject, err
 from bench.env import LAST_ROW_MARK
 from bench.procs import peak_rss_mb, rss_mb
-from bench.screen_reading import answer_times, gc_pauses_ms, pages_moved, top_row
+from bench.screen_reading import answer_times, gc_pauses, pages_moved, top_row
 from bench.stats import percentile
 
 PRESSES = 40
@@ -69,11 +69,12 @@ def _top(pane, what: str) -> int:
     return row
 
 
-def _pauses_since(log: Path, offset: int) -> list[float]:
+def _pauses_since(log: Path, offset: int) -> list[tuple[int, float, float | None]]:
+    """(generation, ms, CPU ms) of each collection logged after ``offset``."""
     try:
         with open(log, encoding="ascii", errors="replace") as f:
             f.seek(offset)
-            return gc_pauses_ms(f.read())
+            return gc_pauses(f.read())
     except OSError:
         return []
 
@@ -131,18 +132,29 @@ def held_once(ctx: Context) -> None:
         t = time.monotonic()
         pane.send_keys("Home")
         r.add("paging.home", pane.wait_for(FIRST_ROW, timeout=30, interval=0.005) - t)
-        pauses = _pauses_since(log, gc_offset)
-        _record_pauses(ctx, "paging.held", pauses)
+        pauses = _record_pauses(ctx, "paging.held", _pauses_since(log, gc_offset))
     ctx.say(f"paging 1M: held PageUp moved {moved:.1f} of {PRESSES} pages ({per_page:.0f} rows a page), "
             f"answer p95 {_ms(percentile(answered, 95))} p99 {_ms(percentile(answered, 99))}, "
             f"{len(answers) - len(answered)} unanswered; Home {r.get('paging.home').samples[-1] * 1000:.0f} ms; "
             f"load {load}; collections over {PAUSE_MS:.0f} ms: {sum(p > PAUSE_MS for p in pauses)}")
 
 
-def _record_pauses(ctx: Context, key: str, pauses: list[float]) -> None:
+def _record_pauses(ctx: Context, key: str, logged: list[tuple[int, float, float | None]]) -> list[float]:
+    """Record the pauses' figures; the longest one's generation and CPU time go to the notes
+    (a pause far longer than its CPU time is the system's doing, not the collector's)."""
+    pauses = [ms for _, ms, _ in logged]
     ctx.results.add(f"{key}.gc_over_20ms", float(sum(p > PAUSE_MS for p in pauses)))
     ctx.results.add(f"{key}.gc_max_ms", max(pauses, default=0.0))
     ctx.results.add(f"{key}.gc_count", float(len(pauses)))
+    if logged:
+        gen, ms, cpu = max(logged, key=lambda entry: entry[1])
+        full = [entry[1] for entry in logged if entry[0] == 2]
+        cpu_text = f", {cpu:.1f} ms of it on the CPU" if cpu is not None else ""
+        text = (f"{key}: {len(logged)} collections ({len(full)} full, the longest full one "
+                f"{max(full, default=0.0):.1f} ms); the longest of all, {ms:.1f} ms, was generation {gen}{cpu_text}")
+        ctx.say(text)
+        ctx.results.note("paging", text)
+    return pauses
 
 
 def _writes(times: Path) -> list[float]:
@@ -197,9 +209,10 @@ def memory_once(ctx: Context) -> None:
         r.add("paging.memory.delta", after - before)
         r.add("paging.memory.peak", peak_rss_mb(pid))
         r.add("paging.memory.up_secs", up_secs)
-        _record_pauses(ctx, "paging.memory", _pauses_since(log, gc_offset))
+        pauses = _record_pauses(ctx, "paging.memory", _pauses_since(log, gc_offset))
     ctx.say(f"paging 100k memory: RSS {before:.1f} MB before, {after:.1f} MB after the top and back "
-            f"({after - before:+.1f} MB; {'paged' if reached else 'Home'} to the top in {up_secs:.0f} s)")
+            f"({after - before:+.1f} MB; {'paged' if reached else 'Home'} to the top in {up_secs:.0f} s); "
+            f"collections over {PAUSE_MS:.0f} ms: {sum(p > PAUSE_MS for p in pauses)}")
 
 
 def run(ctx: Context) -> None:

@@ -1,9 +1,12 @@
 """The room's rendered rows, kept within a bound of rows and of bytes. Pure.
 
-A row is kept as its lines, each a tuple of Rich segments ``(text, style, control)``, not
-as Textual strips: a strip carries seven small caches of its own, so a few hundred rows
-held as strips were tens of thousands of objects that every full collection walked while
-the owner paged (issue 19: pauses of 26 ms). The row least recently drawn goes first.
+A row is kept as its lines packed: each segment ``(text, style, control)`` a plain tuple
+``(text, style number)`` (``(text, style number, control)`` for a control code), the
+styles in one table of the cache. Python's collector stops tracking a tuple of strings and
+numbers, so the kept rows cost a full collection nothing; kept as Rich segments (each
+holds its style object) they were ~8 000 objects every full pass walked while the owner
+paged, and as Textual strips (seven small caches each) tens of thousands (issue 19: pauses
+of 20-26 ms). The row least recently drawn goes first.
 Two bounds: a row count, and an estimate of the bytes held, since one row can be a
 5 000-line code block and a few of those would hold tens of megabytes under the first.
 """
@@ -19,7 +22,12 @@ from typing import Any, Generic, TypeVar
 V = TypeVar("V")
 
 Line = tuple[Any, ...]
-"""A line: its segments, ``(text, style, control)`` each (Rich's ``Segment`` is such a tuple)."""
+"""A line: its segments, ``(text, style, control)`` each (Rich's ``Segment`` is such a
+tuple), or packed (``RowCache``): ``(text, style number)`` each."""
+
+STYLES_MAX = 65_536
+"""Distinct styles the table holds before the cache starts again empty (a bound for a
+months-long run through many themes; a day's rows use a few hundred)."""
 
 LINE_BYTES = 56
 """A line's tuple (its header and a pointer to the row's tuple of lines)."""
@@ -48,6 +56,9 @@ class RowCache:
         self._rows: OrderedDict[Hashable, tuple[tuple[Line, ...], int]] = OrderedDict()
         self.bytes = 0
         """The estimated bytes held (``lines_bytes`` of every row)."""
+        self.styles: list[Any] = []
+        """The kept lines' styles, by number (see :meth:`segments`)."""
+        self._numbers: dict[Any, int] = {}
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -64,9 +75,19 @@ class RowCache:
         return entry[0]
 
     def put(self, key: Hashable, lines: Sequence[Line]) -> tuple[Line, ...]:
-        """Keep ``lines`` for ``key``; the oldest rows go while a bound is passed. The row just
-        put stays even alone over the bytes bound: it is the one being drawn."""
-        kept = tuple(lines)
+        """Keep ``lines`` (segments) for ``key``, packed; the oldest rows go while a bound is
+        passed. The row just put stays even alone over the bytes bound: it is the one being
+        drawn. Returns the lines as kept (packed: :meth:`segments` gives them back)."""
+        if len(self._numbers) > STYLES_MAX:
+            self._start_again()
+        return self._keep(key, self._packed(lines))
+
+    def put_as_is(self, key: Hashable, lines: Sequence[Line]) -> tuple[Line, ...]:
+        """Keep ``lines`` for ``key`` as they are, unpacked: a reply's streamed lines when it
+        ends (packing a 5 000-line block there would hold the stop tens of milliseconds)."""
+        return self._keep(key, tuple(lines))
+
+    def _keep(self, key: Hashable, kept: tuple[Line, ...]) -> tuple[Line, ...]:
         size = lines_bytes(kept)
         old = self._rows.pop(key, None)
         if old is not None:
@@ -77,6 +98,34 @@ class RowCache:
             _, (_, dropped) = self._rows.popitem(last=False)
             self.bytes -= dropped
         return kept
+
+    def segments(self, line: Line) -> Sequence[Any]:
+        """A kept line's segments ``(text, style, control)`` (a line kept as is: itself)."""
+        if not line or type(line[0]) is not tuple:  # Rich's segments are a tuple's subclass
+            return line
+        styles = self.styles
+        return [(part[0], styles[part[1]], part[2] if len(part) > 2 else None) for part in line]
+
+    def _packed(self, lines: Sequence[Line]) -> tuple[Line, ...]:
+        numbers, styles = self._numbers, self.styles
+
+        def number(style: Any) -> int:
+            found = numbers.get(style)
+            if found is None:
+                found = numbers[style] = len(styles)
+                styles.append(style)
+            return found
+
+        return tuple(
+            tuple((text, number(style)) if control is None else (text, number(style), control)
+                  for text, style, control in line)
+            for line in lines)
+
+    def _start_again(self) -> None:
+        self._rows.clear()
+        self.bytes = 0
+        self.styles = []
+        self._numbers = {}
 
 
 class KeptByIdentity(Generic[V]):

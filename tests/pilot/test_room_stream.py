@@ -92,7 +92,7 @@ async def test_each_flush_renders_the_new_lines_and_the_finished_row_draws_as_af
         # Neither the closing of the block nor the reply's end rendered its 200 lines again.
         assert log.lines_rendered - before <= FENCE_PIECE + 10, log.lines_rendered - before
         row = log.row(reply_id)
-        drawn = ["".join(segment.text for segment in line) for line in log._box_lines(row)]
+        drawn = ["".join(segment[0] for segment in log.cache.segments(line)) for line in log._box_lines(row)]
         fresh = ["".join(segment.text for segment in line)
                  for line in row_lines(row, log.companion_name, log._width, log.look(), log._shape(row), app.console)]
         assert drawn == fresh  # what the stream left is what the stored row renders to
@@ -151,7 +151,7 @@ async def test_a_whole_render_that_comes_after_its_row_changed_is_not_kept(make_
         stale = ("an older drawing of the row",)
         log.post_message(log.RenderedWhole(stale, row_id, [()]))
         current = log._cache_key(log.row(row_id))
-        log.post_message(log.RenderedWhole(current, row_id, list(log._box_lines(log.row(row_id)))))
+        log.post_message(log.RenderedWhole(current, row_id, [log.cache.segments(line) for line in log._box_lines(log.row(row_id))]))
         await pilot.pause()
         await wait_for(pilot, lambda: current in log.cache, what="the current drawing kept")
         assert stale not in log.cache

@@ -133,11 +133,12 @@ def test_percentiles_are_values_that_were_measured():
 
 
 def test_code_lines_and_gc_pauses_are_parsed():
-    from bench.screen_reading import gc_pauses_ms, last_code_line
+    from bench.screen_reading import gc_pauses, gc_pauses_ms, last_code_line
 
     assert last_code_line("│ line 00041 = 41\n│ line 00042 = 42\n│ line 0004") == 42
     assert last_code_line("nothing yet") is None
     assert gc_pauses_ms("0 0.120 3\n2 31.500 1200\n1 2.0") == [0.12, 31.5]
+    assert gc_pauses("0 0.120 3 0.110\n2 31.500 1200 9.250\n2 3.0 5\n1 2.0") == [(0, 0.12, 0.11), (2, 31.5, 9.25), (2, 3.0, None)]
 
 
 def test_issue_19_targets_pass_and_fail_on_their_figures():

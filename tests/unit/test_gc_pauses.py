@@ -29,6 +29,6 @@ def test_asked_for_each_collection_is_a_private_line(tmp_path):
     log = tmp_path / "gc.log"
     assert run({"PATH": "/usr/bin", "KEEL_BENCH_GC_LOG": str(log)}) == ["True", "1"]
     lines = [line.split() for line in log.read_text().splitlines()]
-    assert {"0", "2"} <= {gen for gen, _, _ in lines}  # the full collection and the young one
-    assert all(float(ms) >= 0 and int(collected) >= 0 for _, ms, collected in lines)
+    assert {"0", "2"} <= {gen for gen, _, _, _ in lines}  # the full collection and the young one
+    assert all(float(ms) >= 0 and int(collected) >= 0 and float(cpu) >= 0 for _, ms, collected, cpu in lines)
     assert log.stat().st_mode & 0o777 == 0o600

@@ -308,12 +308,13 @@ class StreamingReply(_Log):
             return False  # drawn for another width or theme: the row is rendered anew
         # Kept as they were streamed (each line boxed, the kept form, when it was rendered).
         key = self._cache_key(row)
-        kept = self.cache.put(key, finished_lines(
-            self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream))
+        finished = finished_lines(
+            self.app.console, row, self._speaker(row), self._width, self.look(), self._shape(row), stream)
+        self.cache.put_as_is(key, finished)  # not copied: the very lines the stream made
         if stream.lines.pieced:  # its pieces were coloured each on its own: rendered whole, off this thread
             args = row, self._speaker(row), self._width, self.look(), self._shape(row)
             self.set_timer(WHOLE_RENDER_AFTER, lambda: render_whole(
-                lambda console: row_lines(*args, console), self.app.console, kept,
+                lambda console: row_lines(*args, console), self.app.console, finished,
                 lambda lines: self.post_message(self.RenderedWhole(key, row.id, lines))))
         return True
 

@@ -71,8 +71,11 @@ CACHE_ROWS = 400
 CACHE_BYTES = 1_500_000
 """And about this many bytes of their lines: a few long replies (a 5 000-line code block is
 one row) would otherwise keep tens of megabytes under the row count's bound."""
-DRAWN_LINES = 240
-"""Drawn lines kept: a few screens (a page back and forth finds them), a bound for the collector."""
+DRAWN_SCREENS = 3
+"""Drawn lines kept: this many screens of them (a page back and forth finds them). Each is a
+few Textual strips of nine objects and more, alive until the next full collection walks
+them (a strip the screen divides keeps itself in its own cache): 240 lines were ~13 000
+objects, half of what a full pass walked while the owner paged (issue 19)."""
 
 
 class RoomLog(StreamingReply, ScrollView, can_focus=True):
@@ -152,7 +155,7 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
         self._base = Style()
         self._paint: tuple[int, Style, Color, tuple[LineFilter, ...]] = (0, Style(), Color(0, 0, 0), ())
         """This paint's width, the widget's background as a style and as a colour, the filters."""
-        self._drawn = DrawnLines(DRAWN_LINES)
+        self._drawn = DrawnLines(DRAWN_SCREENS * 24)
         """The view's lines as drawn, kept while they show the same (``render_lines``)."""
         self._ahead: Worker[None] | None = None
         self._ahead_again = False
@@ -731,7 +734,8 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
     # -- drawing -----------------------------------------------------------------------
 
     def _cache_key(self, row: Row) -> tuple:
-        return row.id, hash(_drawn_as(row)), self._width, self._restyled, self._shape(row)
+        shape = self._shape(row)  # its fields, not itself: a key of atoms is no work for the collector
+        return row.id, hash(_drawn_as(row)), self._width, self._restyled, shape.folded, shape.plain, shape.thinking_unfolded
 
     def _box_lines(self, row: Row) -> tuple[Line, ...]:
         key = self._cache_key(row)
@@ -783,6 +787,7 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
         self._paint = self.size.width, Style(bgcolor=(base_background + background).rich_color), background, tuple(
             self.get_line_filters())
         self._drawn.start_paint((*self._paint, self._base))
+        self._drawn.max_items = DRAWN_SCREENS * max(1, self.size.height)
         x1, x2 = crop.column_span
         whole = x1 == 0 and x2 == self.size.width
         lines = [self._drawn_line(y) for y in crop.line_range]
@@ -897,7 +902,7 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
         index, line = self.window.locate(virtual_y)
         return self._line_strip(index, line, self._row_line(index, line))
 
-    def _line_strip(self, index: int, line: int, box: Iterable[Segment] | None) -> Strip:
+    def _line_strip(self, index: int, line: int, box: Strip | Line | None) -> Strip:
         """Line ``line`` of row ``index`` (its box line ``box``) across the log's width."""
         self.lines_drawn += 1
         width = self._width
@@ -906,15 +911,18 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
             return Strip.blank(width, base)
         row = self.window.rows[index]
         cells = width - 2 * MARGIN
+        segments: Iterable[Segment]
         # A row's lines are the box's width (``box_line``); a day's name in the gap is not.
-        if isinstance(box, Strip) and box.cell_length != cells:
-            box = box.extend_cell_length(cells).crop(0, cells)
+        if isinstance(box, Strip):
+            segments = box if box.cell_length == cells else box.extend_cell_length(cells).crop(0, cells)
+        else:
+            segments = self.cache.segments(box)  # kept packed (keeltui/chief/row_cache.py)
         # One strip, the row's background and the widget's style applied in one pass (a
         # PageUp draws every line anew: the joins and copies were most of its frame).
         margin = Segment(" " * MARGIN, base)
         if line <= 0:  # the gap above the row (a day's name): not part of its box
-            return Strip([margin, *Segment.apply_style(box, base), margin], width)
-        return Strip([margin, *Segment.apply_style(box, base + self._background(row)), margin], width)
+            return Strip([margin, *Segment.apply_style(segments, base), margin], width)
+        return Strip([margin, *Segment.apply_style(segments, base + self._background(row)), margin], width)
 
     def _day_line(self, index: int) -> Strip | None:
         """The gap above the first row of a day holds the day's name ("Today", "Mon 30 Nov"):
