@@ -73,7 +73,15 @@ def brain_client_loading() -> Iterator[None]:
     hold the interpreter), while the owner may already be typing or paging. Held, they are
     looked at once, by one pass over what was made since the first frame's (~20-25 ms): the
     import and the room's work meanwhile (Markdown drawn, the tutor mounted) leave cycles
-    (~700 objects at a start), which a freeze without it would keep for good."""
+    (~700 objects at a start), which a freeze without it would keep for good.
+
+    Once the heap is frozen the client is loaded: a later check (an offline brain is asked
+    again every 30 s) holds nothing. Held, it kept the collector off across an await: the
+    loop went on with the keys (paging, typing) and all they made stayed uncollected until
+    the check's thread answered."""
+    if gc.get_freeze_count():
+        yield
+        return
     _hold()
     try:
         yield
