@@ -72,7 +72,7 @@ CAUSES: dict[str, str] = {
         "the Side by side table)."
     ),
     "stream.paced.lag": (
-        "The reply's flush timer runs every 100 ms (`FLUSH_SECS` in panes/tutor/chat_message.py), but the end of the "
+        "The reply's flush timer runs every 100 ms (`FLUSH_SECS` in panes/chief/log_stream.py), but the end of the "
         "stream does not wait for it: the finished row is drawn when the turn ends, plus one render (and the "
         "layout that drops the box's spare rows)."
     ),

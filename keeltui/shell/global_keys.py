@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from keeltui.config import Config
     from keeltui.shell.main_screen import MainScreen
     from keeltui.panes.ambient.controller import AmbientController
-    from keeltui.panes.chief.landed_signal import TurnLanded  # loaded with the first long reply
+    from keeltui.panes.common.landed_signal import TurnLanded  # loaded with the first long reply
     from keeltui.panes.chief.row_text import PagerWanted  # loaded with the room's row keys
     from keeltui.panes.common.status_line import StatusLine
     from keeltui.tutor_view import TutorPane
@@ -309,7 +309,7 @@ class GlobalKeys(KeyHookApp):
             self.status_line.message = self.database_problem
 
     def on_turn_landed(self, message: TurnLanded) -> None:
-        from keeltui.panes.chief.landed_signal import signal_landed
+        from keeltui.panes.common.landed_signal import signal_landed
 
         message.stop()
         signal_landed(self, self.config.ui, self.quiet, message.what, message.seconds)

@@ -36,6 +36,8 @@ def _sources(contract: dict) -> list[str]:
     if contract["type"] == "layers":
         return [f"{container}.{layer.strip()}" for container in contract["containers"]
                 for line in contract["layers"] for layer in line.replace("|", ":").split(":")]
+    if contract["type"] == "independence":  # its modules may not import each other
+        return contract["modules"]
     return contract["source_modules"]
 
 

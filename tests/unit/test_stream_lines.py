@@ -9,7 +9,7 @@ from rich.segment import Segment
 
 from keeltui.panes.chief.room_stream import FENCE_PIECE, StreamLines
 from keeltui.panes.chief.row_render import inner_lines
-from keeltui.panes.tutor.chat_message import block_renderable
+from keeltui.panes.common.turn import block_renderable
 from rich.style import Style
 
 CONSOLE = Console(width=80, force_terminal=True, color_system="truecolor")

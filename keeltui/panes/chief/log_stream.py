@@ -28,7 +28,7 @@ from keeltui.chief.thinking import thinking_block
 from keeltui.panes.chief.room_stream import LiveReply, StreamLines, finished_lines, stream_lines
 from keeltui.panes.chief.row_render import block_lines, boxed, inner_width, row_lines, with_clock
 from keeltui.panes.chief.whole_render import render_whole
-from keeltui.panes.tutor.chat_message import speaker_header
+from keeltui.panes.common.turn import speaker_header
 
 if TYPE_CHECKING:
     from textual.message import Message

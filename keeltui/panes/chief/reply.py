@@ -19,7 +19,7 @@ from keeltui.chief.streaming import StreamBuffer
 from keeltui.panes.common.events import (
     BrainAnswered, ChiefFirstChunk, ChiefReplyFinished, ChiefReplyStarted, SendFailed, StatusMessage, StoreWritten,
 )
-from keeltui.panes.chief.landed_signal import TurnLanded
+from keeltui.panes.common.landed_signal import TurnLanded
 from keeltui.panes.chief.room_controls import REPLY_IDLE, REPLY_STREAMING, REPLY_WAITING
 from keeltui.values import StoreError
 

@@ -45,7 +45,7 @@ from keeltui.panes.chief.row_render import (
 from keeltui.panes.chief.room_stream import LiveReply
 from keeltui.panes.chief.log_stream import StreamingReply
 from keeltui.panes.chief.row_source import RowSource
-from keeltui.panes.tutor.chat_message import copy_row_text
+from keeltui.panes.common.turn import copy_row_text
 from keeltui.panes.chief.row_keys import ROW_KEY_BINDINGS
 from keeltui.terminal.textual_seam import set_virtual_size
 

@@ -35,8 +35,7 @@ from keeltui.chief.row_time import clock, report_source
 from keeltui.chief.streaming import body_blocks
 from keeltui.chief.thinking import thinking_block
 from keeltui.chief.turn_kinds import SUMMARY, badge
-from keeltui.panes.tutor.chat_message import block_renderable, speaker_header
-from keeltui.panes.chief.versions import folded_line
+from keeltui.panes.common.turn import block_renderable, folded_line, speaker_header
 from keeltui.text.markdown_look import markdown_theme, trim_blank
 from keeltui.text.textsafe import clean_text, looks_like_markdown
 

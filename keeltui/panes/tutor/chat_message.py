@@ -1,9 +1,7 @@
-"""A conversation turn: the speaker's name and a Markdown body.
+"""A conversation turn as a widget (the tutor's talk): the speaker's name and a Markdown body.
 
-A ``ChatMessage`` is one turn as a widget (the tutor's talk). The Chief room draws its
-rows through its own log (keeltui/panes/chief/), with the same pieces: the header
-(:func:`speaker_header`) and the body block by block (:func:`block_renderable`), so a
-reply looks the same while it streams and after a restart.
+Its pieces (the speaker's line, the body's blocks) are the Chief room's too:
+keeltui/panes/common/turn.py.
 """
 
 from __future__ import annotations
@@ -11,44 +9,14 @@ from __future__ import annotations
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.segment import Segment
 from rich.text import Text
-from textual.widget import Widget
 from textual.widgets import Static
 
-from keeltui.chief.failure_words import failure_words
 from keeltui.chief.streaming import body_blocks
 from keeltui.chief.thinking import thinking_block
 from keeltui.panes.common.bindings import bind
-from keeltui.panes.chief.versions import folded_line, status_mark
-
+from keeltui.panes.common.turn import block_renderable, copy_row_text, folded_line, speaker_header
 from keeltui.text.markdown_look import trim_blank
-from keeltui.text.safe_markdown import safe_markdown
-from keeltui.text.textsafe import clean_text, looks_like_markdown
-
-
-def speaker_header(speaker: str, status: str, parts=None) -> Text:
-    """The first line of a turn: who speaks, and whether the reply is still coming, or
-    why it did not finish (the words stored with the row: chief/failure_words.py)."""
-    header = Text(speaker, style="bold")
-    if status == "streaming":
-        header.append("  …", style="dim")
-    elif status in ("partial", "error"):
-        header.append(f"  ({clean_text(failure_words(status, parts))})", style="bold red")
-    else:
-        header.append_text(status_mark(status))
-    return header
-
-
-def block_renderable(block: str, dark: bool = True):
-    """One block of a reply: Markdown if it uses any, else the text as written
-    (plain prose needs no Markdown parser, and keeps its line breaks)."""
-    body = clean_text(block)
-    if not looks_like_markdown(body):
-        return Text(body)
-    from keeltui.text.markdown_look import code_theme
-    from keeltui.text.reply_markdown import ReplyMarkdown
-
-    # Links show their target and are http(s) only; lists keep "1.", code its language.
-    return safe_markdown(body, ReplyMarkdown, code_theme(dark))
+from keeltui.text.textsafe import clean_text
 
 
 class Trimmed:
@@ -73,16 +41,6 @@ def body_renderables(text: str) -> list:
             parts.append(Text(""))
         parts.append(Trimmed(block_renderable(block)))
     return parts
-
-
-def copy_row_text(widget: Widget, text: str) -> None:
-    """Copy a row through OSC 52, which works over SSH (tmux: `set -g set-clipboard on`).
-
-    Only the visible text: hidden escape sequences in a stored row (CSI, OSC 52, a
-    bracketed-paste end ``ESC[201~``) would otherwise replay wherever it is pasted.
-    """
-    widget.app.copy_to_clipboard(clean_text(text))
-    widget.app.notify("Copied to the clipboard.", timeout=2)
 
 
 class ChatMessage(Static, can_focus=True):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from keeltui.chief.streaming import StreamBuffer
 from keeltui.panes.common.events import ContextChanged
-from keeltui.panes.chief.landed_signal import TurnLanded
+from keeltui.panes.common.landed_signal import TurnLanded
 from keeltui.tutor import session as ts
 from keeltui.tutor.outcome import TurnOutcome
 from keeltui.values import Usage
