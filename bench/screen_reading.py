@@ -67,3 +67,36 @@ def gc_pauses(log_text: str) -> list[tuple[int, float, float | None]]:
 def gc_pauses_ms(log_text: str) -> list[float]:
     """Each collection's pause, in ms (see :func:`gc_pauses`)."""
     return [ms for _, ms, _ in gc_pauses(log_text)]
+
+
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"          # CSI: cursor moves, colours, modes
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC: title, clipboard, hyperlinks
+    r"|\x1b[P^_].*?\x1b\\"              # DCS, PM, APC
+    r"|\x1b[()][0-9A-Za-z]"             # character sets
+    r"|\x1b[@-Z\\-_a-z=>78]",           # the two-byte ones
+    re.DOTALL,
+)
+
+
+def shown_text(data: bytes) -> str:
+    """What a terminal stream writes as text, its escape sequences taken out (a screen's rows
+    run together; a text drawn in one row, whatever its colours, reads whole)."""
+    return _ESCAPES.sub("", data.decode("utf-8", errors="replace"))
+
+
+def written_at(data: bytes, times: str, *texts: str) -> float | None:
+    """When the terminal stream ``data`` (pieces stamped in ``times``: "<monotonic> <length>"
+    lines, bench/pipe_stamp.py) had written every one of ``texts``: the stamp of the piece
+    that completed them; None if it never did."""
+    end = 0
+    for line in times.splitlines():
+        try:
+            stamp, length = line.split()
+            at, end = float(stamp), end + int(length)
+        except ValueError:
+            continue  # a line cut short while it was written
+        shown = shown_text(data[:end])
+        if all(text in shown for text in texts):
+            return at
+    return None

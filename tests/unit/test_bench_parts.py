@@ -189,3 +189,17 @@ def test_the_soak_section_says_what_a_visit_does_and_how_many_stumbled():
     text = "\n".join(lines)
     assert "types a question to the Chief" in text and "tutor turn" in text and "searches the room" in text
     assert "Visits: 5, of which 1 stumbled" in text
+
+
+def test_the_moment_a_stream_had_written_texts_is_read_from_its_stamps():
+    from bench.screen_reading import shown_text, written_at
+
+    frame = (b"\x1b[?1049h\x1b]0;app\x07\x1b[1;1H\x1b[38;2;1;2;3mLAST\x1b[0mROW"
+             b"\x1b[3;1H\x1b[7mW\x1b[27mrite to \xe2\x80\xa6")
+    assert shown_text(frame) == "LASTROWWrite to \u2026"
+    cut = frame.index(b"\x1b[3;1H") + 3  # the second piece starts inside an escape sequence
+    times = f"10.0 5\n10.5 {cut - 5}\n10.9 {len(frame) - cut}\n"
+    assert written_at(frame, times, "LASTROW") == 10.5
+    assert written_at(frame, times, "LASTROW", "Write to") == 10.9
+    assert written_at(frame, times, "never shown") is None
+    assert written_at(frame, "10.0 5\n10.5 garb", "LASTROW") is None  # a line cut short
