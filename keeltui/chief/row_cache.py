@@ -101,7 +101,7 @@ class RowCache:
 
     def segments(self, line: Line) -> Sequence[Any]:
         """A kept line's segments ``(text, style, control)`` (a line kept as is: itself)."""
-        if not line or type(line[0]) is not tuple:  # Rich's segments are a tuple's subclass
+        if not line or type(line[0][1]) is not int:  # a segment's style is a style or None
             return line
         styles = self.styles
         return [(part[0], styles[part[1]], part[2] if len(part) > 2 else None) for part in line]

@@ -123,7 +123,7 @@ def test_kept_rows_are_no_work_for_the_collector():
 
 def test_lines_kept_as_they_are_are_the_very_lines_and_their_own_segments():
     cache = RowCache(max_rows=10, max_bytes=10**9)
-    streamed = [(Segment("a reply", BOLD),), (Segment("streamed"),)]
+    streamed = [(Segment("a reply", BOLD),), (Segment("streamed"),), (("a plain tuple", BOLD, None),)]
     kept = cache.put_as_is("reply", streamed)
     assert all(a is b for a, b in zip(kept, streamed, strict=True))
     assert [cache.segments(line) for line in kept] == streamed

@@ -155,7 +155,7 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
         self._base = Style()
         self._paint: tuple[int, Style, Color, tuple[LineFilter, ...]] = (0, Style(), Color(0, 0, 0), ())
         """This paint's width, the widget's background as a style and as a colour, the filters."""
-        self._drawn = DrawnLines(DRAWN_SCREENS * 24)
+        self._drawn = DrawnLines(DRAWN_SCREENS * 24)  # until the first paint tells the view's height
         """The view's lines as drawn, kept while they show the same (``render_lines``)."""
         self._ahead: Worker[None] | None = None
         self._ahead_again = False
