@@ -84,7 +84,8 @@ class RowCache:
 
     def put_as_is(self, key: Hashable, lines: Sequence[Line]) -> tuple[Line, ...]:
         """Keep ``lines`` for ``key`` as they are, unpacked: a reply's streamed lines when it
-        ends (packing a 5 000-line block there would hold the stop tens of milliseconds)."""
+        ends, and its whole render after (packing a 5 000-line block, 40 000 segments, takes
+        30-80 ms on a busy machine: the stop, or the keys, would wait for it)."""
         return self._keep(key, tuple(lines))
 
     def _keep(self, key: Hashable, kept: tuple[Line, ...]) -> tuple[Line, ...]:
