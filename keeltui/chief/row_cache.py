@@ -173,7 +173,10 @@ class DrawnLines(KeptByIdentity[Any]):
         self.paint: Hashable = None
         """What every line of the current paint shares."""
 
-    def start_paint(self, paint: Hashable) -> None:
+    def start_paint(self, paint: Hashable, max_lines: int) -> None:
+        """A paint begins: what it shares is ``paint``; keep at most ``max_lines`` (the view's
+        height changes it)."""
+        self.max_items = max_lines
         if paint != self.paint:
             self.clear()
             self.paint = paint

@@ -69,16 +69,16 @@ def test_a_rows_bytes_counted_at_once_are_its_lines_bytes_summed(rows):
 
 def test_drawn_lines_are_found_by_the_line_itself_and_what_lies_under_it():
     drawn = DrawnLines(3)
-    drawn.start_paint(("width", 80))
+    drawn.start_paint(("width", 80), 3)
     line = (("text", None, None),)
     same_text = tuple([("text", None, None)])  # equal, but another line (a row drawn again)
     drawn.put(line, "plain", "strip")
     assert drawn.get(line, "plain") == "strip"
     assert drawn.get(same_text, "plain") is None
     assert drawn.get(line, "cursor") is None  # the cursor moved onto it: drawn again
-    drawn.start_paint(("width", 80))
+    drawn.start_paint(("width", 80), 3)
     assert drawn.get(line, "plain") == "strip"
-    drawn.start_paint(("width", 100))  # the paint changed: nothing drawn before holds
+    drawn.start_paint(("width", 100), 3)  # the paint changed: nothing drawn before holds
     assert drawn.get(line, "plain") is None and len(drawn) == 0
 
 

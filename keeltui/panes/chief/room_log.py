@@ -786,8 +786,7 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
         base_background, background = self.background_colors
         self._paint = self.size.width, Style(bgcolor=(base_background + background).rich_color), background, tuple(
             self.get_line_filters())
-        self._drawn.start_paint((*self._paint, self._base))
-        self._drawn.max_items = DRAWN_SCREENS * max(1, self.size.height)
+        self._drawn.start_paint((*self._paint, self._base), DRAWN_SCREENS * max(1, self.size.height))
         x1, x2 = crop.column_span
         whole = x1 == 0 and x2 == self.size.width
         lines = [self._drawn_line(y) for y in crop.line_range]
