@@ -13,6 +13,11 @@ does a dataclass, which would otherwise work one out at import), kept beside Pyt
 size as Python checks its own. Nothing else changes: the same source, the same line numbers
 in tracebacks, the same asserts.
 
+The forms are written without column positions as well (``-X no_debug_ranges``: ~0.5 MB
+less held in a 100 000-row room). A traceback through another package's code still names
+the file and line; it loses only the ``^^^^`` under the failing part of the line, and
+tracebacks go to keeltui's log, never to the screen.
+
 A module without that form yet loads the usual way (a start never waits for a compiler) and
 is remembered: :func:`compile_later` hands the list to a separate, low-priority process once
 the app has ended, so the next start is lean. Where the ``__pycache__`` folder cannot be
@@ -27,9 +32,10 @@ import marshal
 import os
 import sys
 
-TAG = "nodoc2"
+TAG = "nodoc3"
 """The compiled forms' tag (Python's ``optimization`` part of the file name): a new one
-whenever :func:`strip_docstrings` strips something else, so no older form is read."""
+whenever :func:`strip_docstrings` strips something else (or the forms change otherwise:
+"nodoc3" dropped column positions), so no older form is read."""
 OWN = ("keeltui", "keeltui_dev", "tests", "bench")
 """Packages that load as they are: their docstrings are theirs to read (and few)."""
 
@@ -100,7 +106,8 @@ def compile_later() -> None:
 
     try:
         child = subprocess.Popen(
-            [sys.executable, "-m", "keeltui.infra.docless_imports"],
+            # Compiled there without column positions: the flag is the interpreter's, not compile()'s.
+            [sys.executable, "-X", "no_debug_ranges", "-m", "keeltui.infra.docless_imports"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True,  # a Ctrl+C in the shell afterwards is not for it
         )

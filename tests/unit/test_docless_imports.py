@@ -140,7 +140,15 @@ def test_the_forms_missed_are_written_by_a_process_of_their_own(package):
         time.sleep(0.05)
     assert os.path.exists(compiled)
     assert docless_imports.missed() == []
-    assert _fresh_import().documented.__doc__ is None
+    mod = _fresh_import()
+    assert mod.documented.__doc__ is None
+    # Written without column positions (less held), with every line number kept.
+    code = mod.documented.__code__
+    assert [p[2:] for p in code.co_positions()] and all(p[2:] == (None, None) for p in code.co_positions())
+    with pytest.raises(RuntimeError) as caught:
+        mod.fails()
+    raised_at = SOURCE.splitlines().index('    raise RuntimeError("from its own line")') + 1
+    assert traceback.extract_tb(caught.value.__traceback__)[-1].lineno == raised_at
 
 
 def test_functions_and_classes_lose_their_docstrings_and_nothing_else():
