@@ -152,6 +152,9 @@ def cmd_run(args) -> int:
     from keeltui.infra import docless_imports
 
     docless_imports.install()  # ~3 MB less held for good (keeltui/infra/docless_imports.py)
+    from keeltui.infra import metadata_on_use
+
+    metadata_on_use.install()  # ~0.7 MB and ~10 ms less in the brain client's load (its docstring)
 
     if os.environ.get("KEEL_BENCH_GC_LOG"):  # the bench's collection-pause recorder; off: not even imported
         from keeltui.infra.gc_pauses import record_if_asked

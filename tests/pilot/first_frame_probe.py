@@ -63,7 +63,11 @@ def install(seen: dict[str, object]) -> None:
         lay_out(screen, *args, **kwargs)
         if not seen and PLACEHOLDER in screen_text(screen.app):
             app = screen.app
-            seen["modules"] = sorted(sys.modules)
+            from keeltui.infra import metadata_on_use
+
+            # importlib.metadata's stand-in is a name, not the module loaded.
+            seen["modules"] = sorted(name for name in sys.modules
+                                     if name != "importlib.metadata" or metadata_on_use.real_loaded())
             seen["screens"] = [type(s).__name__ for s in app.screen_stack]
             seen["tutor_tab"] = [type(w).__name__ for w in screen.query_one("#tutor-tab").children]
             seen["focused"] = focused
@@ -113,6 +117,9 @@ def install(seen: dict[str, object]) -> None:
 
     def freezing() -> None:
         seen.setdefault("client_loaded_at_freeze", "openai" in sys.modules)
+        from keeltui.infra import metadata_on_use
+
+        seen.setdefault("metadata_module_at_freeze", metadata_on_use.real_loaded())
         freeze()
 
     gc_policy.freeze_start_up = freezing  # type: ignore[assignment]

@@ -108,6 +108,13 @@ def test_no_collector_pass_runs_while_the_brain_client_loads_after_the_first_fra
     assert seen["client_loaded_at_freeze"] is True  # the heap frozen with the client in it, not before
 
 
+def test_the_brain_client_loads_without_importlib_metadata(tmp_path, loopback):
+    # Its HTTP client reads two version strings at import: read plainly (~0.7 MB less held).
+    seen = first_frame(tmp_path, loopback.url)
+    assert seen["client_loaded_at_freeze"] is True
+    assert seen["metadata_module_at_freeze"] is False
+
+
 def test_a_configured_theme_is_there_from_the_start_and_the_css_is_parsed_once(tmp_path, loopback):
     # [ui] theme set once the app had mounted made Textual parse all the CSS again for the
     # new colours and restyle the screen before the first frame (~28 ms of it).
