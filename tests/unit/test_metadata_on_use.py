@@ -50,6 +50,7 @@ def test_a_group_of_entry_points_is_found_where_the_real_module_finds_one():
     ({"foo_bar-1.2.dist-info/METADATA": "Name: foo-bar\n\nVersion: 9\n"}, None),  # not in the header
     ({"foo_bar-1.2.dist-info/RECORD": ""}, None),  # no METADATA
     ({"foo_bar-1.2.egg-info/PKG-INFO": "Version: 1.2\n"}, None),  # an egg: the real module reads it
+    ({"foo_bar-1.2-py3.11.egg/EGG-INFO/PKG-INFO": "Version: 1.2\n"}, None),
     ({"other-1.0.dist-info/METADATA": "Version: 1.0\n"}, None),  # not installed
 ])
 def test_a_version_is_read_plainly_only_from_a_plain_dist_info(tmp_path, layout, expected):
@@ -69,6 +70,16 @@ def test_a_zip_on_the_path_leaves_the_answer_to_the_real_module(tmp_path):
     (later / "foo_bar-2.0.dist-info" / "METADATA").write_text("Version: 2.0\n")
     assert on_use.plain_version("foo-bar", [str(archive), str(later)]) is None
     assert on_use.declares_group("things", [str(archive), str(later)]) is None
+    assert on_use.plain_version("foo-bar", [str(later)]) == "2.0"
+
+
+def test_an_egg_before_a_dist_info_leaves_the_answer_to_the_real_module(tmp_path):
+    eggs, later = tmp_path / "eggs", tmp_path / "later"
+    (eggs / "foo_bar-1.0-py3.11.egg" / "EGG-INFO").mkdir(parents=True)
+    (later / "foo_bar-2.0.dist-info").mkdir(parents=True)
+    (later / "foo_bar-2.0.dist-info" / "METADATA").write_text("Version: 2.0\n")
+    assert on_use.plain_version("foo-bar", [str(eggs), str(later)]) is None  # the real one reads the egg's
+    assert on_use.declares_group("things", [str(eggs), str(later)]) is None
 
 
 def test_the_first_distribution_of_a_name_is_the_one_counted(tmp_path):
