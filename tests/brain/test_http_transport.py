@@ -3,7 +3,7 @@
 The rest of tests/brain and tests/faults run every request through it (timeouts, a stalled
 stream, a refused connection, garbage, a dropped link); these cover what only it does: TLS
 on asyncio's transports, proxies left to httpx2, a kept-alive connection the server closed,
-and a reader that falls behind.
+a reader that falls behind, and pieces in a run handed to the reader together.
 """
 
 from __future__ import annotations
@@ -195,3 +195,65 @@ async def test_a_read_waiting_when_this_side_closes_is_an_error_not_the_end():
             await asyncio.wait_for(waiting, 5)
         with pytest.raises(httpcore2.ReadError):
             await stream.read(100, timeout=5)
+
+
+async def test_pieces_in_a_run_wake_the_reader_together_and_an_end_at_once(monkeypatch):
+    """While pieces keep coming, a waiting reader is woken once per COALESCE_SECS with all that
+    came meanwhile; the first piece after a quiet spell, and the connection's end, at once."""
+    monkeypatch.setattr(http_transport, "COALESCE_SECS", 60.0)  # no hold ends by itself here
+    pipe = http_transport._Pipe(asyncio.get_running_loop())
+    first = asyncio.ensure_future(pipe.readable(30))
+    await asyncio.sleep(0)
+    pipe.data_received(b"a")  # a reply's first piece: at once
+    await asyncio.wait_for(first, 5)
+    assert pipe.take(100) == b"a"
+    second = asyncio.ensure_future(pipe.readable(30))
+    await asyncio.sleep(0)
+    pipe.data_received(b"b")
+    pipe.data_received(b"c")
+    await asyncio.sleep(0.1)
+    assert not second.done()  # held: the reader was woken a moment ago
+    pipe.eof_received()  # the end is not held
+    await asyncio.wait_for(second, 5)
+    assert pipe.take(100) == b"bc"
+
+
+async def test_a_held_piece_reaches_the_reader_when_the_hold_ends(monkeypatch):
+    monkeypatch.setattr(http_transport, "COALESCE_SECS", 0.3)
+    loop = asyncio.get_running_loop()
+    pipe = http_transport._Pipe(loop)
+    first = asyncio.ensure_future(pipe.readable(30))
+    await asyncio.sleep(0)
+    pipe.data_received(b"a")
+    await asyncio.wait_for(first, 5)
+    woken = loop.time()
+    pipe.take(100)
+    second = asyncio.ensure_future(pipe.readable(30))
+    await asyncio.sleep(0)
+    pipe.data_received(b"b")
+    await asyncio.wait_for(second, 10)  # nothing else comes: the hold's end wakes it
+    assert loop.time() - woken >= 0.29
+    assert pipe.take(100) == b"b"
+
+
+async def test_a_streamed_reply_wakes_its_reader_at_most_once_per_hold(loopback, monkeypatch, no_proxies):
+    """200 pieces 5 ms apart through the brain: every piece in order, and the reader woken at
+    most once per COALESCE_SECS (plus the reply's start and end), not once a piece."""
+    waits = []
+    readable = http_transport._Pipe.readable
+
+    async def counting(self, timeout):
+        waits.append(timeout)
+        return await readable(self, timeout)
+
+    monkeypatch.setattr(http_transport._Pipe, "readable", counting)
+    pieces = [f"w{i} " for i in range(200)]
+    loopback.queue(Reply(chunks=pieces, chunk_delay=0.005))
+    brain = make_brain(loopback.url)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    text = "".join([e.text async for e in brain.stream("chief", MESSAGES) if isinstance(e, TextDelta)])
+    elapsed = loop.time() - started
+    await brain.aclose()
+    assert text == "".join(pieces)
+    assert len(waits) <= elapsed / http_transport.COALESCE_SECS + 6, (len(waits), elapsed)
