@@ -37,6 +37,36 @@ def rss_mb(pid: int) -> float:
     return _status_kb(pid, "VmRSS") / 1024
 
 
+def machine_busy_seconds() -> float:
+    """CPU seconds all the processors have spent busy since boot (``/proc/stat``): everything
+    but idle and iowait; steal counts, being time another guest of the host took."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+    return (sum(values) - values[3] - values[4]) / _TICKS
+
+
+QUIET_WINDOW_SECS = 0.2
+QUIET_BUSY_SECS = 0.02
+"""Quiet: the whole machine busy under this many CPU seconds in QUIET_WINDOW_SECS (10 % of one core)."""
+
+
+def wait_until_quiet(at_most: float = 5.0, busy=machine_busy_seconds, clock=time.monotonic,
+                     sleep=time.sleep) -> tuple[float, bool]:
+    """Wait for a QUIET_WINDOW_SECS stretch in which the machine was quiet (what a previous
+    start left running, a neighbour on the host), at most ``at_most`` seconds. Returns the
+    seconds waited and whether it was quiet."""
+    started = clock()
+    before = busy()
+    while True:
+        sleep(QUIET_WINDOW_SECS)
+        now = busy()
+        if now - before < QUIET_BUSY_SECS:
+            return clock() - started, True
+        if clock() - started >= at_most:
+            return clock() - started, False
+        before = now
+
+
 def alive(pid: int) -> bool:
     return os.path.exists(f"/proc/{pid}")
 

@@ -2,7 +2,13 @@
 
 Subjects are interleaved run by run so that they share the machine's weather. Each
 subject gets one unrecorded warm-up start (page cache, .pyc files, first-run files).
-The next start waits until the last subject's process has exited (``Pane.close``).
+The next start waits until the last subject's process has exited (``Pane.close``), and then
+until the machine has been quiet for a moment (``procs.wait_until_quiet``, at most
+QUIET_AT_MOST_SECS), and a note counts the starts that began quiet. Why: in two full runs on
+a noisy 2-core guest every subject's nine starts spread over 0.19-0.40 s and the floor's
+median moved 203 -> 291 ms between runs, more than #19's lines between the rooms; this rules
+out what a previous start left running. (In the first run with it all 42 starts began quiet
+and the spread stayed: the host's own pace moved, 94-107 ms against ~60 ms on a good day.)
 
 The first frame is when the subject's terminal stream held its ready texts: tmux pipes the
 pane's bytes to bench/pipe_stamp.py, which stamps each piece as it arrives, and the piece
@@ -21,7 +27,7 @@ import time
 
 from bench.context import Context, Subject, err
 from bench.env import LAST_ROW_MARK
-from bench.procs import peak_rss_mb
+from bench.procs import QUIET_BUSY_SECS, QUIET_WINDOW_SECS, peak_rss_mb, wait_until_quiet
 from bench.screen_reading import written_at
 
 BRAIN_SETTLE_SECS = 3.0
@@ -29,6 +35,7 @@ PIPE_READY_SECS = 0.3
 """The stamping pipe (a Python of its own, bench/pipe_stamp.py) starts this long before the
 subject, so its own start-up does not share the subject's."""
 MIN_ROUNDS = 9
+QUIET_AT_MOST_SECS = 5.0
 WARM_UP_SETTLE_SECS = 4.0
 
 
@@ -39,6 +46,9 @@ def start_once(ctx: Context, subject: Subject, record: bool = True) -> None:
     with ctx.pane(subject) as pane:
         pane.pipe_to(str(pipe), stamped=True)
         time.sleep(PIPE_READY_SECS)
+        _, quiet = wait_until_quiet(QUIET_AT_MOST_SECS)
+        if record:
+            ctx.results.add("ttff.started_quiet", 1.0 if quiet else 0.0)
         t0 = pane.launch(subject.argv)
         seen = pane.wait_for(*subject.ready, timeout=subject.timeout)
         pid = pane.pane_pid()
@@ -113,3 +123,8 @@ def run(ctx: Context) -> None:
             for s in chosen if ctx.results.get(f"ttff.{s.key}").samples
         )
         ctx.say(f"first frame run {i + 1}/{rounds}: {line}")
+    starts = ctx.results.get("ttff.started_quiet").samples
+    if starts:
+        ctx.results.note("first_frame", f"{int(sum(starts))} of {len(starts)} recorded starts began with the machine "
+                                        f"quiet (under {QUIET_BUSY_SECS:g} CPU s in {QUIET_WINDOW_SECS:g} s); the others "
+                                        f"after waiting {QUIET_AT_MOST_SECS:g} s for it.")

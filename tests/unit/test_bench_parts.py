@@ -203,3 +203,42 @@ def test_the_moment_a_stream_had_written_texts_is_read_from_its_stamps():
     assert written_at(frame, times, "LASTROW", "Write to") == 10.9
     assert written_at(frame, times, "never shown") is None
     assert written_at(frame, "10.0 5\n10.5 garb", "LASTROW") is None  # a line cut short
+
+
+class _Machine:
+    """A clock, a sleep and the machine's busy seconds, scripted: ``busy_per_window`` is the CPU
+    the machine uses in each successive window."""
+
+    def __init__(self, busy_per_window):
+        self.now, self.total, self.windows = 0.0, 100.0, list(busy_per_window)
+
+    def sleep(self, secs):
+        self.now += secs
+        self.total += self.windows.pop(0) if self.windows else 0.0
+
+    def clock(self):
+        return self.now
+
+    def busy(self):
+        return self.total
+
+
+@pytest.mark.parametrize("windows, quiet, waited", [
+    ([0.0], True, 0.2),  # quiet at once: one window
+    ([0.5, 0.3, 0.01], True, 0.6),  # a start still ending, then quiet
+    ([0.5] * 100, False, 5.0),  # never quiet: gives up after at_most
+])
+def test_a_start_waits_for_the_machine_to_be_quiet(windows, quiet, waited):
+    from bench.procs import wait_until_quiet
+
+    m = _Machine(windows)
+    took, was_quiet = wait_until_quiet(5.0, busy=m.busy, clock=m.clock, sleep=m.sleep)
+    assert was_quiet is quiet and took == pytest.approx(waited)
+
+
+def test_the_machine_s_busy_seconds_grow_and_leave_out_idle():
+    from bench.procs import machine_busy_seconds
+
+    first = machine_busy_seconds()
+    sum(i * i for i in range(2_000_000))  # some CPU of our own
+    assert machine_busy_seconds() >= first > 0
