@@ -47,20 +47,21 @@ def machine_busy_seconds() -> float:
 
 QUIET_WINDOW_SECS = 0.2
 QUIET_BUSY_SECS = 0.02
-"""Quiet: the whole machine busy under this many CPU seconds in QUIET_WINDOW_SECS (10 % of one core)."""
+"""Quiet, for the whole machine: busy under this many CPU seconds in QUIET_WINDOW_SECS (10 % of one core)."""
 
 
-def wait_until_quiet(at_most: float = 5.0, busy=machine_busy_seconds, clock=time.monotonic,
+def wait_until_quiet(at_most: float = 5.0, busy=machine_busy_seconds, window: float = QUIET_WINDOW_SECS,
+                     most_busy: float = QUIET_BUSY_SECS, clock=time.monotonic,
                      sleep=time.sleep) -> tuple[float, bool]:
-    """Wait for a QUIET_WINDOW_SECS stretch in which the machine was quiet (what a previous
-    start left running, a neighbour on the host), at most ``at_most`` seconds. Returns the
-    seconds waited and whether it was quiet."""
+    """Wait for a ``window``-second stretch in which ``busy()`` (CPU seconds: the whole
+    machine's by default, or some processes') grew by under ``most_busy``, at most ``at_most``
+    seconds. Returns the seconds waited and whether it was quiet."""
     started = clock()
     before = busy()
     while True:
-        sleep(QUIET_WINDOW_SECS)
+        sleep(window)
         now = busy()
-        if now - before < QUIET_BUSY_SECS:
+        if now - before < most_busy:
             return clock() - started, True
         if clock() - started >= at_most:
             return clock() - started, False

@@ -14,7 +14,7 @@ import time
 
 from bench.context import Context, Subject, err
 from bench.env import KEELTUI
-from bench.procs import cpu_seconds, thread_cpu
+from bench.procs import cpu_seconds, thread_cpu, wait_until_quiet
 
 WINDOWS = 6
 SETTLE_SECS = 3.0
@@ -28,16 +28,10 @@ def settle(*pids: int) -> float:
     uses under QUIET_CPU (the brain client loading, the tutor mounting: work that takes
     longer on a slower machine, and that a fixed wait let into the idle window), at most
     SETTLE_AT_MOST_SECS. Returns the seconds waited."""
-    started = time.monotonic()
     time.sleep(SETTLE_SECS)
-    before = sum(cpu_seconds(pid) for pid in pids)
-    while time.monotonic() - started < SETTLE_AT_MOST_SECS:
-        time.sleep(QUIET_SECS)
-        now = sum(cpu_seconds(pid) for pid in pids)
-        if now - before < QUIET_CPU:
-            break
-        before = now
-    return time.monotonic() - started
+    waited, _ = wait_until_quiet(SETTLE_AT_MOST_SECS - SETTLE_SECS, busy=lambda: sum(cpu_seconds(pid) for pid in pids),
+                                 window=QUIET_SECS, most_busy=QUIET_CPU)
+    return SETTLE_SECS + waited
 
 
 def watch(ctx: Context, key: str, subject: Subject, seconds: float) -> bool:
