@@ -58,3 +58,18 @@ class Results:
 
     def median(self, key: str) -> float | None:
         return self.get(key).median
+
+    def add_round(self, name: str, values: dict[str, float]) -> None:
+        """One round of a measure whose subjects ran back to back (``paired_ratio`` reads them)."""
+        rounds = self.facts.setdefault(f"rounds.{name}", [])
+        assert isinstance(rounds, list)
+        rounds.append(dict(values))
+
+    def paired_ratio(self, name: str, key: str, base: str) -> tuple[float | None, int]:
+        """The median over rounds of ``key``'s figure over ``base``'s in the same round, and how
+        many rounds had both. Why: on a shared machine the pace moves between rounds by more than
+        the lines between subjects; each round's two starts share its pace."""
+        rounds = self.facts.get(f"rounds.{name}", [])
+        assert isinstance(rounds, list)
+        ratios = [r[key] / r[base] for r in rounds if r.get(key) is not None and r.get(base)]
+        return (statistics.median(ratios) if ratios else None), len(ratios)

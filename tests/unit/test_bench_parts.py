@@ -242,3 +242,44 @@ def test_the_machine_s_busy_seconds_grow_and_leave_out_idle():
     first = machine_busy_seconds()
     sum(i * i for i in range(2_000_000))  # some CPU of our own
     assert machine_busy_seconds() >= first > 0
+
+
+def test_first_frame_lines_are_judged_on_each_rounds_own_ratio():
+    from bench import targets19
+
+    r = Results()
+    # The machine's pace moves between rounds; keeltui's start is 1.2x the floor's in each of
+    # the first four rounds, and its slow starts fell in fast rounds of the floor's: the
+    # medians (0.21 s vs 0.36 s) would say 1.71x.
+    rounds = [(0.20, 0.24), (0.20, 0.24), (0.30, 0.36), (0.30, 0.36), (0.21, 0.36)]
+    for i, (floor, keel) in enumerate(rounds):
+        r.add("ttff.floor", floor)
+        r.add("ttff.keeltui.empty", keel)
+        r.add_round("ttff", {"floor": floor, "keeltui.empty": keel} if i else {"keeltui.empty": keel})
+    r.add_round("ttff", {"floor": 0.2})  # a round where keeltui's start failed: no pair
+    assert r.paired_ratio("ttff", "keeltui.empty", "floor") == (1.2, 4)
+    got = {v.key: v for v in targets19.verdicts(r)}
+    assert not got["ttff.keeltui.empty"].ok and "1.71×" in got["ttff.keeltui.empty"].measured  # 4 pairs: medians
+    r.facts["rounds.ttff"][0]["floor"] = 0.20
+    got = {v.key: v for v in targets19.verdicts(r)}
+    assert got["ttff.keeltui.empty"].ok, got["ttff.keeltui.empty"].measured
+    assert "1.20×: median of 5 rounds" in got["ttff.keeltui.empty"].measured and "(1.71×)" in got["ttff.keeltui.empty"].measured
+
+
+def test_first_frame_rounds_rotate_the_order():
+    from bench.measures.first_frame import round_order
+
+    subjects = ["floor", "empty", "100k", "1m"]
+    orders = [round_order(subjects, i) for i in range(4)]
+    assert [o[0] for o in orders] == subjects  # each subject first once in four rounds
+    assert all(sorted(o) == sorted(subjects) for o in orders)
+    assert all((o + o)[(o + o).index("floor") + 1] == "empty" for o in orders)  # the pair stays neighbours
+    assert round_order(subjects, 5) == round_order(subjects, 1)
+
+
+def test_first_frame_work_reads_callgrinds_count():
+    from bench.measures.first_frame_work import counted
+
+    log = "==41== Callgrind, a call-graph generating cache profiler\n==41== Events    : Ir\n==41== Collected : 1160254113\n"
+    assert counted(log) == 1_160_254_113
+    assert counted("==41== error: no such file") is None
