@@ -12,7 +12,7 @@ Pure: values in, values out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from keeltui.infra.records import record
 
 DEFAULT = "default"
 FILE = "file"
@@ -23,7 +23,7 @@ ORDER = (DEFAULT, FILE, LIVE, ENVIRONMENT)
 ENV_NAMES = {"mode": "KEEL_AMBIENT_MODE", "cadence_secs": "KEEL_AMBIENT_CADENCE_SECS"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)  # a record: built before the first frame (keeltui/infra/records.py)
 class Setting:
     """One resolved setting: its value, the layer it came from, and every layer's value."""
 

@@ -10,9 +10,11 @@ else never takes the key with it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Mapping
+from dataclasses import field
 from urllib.parse import urlsplit
+
+from keeltui.infra.records import record
 
 # Variables the openai client would read by itself; keeltui never lets it (see brain.py).
 AMBIENT_OPENAI_VARIABLES = ("OPENAI_API_KEY", "OPENAI_ADMIN_KEY", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID")
@@ -41,7 +43,7 @@ def _origin(url: str) -> tuple[str, str]:
     return scheme, url_host(url)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)  # a record: built before the first frame (keeltui/infra/records.py)
 class KeyRoute:
     variable: str
     """The variable named by ``brain.api_key_env`` ("" when none is configured)."""

@@ -8,7 +8,7 @@ lets the ones past the edge fall off: at 80 columns F2, F3 and Ctrl+T vanished, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from keeltui.infra.records import record
 
 HELP_ID = "help"
 
@@ -24,7 +24,7 @@ ORDER = (
 after these). The command palette's Ctrl+P comes last: F1 help names it."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)  # a record: built before the first frame (keeltui/infra/records.py)
 class FooterKey:
     binding_id: str
     """The registry id (keeltui/keys/keymap.py), or the key itself for a binding without one."""

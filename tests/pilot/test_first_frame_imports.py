@@ -63,6 +63,15 @@ def test_the_first_frame_of_an_empty_room_too(tmp_path, loopback):
     assert seen["tutor_tab"] == ["Static"]
 
 
+def test_no_class_before_the_first_frame_compiles_dataclass_methods_of_its_own(tmp_path, loopback):
+    # @dataclass writes and compiles a class's methods at import (~0.4 ms a frozen one on a
+    # slow machine); keeltui's classes before the first frame are records
+    # (keeltui/infra/records.py), but for the two built in a hot loop, whose compiled
+    # __init__ and __hash__ are the faster ones.
+    seen = first_frame(tmp_path, loopback.url)
+    assert seen["compiled_dataclasses"] == ["keeltui.panes.chief.row_render.RowShape", "keeltui.store.Row"]
+
+
 def test_the_composer_is_the_first_and_only_widget_focused_before_the_first_frame(tmp_path, loopback):
     # Textual's default focused the first focusable widget (the tab strip) and the app then
     # moved the focus to the composer: two more restyles of both before the first frame.

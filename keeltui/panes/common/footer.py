@@ -13,8 +13,6 @@ change of bindings chooses the keys again and repaints the line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -23,6 +21,7 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
+from keeltui.infra.records import record
 from keeltui.keys.footer_keys import FooterKey, choose
 
 PALETTE_ID = "command_palette"
@@ -33,7 +32,7 @@ PALETTE_EXTRA = 2
 PALETTE_EDGE = "▏"  # Textual's "vkey" border, its left side
 
 
-@dataclass(frozen=True)
+@record(frozen=True)  # a record: built before the first frame (keeltui/infra/records.py)
 class Offered:
     """A key the footer shows."""
 
