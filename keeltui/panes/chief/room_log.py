@@ -319,12 +319,14 @@ class RoomLog(StreamingReply, ScrollView, can_focus=True):
         exactly a screen (its heights are known when the page is counted). Below needs
         nothing: the view's top row holds it in place while rows under it are measured,
         which the render-ahead does once the frame is out (a jump, Home among them, waits
-        for the rows it shows, not for a screen more)."""
+        for the rows it shows, not for a screen more). The first frame's text as written
+        measures the view alone: Markdown, right after it, measures every row again."""
         if self._width <= 0:
             return False
         height = max(1, self.scrollable_content_region.height)
+        above = 0 if self._plain else height
         changed = False
-        for index in self.window.rows_in(round(self.scroll_y) - height, 2 * height):
+        for index in self.window.rows_in(round(self.scroll_y) - above, height + above):
             if not self.window.known[index]:
                 changed |= self.window.set_height(index, self._row_height(index)) != 0
         return changed
