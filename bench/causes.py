@@ -19,7 +19,12 @@ CAUSES: dict[str, str] = {
         "default from the import (no second parse and restyle at mount, ~25 ms for a theme other than "
         "textual-dark; the bench's is the default). Left: keeltui's own imports, the composer's TextArea, "
         "applying the CSS to the room's widgets (~10 ms against the floor's ~3). Textual's own import is the "
-        "floor's too and cannot be cut."
+        "floor's too and cannot be cut. Counted in instructions (the work table; valgrind, exit points in the "
+        "empty room, on a7afc46): to `App.run` keeltui executes ~156 M more than the floor (its ~100 modules, "
+        "~25 of them Textual widget or App subclasses at ~0.2 ms each, the config, the store, tomllib and "
+        "sqlite3, less ~60 M that the docless forms save on Textual's own import); from `App.run` to the frame "
+        "~68 M more, of which ~41 M in drawing the first frame (the room log and its colours, the TextArea, the "
+        "footer's bindings) against the floor's header, line and footer."
     ),
     "ttff.keeltui.100k": (
         "Everything in the empty-store row, plus the room itself: the newest rows are read by an indexed tail "
