@@ -10,22 +10,36 @@ from tests.support.pilot import screen_text, wait_for
 PLACEHOLDER = "Write to the Chief"
 
 
-async def test_the_first_frame_with_the_composer_shows_the_newest_row(make_app, tmp_path, monkeypatch):
-    seed = Store(tmp_path / "k.db")
+def _seed(path, text) -> None:
+    """300 turns, the owner's and the companion's in turn: ``text(i)`` each."""
+    seed = Store(path)
     room = seed.chief_id()
     for i in range(300):
-        seed.add_message(room, "user" if i % 2 == 0 else "assistant", f"Row {i}.")
+        seed.add_message(room, "user" if i % 2 == 0 else "assistant", text(i))
     seed.close()
-    frames: list[str] = []
+
+
+def _after_each_layout(monkeypatch, look) -> None:
+    """``look(screen)`` after every layout pass of the main screen."""
     lay_out = MainScreen._refresh_layout
 
     def recording(screen, *args, **kwargs):
-        # What each layout pass puts on screen, until the first one that shows the composer.
         lay_out(screen, *args, **kwargs)
+        look(screen)
+
+    monkeypatch.setattr(MainScreen, "_refresh_layout", recording)
+
+
+async def test_the_first_frame_with_the_composer_shows_the_newest_row(make_app, tmp_path, monkeypatch):
+    _seed(tmp_path / "k.db", lambda i: f"Row {i}.")
+    frames: list[str] = []
+
+    def recording(screen) -> None:
+        # What each layout pass puts on screen, until the first one that shows the composer.
         if not frames or PLACEHOLDER not in frames[-1]:
             frames.append(screen_text(screen.app))
 
-    monkeypatch.setattr(MainScreen, "_refresh_layout", recording)
+    _after_each_layout(monkeypatch, recording)
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: frames and PLACEHOLDER in frames[-1], what="a frame with the composer")
@@ -41,16 +55,10 @@ async def test_the_first_frame_with_the_composer_shows_the_newest_row(make_app, 
 async def test_the_first_frame_renders_the_rows_it_shows_and_markdown_the_screen_above(make_app, tmp_path, monkeypatch):
     # The first frame draws the newest rows as written, and Markdown draws every row again
     # right after it: rows above the view are rendered then, not for the plain frame too.
-    seed = Store(tmp_path / "k.db")
-    room = seed.chief_id()
-    for i in range(300):
-        seed.add_message(room, "user" if i % 2 == 0 else "assistant", f"Row {i}.\n\nA second paragraph.")
-    seed.close()
+    _seed(tmp_path / "k.db", lambda i: f"Row {i}.\n\nA second paragraph.")
     first: dict[str, object] = {}
-    lay_out = MainScreen._refresh_layout
 
-    def recording(screen, *args, **kwargs):
-        lay_out(screen, *args, **kwargs)
+    def recording(screen) -> None:
         if not first and PLACEHOLDER in screen_text(screen.app):
             log = screen.app.room.log_view
             window, top = log.window, round(log.scroll_y)
@@ -58,7 +66,7 @@ async def test_the_first_frame_renders_the_rows_it_shows_and_markdown_the_screen
             first["above"] = [window.known[i] for i in range(len(window.rows)) if window.top(i) + window.heights[i] <= top]
             first["in_view"] = [window.known[i] for i in window.rows_in(top, log.scrollable_content_region.height)]
 
-    monkeypatch.setattr(MainScreen, "_refresh_layout", recording)
+    _after_each_layout(monkeypatch, recording)
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: bool(first), what="a frame with the composer")
