@@ -110,8 +110,9 @@ def subjects(ctx: Context) -> list[Subject]:
 
 def round_order(chosen: list, i: int) -> list:
     """Round ``i``'s order: the subjects rotated by ``i``, so that each one comes first as
-    often (the first start of a round follows a quiet wait, the others a closed pane); the
-    cyclic order stays, so keeltui's empty room always starts right next to the floor."""
+    often (the first start of a round follows a quiet wait, the others a closed pane). The
+    cyclic order stays: with the four first-frame subjects, the empty room starts right
+    after the floor in three rounds of four (in the fourth, it opens the round the floor ends)."""
     k = i % len(chosen) if chosen else 0
     return chosen[k:] + chosen[:k]
 

@@ -273,7 +273,8 @@ def test_first_frame_rounds_rotate_the_order():
     orders = [round_order(subjects, i) for i in range(4)]
     assert [o[0] for o in orders] == subjects  # each subject first once in four rounds
     assert all(sorted(o) == sorted(subjects) for o in orders)
-    assert all((o + o)[(o + o).index("floor") + 1] == "empty" for o in orders)  # the pair stays neighbours
+    assert all((o + o)[(o + o).index("floor") + 1] == "empty" for o in orders)  # neighbours, cyclically
+    assert sum(o.index("empty") == o.index("floor") + 1 for o in orders) == 3  # in time, three rounds of four
     assert round_order(subjects, 5) == round_order(subjects, 1)
 
 
