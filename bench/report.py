@@ -296,6 +296,8 @@ def _first_frame(r: Results, add) -> None:
         add(f"| {label} | {secs(s.median)} | {spread(s, secs)} | {len(s.samples)} | "
             f"{times(ratio(s.median, floor)) if key != 'floor' else '1×'} {failed(s)} | "
             f"{f'{times(paired)} ({rounds})' if key != 'floor' and paired else '—'} |")
+    for note in r.notes.get("first_frame", []):
+        add(f"\n{note}")
     add("")
     add("## Peak RSS (VmHWM)")
     add("")

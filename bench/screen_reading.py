@@ -69,7 +69,7 @@ def gc_pauses_ms(log_text: str) -> list[float]:
     return [ms for _, ms, _ in gc_pauses(log_text)]
 
 
-_ESCAPES = re.compile(
+ESCAPES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"          # CSI: cursor moves, colours, modes
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC: title, clipboard, hyperlinks
     r"|\x1b[P^_].*?\x1b\\"              # DCS, PM, APC
@@ -77,12 +77,14 @@ _ESCAPES = re.compile(
     r"|\x1b[@-Z\\-_a-z=>78]",           # the two-byte ones
     re.DOTALL,
 )
+"""Escape sequences in a terminal stream; bench/frame_exit reads the same pattern (passed in
+its environment, as it cannot import the bench)."""
 
 
 def shown_text(data: bytes) -> str:
     """What a terminal stream writes as text, its escape sequences taken out (a screen's rows
     run together; a text drawn in one row, whatever its colours, reads whole)."""
-    return _ESCAPES.sub("", data.decode("utf-8", errors="replace"))
+    return ESCAPES.sub("", data.decode("utf-8", errors="replace"))
 
 
 def written_at(data: bytes, times: str, *texts: str) -> float | None:

@@ -27,6 +27,7 @@ from pathlib import Path
 from bench.context import Context, Subject, err
 from bench.measures.first_frame import start_once
 from bench.measures.first_frame import subjects as frame_subjects
+from bench.screen_reading import ESCAPES
 from bench.tmux import Pane
 
 RUNS = 2
@@ -45,7 +46,8 @@ def counted(log: str) -> int | None:
 def count_once(ctx: Context, subject: Subject, where: Path) -> int:
     log = where / "valgrind.log"
     log.unlink(missing_ok=True)
-    env = {**subject.env, "PYTHONPATH": str(FRAME_EXIT), "KEEL_BENCH_FRAME_EXIT": "\x1f".join(subject.ready)}
+    env = {**subject.env, "PYTHONPATH": str(FRAME_EXIT), "KEEL_BENCH_FRAME_EXIT": "\x1f".join(subject.ready),
+           "KEEL_BENCH_ESCAPES": ESCAPES.pattern}
     argv = ["valgrind", "--tool=callgrind", f"--log-file={log}", f"--callgrind-out-file={where / 'callgrind.out'}",
             *subject.argv]
     with Pane(env) as pane:  # the pane's server, and so the program, gets the exit hook's variables

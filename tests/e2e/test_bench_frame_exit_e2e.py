@@ -10,21 +10,24 @@ import sys
 import time
 from pathlib import Path
 
+from bench.screen_reading import ESCAPES
+
 ROOT = Path(__file__).resolve().parents[2]
 FLOOR = ROOT / "bench" / "floor_app.py"
 HOOK = ROOT / "bench" / "frame_exit"
 READY = "keel bench floor ready"
 
 
-def _hook():
+def _hook(monkeypatch):
+    monkeypatch.setenv("KEEL_BENCH_ESCAPES", ESCAPES.pattern)
     spec = importlib.util.spec_from_file_location("frame_exit_hook", HOOK / "sitecustomize.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # KEEL_BENCH_FRAME_EXIT unset here: installs nothing
     return module
 
 
-def test_the_ready_texts_are_read_through_escapes_and_across_writes():
-    hook = _hook()
+def test_the_ready_texts_are_read_through_escapes_and_across_writes(monkeypatch):
+    hook = _hook(monkeypatch)
     assert hook.shown("\x1b[1;31mkeel\x1b[0m \x1b]8;;http://x\x1b\\bench\x1b]8;;\x07\x1b7 floor") == "keel bench floor"
     assert hook.holds_all(["\x1b[2Jkeel ben", "ch floor ready\x1b[?25l", "Write to"], [READY, "Write to"])
     assert not hook.holds_all(["keel bench floor"], [READY])
@@ -32,7 +35,7 @@ def test_the_ready_texts_are_read_through_escapes_and_across_writes():
 
 
 def _launch(tmux, texts: str) -> None:
-    env = {"PYTHONPATH": str(HOOK), "KEEL_BENCH_FRAME_EXIT": texts}
+    env = {"PYTHONPATH": str(HOOK), "KEEL_BENCH_FRAME_EXIT": texts, "KEEL_BENCH_ESCAPES": ESCAPES.pattern}
     tmux.start(f"{shlex.quote(sys.executable)} {shlex.quote(str(FLOOR))}", env)
 
 

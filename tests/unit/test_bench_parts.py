@@ -284,3 +284,18 @@ def test_first_frame_work_reads_callgrinds_count():
     log = "==41== Callgrind, a call-graph generating cache profiler\n==41== Events    : Ir\n==41== Collected : 1160254113\n"
     assert counted(log) == 1_160_254_113
     assert counted("==41== error: no such file") is None
+
+
+def test_the_first_frame_section_says_its_notes_and_the_work_table_its_figures():
+    info = {"date": "d", "runs": "1", "duration": "1 s", "uname": "u", "cpu": "c", "load": "0", "python": "3",
+            "textual": "8", "rich": "1", "tmux": "tmux", "keeltui": "abc"}
+    r = _results()
+    r.note("first_frame", "14 of 15 recorded starts began with the machine quiet")
+    for key, value in (("work.floor", 950e6), ("work.keeltui.empty", 1150e6), ("work.keeltui.1m", 1170e6)):
+        r.add(key, value)
+    text = report.render(r, info, None)
+    section = text.split("## Time to first frame", 1)[1].split("\n## ", 1)[0]
+    assert "14 of 15 recorded starts began with the machine quiet" in section
+    work = text.split("## Work to the first frame", 1)[1].split("\n## ", 1)[0]
+    assert "| keeltui, empty store | 1150 M  | 1.21× | — |" in work
+    assert "1170 M  | 1.23× | 1.02× |" in work
